@@ -1,0 +1,184 @@
+//! A uniformly random player over the generic choices, for tests, benches and `selfplay`.
+
+use super::{
+    Choice, DynGame, DynMatch, GameRng, Log, ParamKind, PickOption, PickRule, Record,
+    RecordedCommand, Seat, Seed,
+};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// Commands after which a random playout counts as endless (a bug in the rules).
+pub const MAX_COMMANDS: usize = 200_000;
+
+/// Picks one of the seat's choices uniformly and fills its parameters at random, obeying
+/// their rules. `None` when the seat has no choice.
+pub fn random_command(game: &dyn DynMatch, seat: Seat, rng: &mut GameRng) -> Option<Value> {
+    let choices = game.choices(seat);
+    if choices.is_empty() {
+        return None;
+    }
+    let choice = &choices[rng.index(choices.len())];
+    Some(fill_at_random(choice, rng))
+}
+
+/// Fills every parameter of a choice with random values that pass [`Choice::build`].
+pub fn fill_at_random(choice: &Choice, rng: &mut GameRng) -> Value {
+    let values: Vec<Value> = choice
+        .params
+        .iter()
+        .map(|p| random_value(&p.kind, rng))
+        .collect();
+    choice
+        .build(&values)
+        .unwrap_or_else(|e| panic!("a random fill of {:?} broke its own rule: {e}", choice.label))
+}
+
+fn random_value(kind: &ParamKind, rng: &mut GameRng) -> Value {
+    match kind {
+        ParamKind::One { options } => options[rng.index(options.len())].value.clone(),
+        ParamKind::Number { min, max, step } => {
+            let steps = (max - min) / step.max(&1);
+            Value::from(min + step * i64::from(rng.below(steps as u32 + 1)))
+        }
+        ParamKind::Pick {
+            options,
+            min,
+            max,
+            rule,
+        } => Value::Array(random_pick(options, *min, *max, rule, rng)),
+        ParamKind::Distribute {
+            options,
+            total,
+            max_each,
+        } => {
+            let mut counts = vec![0u32; options.len()];
+            for _ in 0..*total {
+                let open: Vec<usize> = (0..counts.len()).filter(|&i| counts[i] < *max_each).collect();
+                counts[open[rng.index(open.len())]] += 1;
+            }
+            Value::from(counts)
+        }
+    }
+}
+
+/// A random set of options of a random allowed size that satisfies the rule. Tries random
+/// sets first; if the rule is hard to hit, falls back to the best set for the rule.
+fn random_pick(
+    options: &[PickOption],
+    min: usize,
+    max: usize,
+    rule: &PickRule,
+    rng: &mut GameRng,
+) -> Vec<Value> {
+    let max = max.min(options.len());
+    let pool: Vec<usize> = match rule {
+        PickRule::SameGroup => {
+            let groups: Vec<&Option<String>> = options
+                .iter()
+                .map(|o| &o.group)
+                .filter(|g| {
+                    g.is_some() && options.iter().filter(|o| &&o.group == g).count() >= min
+                })
+                .collect();
+            let group = groups[rng.index(groups.len())];
+            (0..options.len()).filter(|&i| &options[i].group == group).collect()
+        }
+        _ => (0..options.len()).collect(),
+    };
+    let max = max.min(pool.len());
+    for _ in 0..64 {
+        let size = min + rng.index(max - min + 1);
+        let mut order = pool.clone();
+        rng.shuffle(&mut order);
+        let mut picked = order[..size].to_vec();
+        picked.sort_unstable();
+        let chosen: Vec<&PickOption> = picked.iter().map(|&i| &options[i]).collect();
+        let ok = match rule {
+            PickRule::SumAbove { threshold } => {
+                chosen.iter().map(|o| o.weight).sum::<i64>() > *threshold
+            }
+            _ => true,
+        };
+        if ok {
+            return chosen.iter().map(|o| o.value.clone()).collect();
+        }
+    }
+    let mut by_weight = pool;
+    by_weight.sort_by_key(|&i| std::cmp::Reverse(options[i].weight));
+    by_weight.truncate(max);
+    by_weight.sort_unstable();
+    by_weight.iter().map(|&i| options[i].value.clone()).collect()
+}
+
+/// The bot's own random stream for a game: independent of the game's, reproducible from it.
+pub fn bot_rng(seed: &Seed) -> GameRng {
+    let mut hasher = Sha256::new();
+    hasher.update(b"postplay bot");
+    hasher.update(seed.0);
+    GameRng::new(&Seed(hasher.finalize().into()), 0)
+}
+
+/// Why a random playout failed: a rules bug.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayoutError {
+    /// Setup failed.
+    #[error("setup: {0}")]
+    Setup(#[from] super::SetupError),
+    /// A command the bot built from the offered choices was refused.
+    #[error("command {number}: offered choice refused: {command} by seat {seat}: {error}")]
+    Refused {
+        number: usize,
+        seat: Seat,
+        command: Value,
+        error: super::ApplyError,
+    },
+    /// The game is not over but nobody is awaited, or an awaited seat has no choice.
+    #[error("command {0}: game stuck (no awaited seat with a choice) and no outcome")]
+    Stuck(usize),
+    /// The game went past [`MAX_COMMANDS`].
+    #[error("no end after {MAX_COMMANDS} commands")]
+    Endless,
+}
+
+/// Plays a whole game with the random bot; returns its record (with the final state hash).
+pub fn play_random(
+    game: &dyn DynGame,
+    options: &Value,
+    seats: usize,
+    seed: Seed,
+) -> Result<Record, PlayoutError> {
+    let mut live = game.new_match(options, seats, seed)?;
+    let mut rng = bot_rng(&seed);
+    let mut log = Log::silent();
+    let mut commands = Vec::new();
+    while live.outcome().is_none() {
+        if commands.len() >= MAX_COMMANDS {
+            return Err(PlayoutError::Endless);
+        }
+        let active = live.active();
+        if active.is_empty() {
+            return Err(PlayoutError::Stuck(commands.len() + 1));
+        }
+        let seat = active[rng.index(active.len())];
+        let command =
+            random_command(live.as_ref(), seat, &mut rng).ok_or(PlayoutError::Stuck(commands.len() + 1))?;
+        live.apply_json(seat, &command, &mut log)
+            .map_err(|error| PlayoutError::Refused {
+                number: commands.len() + 1,
+                seat,
+                command: command.clone(),
+                error,
+            })?;
+        commands.push(RecordedCommand { seat, command });
+    }
+    Ok(Record {
+        game: game.id().to_string(),
+        rules_version: game.rules_version(),
+        options: live.options(),
+        seats,
+        seat_names: Vec::new(),
+        seed,
+        commands,
+        final_state_hash: Some(live.state_hash()),
+    })
+}

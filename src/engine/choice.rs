@@ -1,0 +1,291 @@
+//! The game-agnostic description of the decisions open to a seat.
+//!
+//! A [`Choice`] is a command template plus the [`Param`]s a player fills in. A web page renders
+//! each parameter as a widget (radio buttons, card pickers, a number box, a cube placer) and a
+//! bot fills it at random, neither knowing the game. Every parameter carries its rule in a form
+//! both can check, so a fill that passes [`Choice::build`] is a command the game accepts.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// One decision a seat may take now.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// What the button says: "Bid 300", "Pass", "Declare statehood for DC".
+    pub label: String,
+    /// The command as JSON, complete except for the fields named by `params`.
+    pub command: Value,
+    /// Fields the player fills in before sending; empty when the command is complete.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<Param>,
+    /// A sealed simultaneous choice: nobody sees it until every awaited seat has chosen.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sealed: bool,
+    /// A caution shown beside the choice ("discarding Puerto Rico forfeits the hand").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
+}
+
+/// One field of a command to fill in.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Param {
+    /// The key of the command object this value goes into.
+    pub field: String,
+    /// The question put to the player: "Which card do you discard?".
+    pub prompt: String,
+    /// The kind of value and its rule.
+    #[serde(flatten)]
+    pub kind: ParamKind,
+}
+
+/// The kinds of value a parameter takes.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ParamKind {
+    /// Exactly one of the options; the value is that option's value.
+    One { options: Vec<PickOption> },
+    /// Between `min` and `max` distinct options; the value is the array of their values in the
+    /// order listed.
+    Pick {
+        options: Vec<PickOption>,
+        min: usize,
+        max: usize,
+        #[serde(default)]
+        rule: PickRule,
+    },
+    /// A whole number `min`, `min + step`, ... up to `max`.
+    Number { min: i64, max: i64, step: i64 },
+    /// Place exactly `total` units (cubes) among the options, at most `max_each` on one; the
+    /// value is an array of counts aligned with `options`.
+    Distribute {
+        options: Vec<PickOption>,
+        total: u32,
+        max_each: u32,
+    },
+}
+
+/// One option of a [`ParamKind::One`], [`ParamKind::Pick`] or [`ParamKind::Distribute`].
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct PickOption {
+    /// What goes into the command (usually a card id such as `"CA"`).
+    pub value: Value,
+    /// What the player reads ("California (54)").
+    pub label: String,
+    /// A number the rule may add up, such as a card's electoral votes.
+    #[serde(default)]
+    pub weight: i64,
+    /// A tag the rule may compare, such as a card's rank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+}
+
+impl PickOption {
+    /// An option with no weight or group.
+    pub fn new(value: impl Into<Value>, label: impl Into<String>) -> PickOption {
+        PickOption {
+            value: value.into(),
+            label: label.into(),
+            weight: 0,
+            group: None,
+        }
+    }
+
+    /// The same option, with a weight for [`PickRule::SumAbove`].
+    pub fn weighted(mut self, weight: i64) -> PickOption {
+        self.weight = weight;
+        self
+    }
+
+    /// The same option, with a group for [`PickRule::SameGroup`].
+    pub fn grouped(mut self, group: impl Into<String>) -> PickOption {
+        self.group = Some(group.into());
+        self
+    }
+}
+
+/// A constraint on the set of options picked together.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
+#[serde(tag = "rule", rename_all = "snake_case")]
+pub enum PickRule {
+    /// Any set of the allowed size.
+    #[default]
+    Any,
+    /// The weights of the picked options must add up to more than `threshold`.
+    SumAbove { threshold: i64 },
+    /// All picked options must share one group.
+    SameGroup,
+}
+
+impl PickRule {
+    /// Explains the rule in words, for a page.
+    pub fn explain(&self) -> Option<String> {
+        match self {
+            PickRule::Any => None,
+            PickRule::SumAbove { threshold } => Some(format!("their total must exceed {threshold}")),
+            PickRule::SameGroup => Some("they must all be of one kind".to_string()),
+        }
+    }
+
+    fn holds(&self, picked: &[&PickOption]) -> bool {
+        match self {
+            PickRule::Any => true,
+            PickRule::SumAbove { threshold } => {
+                picked.iter().map(|o| o.weight).sum::<i64>() > *threshold
+            }
+            PickRule::SameGroup => picked
+                .windows(2)
+                .all(|w| w[0].group.is_some() && w[0].group == w[1].group),
+        }
+    }
+}
+
+/// Why a filled-in choice is not a command.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum FillError {
+    /// A parameter was left empty.
+    #[error("{0}: no value given")]
+    Missing(String),
+    /// A value is not among the options, out of range, or breaks the rule.
+    #[error("{field}: {reason}")]
+    Invalid { field: String, reason: String },
+}
+
+impl Param {
+    /// Checks one value against this parameter.
+    pub fn check(&self, value: &Value) -> Result<(), FillError> {
+        let invalid = |reason: String| FillError::Invalid {
+            field: self.field.clone(),
+            reason,
+        };
+        match &self.kind {
+            ParamKind::One { options } => {
+                if options.iter().any(|o| &o.value == value) {
+                    Ok(())
+                } else {
+                    Err(invalid(format!("{value} is not one of the options")))
+                }
+            }
+            ParamKind::Pick {
+                options,
+                min,
+                max,
+                rule,
+            } => {
+                let values = value
+                    .as_array()
+                    .ok_or_else(|| invalid("expected a list".into()))?;
+                if values.len() < *min || values.len() > *max {
+                    return Err(invalid(format!(
+                        "pick between {min} and {max}, not {}",
+                        values.len()
+                    )));
+                }
+                let mut picked = Vec::with_capacity(values.len());
+                for (i, v) in values.iter().enumerate() {
+                    if values[..i].contains(v) {
+                        return Err(invalid(format!("{v} is picked twice")));
+                    }
+                    let option = options
+                        .iter()
+                        .find(|o| &o.value == v)
+                        .ok_or_else(|| invalid(format!("{v} is not one of the options")))?;
+                    picked.push(option);
+                }
+                if rule.holds(&picked) {
+                    Ok(())
+                } else {
+                    Err(invalid(rule.explain().unwrap_or_default()))
+                }
+            }
+            ParamKind::Number { min, max, step } => {
+                let n = value
+                    .as_i64()
+                    .ok_or_else(|| invalid("expected a whole number".into()))?;
+                if n < *min || n > *max || (n - min) % step.max(&1) != 0 {
+                    Err(invalid(format!(
+                        "expected {min} to {max} in steps of {step}, not {n}"
+                    )))
+                } else {
+                    Ok(())
+                }
+            }
+            ParamKind::Distribute {
+                options,
+                total,
+                max_each,
+            } => {
+                let counts = value
+                    .as_array()
+                    .filter(|a| a.len() == options.len())
+                    .ok_or_else(|| invalid(format!("expected {} counts", options.len())))?;
+                let mut sum = 0u64;
+                for c in counts {
+                    let c = c
+                        .as_u64()
+                        .ok_or_else(|| invalid("counts are whole numbers".into()))?;
+                    if c > u64::from(*max_each) {
+                        return Err(invalid(format!("at most {max_each} on one")));
+                    }
+                    sum += c;
+                }
+                if sum == u64::from(*total) {
+                    Ok(())
+                } else {
+                    Err(invalid(format!("place exactly {total}, not {sum}")))
+                }
+            }
+        }
+    }
+}
+
+impl Choice {
+    /// A complete command with nothing to fill in.
+    pub fn action(label: impl Into<String>, command: Value) -> Choice {
+        Choice {
+            label: label.into(),
+            command,
+            params: Vec::new(),
+            sealed: false,
+            warning: None,
+        }
+    }
+
+    /// The same choice with a parameter to fill in.
+    pub fn with_param(mut self, field: &str, prompt: &str, kind: ParamKind) -> Choice {
+        self.params.push(Param {
+            field: field.to_string(),
+            prompt: prompt.to_string(),
+            kind,
+        });
+        self
+    }
+
+    /// The same choice, marked sealed.
+    pub fn sealed(mut self) -> Choice {
+        self.sealed = true;
+        self
+    }
+
+    /// The same choice, with a warning.
+    pub fn warn(mut self, warning: impl Into<String>) -> Choice {
+        self.warning = Some(warning.into());
+        self
+    }
+
+    /// Fills the parameters (in order) and returns the command, or why the values do not fit.
+    pub fn build(&self, values: &[Value]) -> Result<Value, FillError> {
+        let mut command = match &self.command {
+            Value::Object(map) => map.clone(),
+            _ if self.params.is_empty() => return Ok(self.command.clone()),
+            _ => Map::new(),
+        };
+        for (i, param) in self.params.iter().enumerate() {
+            let value = values
+                .get(i)
+                .ok_or_else(|| FillError::Missing(param.field.clone()))?;
+            param.check(value)?;
+            command.insert(param.field.clone(), value.clone());
+        }
+        Ok(Value::Object(command))
+    }
+}

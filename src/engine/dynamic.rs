@@ -1,0 +1,188 @@
+//! Type erasure: code that knows no game (the CLI, the web app, the bot) drives any game
+//! through [`DynGame`] and [`DynMatch`], with commands, choices and views as JSON.
+
+use super::{
+    Choice, Log, Match, OptionSpec, Outcome, RuleError, Rules, Seat, Seed, SetupError, Viewer,
+};
+use serde::Deserialize;
+use serde_json::Value;
+use std::marker::PhantomData;
+
+/// A hosted game, by id: its description and a way to start a match.
+pub trait DynGame: Sync {
+    /// The fixed game id (`"whitehouse"`).
+    fn id(&self) -> &'static str;
+    /// The name for people.
+    fn name(&self) -> &'static str;
+    /// The current rules version.
+    fn rules_version(&self) -> u32;
+    /// Fewest and most seats.
+    fn seat_counts(&self) -> (usize, usize);
+    /// The options a creator may set.
+    fn option_specs(&self) -> Vec<OptionSpec>;
+    /// The options JSON when nothing is chosen.
+    fn default_options(&self) -> Value;
+    /// A seat's name in this game ("North", "Player 2").
+    fn seat_name(&self, seat: Seat, seats: usize) -> String;
+    /// Parses the options and sets up a match from the seed.
+    fn new_match(
+        &self,
+        options: &Value,
+        seats: usize,
+        seed: Seed,
+    ) -> Result<Box<dyn DynMatch>, SetupError>;
+}
+
+/// Why a JSON command was not applied. The match is unchanged either way.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApplyError {
+    /// The JSON is not a command of this game.
+    #[error("not a command of this game: {0}")]
+    Malformed(String),
+    /// The rules refuse it.
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+}
+
+/// A match of some game, driven with JSON.
+pub trait DynMatch: Send + Sync {
+    /// The game id.
+    fn game_id(&self) -> &'static str;
+    /// The number of seats.
+    fn seats(&self) -> usize;
+    /// The options, as JSON (defaults filled in).
+    fn options(&self) -> Value;
+    /// How many commands have been applied.
+    fn applied(&self) -> u64;
+    /// Seats awaited now.
+    fn active(&self) -> Vec<Seat>;
+    /// Decisions open to a seat now.
+    fn choices(&self, seat: Seat) -> Vec<Choice>;
+    /// Parses and applies a command; on `Err` nothing changed.
+    fn apply_json(&mut self, seat: Seat, command: &Value, log: &mut Log) -> Result<(), ApplyError>;
+    /// What a viewer may see, as JSON.
+    fn view(&self, viewer: Viewer) -> Value;
+    /// The whole state, hidden parts included (for auditors and traces).
+    fn state_json(&self) -> Value;
+    /// The result, once over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// SHA-256 of the canonical state, hex.
+    fn state_hash(&self) -> String;
+    /// The command the clock plays for a seat that timed out.
+    fn on_timeout(&self, seat: Seat) -> Value;
+    /// A copy, for trying things without touching the original.
+    fn clone_box(&self) -> Box<dyn DynMatch>;
+}
+
+/// Wraps a [`Rules`] implementation as a [`DynGame`].
+pub struct Adapter<R>(PhantomData<fn() -> R>);
+
+impl<R> Adapter<R> {
+    /// The adapter value (zero-sized).
+    pub const NEW: Adapter<R> = Adapter(PhantomData);
+}
+
+impl<R: Rules> DynGame for Adapter<R>
+where
+    R::State: Send + Sync,
+    R::Options: Send + Sync,
+{
+    fn id(&self) -> &'static str {
+        R::ID
+    }
+    fn name(&self) -> &'static str {
+        R::NAME
+    }
+    fn rules_version(&self) -> u32 {
+        R::RULES_VERSION
+    }
+    fn seat_counts(&self) -> (usize, usize) {
+        R::seat_counts()
+    }
+    fn option_specs(&self) -> Vec<OptionSpec> {
+        R::option_specs()
+    }
+    fn default_options(&self) -> Value {
+        serde_json::to_value(R::Options::default()).expect("options serialize")
+    }
+    fn seat_name(&self, seat: Seat, seats: usize) -> String {
+        R::seat_name(seat, seats)
+    }
+    fn new_match(
+        &self,
+        options: &Value,
+        seats: usize,
+        seed: Seed,
+    ) -> Result<Box<dyn DynMatch>, SetupError> {
+        let options = parse_options::<R>(options)?;
+        Ok(Box::new(Match::<R>::new(options, seats, seed)?))
+    }
+}
+
+fn parse_options<R: Rules>(options: &Value) -> Result<R::Options, SetupError> {
+    if options.is_null() {
+        return Ok(R::Options::default());
+    }
+    serde_json::from_value(options.clone()).map_err(|e| SetupError::BadOption {
+        name: "options".into(),
+        reason: e.to_string(),
+    })
+}
+
+impl<R: Rules> DynMatch for Match<R>
+where
+    R::State: Send + Sync,
+    R::Options: Send + Sync,
+{
+    fn game_id(&self) -> &'static str {
+        R::ID
+    }
+    fn seats(&self) -> usize {
+        self.seats
+    }
+    fn options(&self) -> Value {
+        serde_json::to_value(&self.options).expect("options serialize")
+    }
+    fn applied(&self) -> u64 {
+        self.applied
+    }
+    fn active(&self) -> Vec<Seat> {
+        R::active(&self.state)
+    }
+    fn choices(&self, seat: Seat) -> Vec<Choice> {
+        R::choices(&self.state, seat)
+    }
+    fn apply_json(&mut self, seat: Seat, command: &Value, log: &mut Log) -> Result<(), ApplyError> {
+        let command: R::Command = R::Command::deserialize(command)
+            .map_err(|e| ApplyError::Malformed(e.to_string()))?;
+        Ok(self.apply(seat, &command, log)?)
+    }
+    fn view(&self, viewer: Viewer) -> Value {
+        serde_json::to_value(R::view(&self.state, viewer)).expect("views serialize")
+    }
+    fn state_json(&self) -> Value {
+        serde_json::to_value(&self.state).expect("states serialize")
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        Match::outcome(self)
+    }
+    fn state_hash(&self) -> String {
+        Match::state_hash(self)
+    }
+    fn on_timeout(&self, seat: Seat) -> Value {
+        serde_json::to_value(R::on_timeout(&self.state, seat)).expect("commands serialize")
+    }
+    fn clone_box(&self) -> Box<dyn DynMatch> {
+        Box::new(self.clone())
+    }
+}
+
+/// Every hosted game.
+pub fn registry() -> &'static [&'static dyn DynGame] {
+    crate::games::ALL
+}
+
+/// The hosted game with this id.
+pub fn find_game(id: &str) -> Option<&'static dyn DynGame> {
+    registry().iter().copied().find(|g| g.id() == id)
+}

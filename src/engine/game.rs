@@ -1,0 +1,84 @@
+//! [`Match`]: one game in play, its rules known at compile time — the seed, the options and the
+//! state, advanced one command at a time with the right random stream.
+
+use super::{GameRng, Log, Outcome, RuleError, Rules, Seat, Seed, SetupError};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// A game in play: the state plus what is needed to apply the next command reproducibly.
+#[derive(Debug)]
+pub struct Match<R: Rules> {
+    /// The options the game was created with.
+    pub options: R::Options,
+    /// How many seats play.
+    pub seats: usize,
+    /// The game's seed; command n draws from stream n.
+    pub seed: Seed,
+    /// The current state.
+    pub state: R::State,
+    /// How many commands have been applied.
+    pub applied: u64,
+}
+
+impl<R: Rules> Clone for Match<R> {
+    fn clone(&self) -> Self {
+        Match {
+            options: self.options.clone(),
+            seats: self.seats,
+            seed: self.seed,
+            state: self.state.clone(),
+            applied: self.applied,
+        }
+    }
+}
+
+impl<R: Rules> Match<R> {
+    /// Sets up a game from its seed (stream 0).
+    pub fn new(options: R::Options, seats: usize, seed: Seed) -> Result<Match<R>, SetupError> {
+        let (min, max) = R::seat_counts();
+        if seats < min || seats > max {
+            return Err(SetupError::SeatCount {
+                min,
+                max,
+                given: seats,
+            });
+        }
+        let state = R::setup(&options, seats, &mut GameRng::new(&seed, 0))?;
+        Ok(Match {
+            options,
+            seats,
+            seed,
+            state,
+            applied: 0,
+        })
+    }
+
+    /// Applies the next command for `seat`. Refuses seats that are not awaited; on `Err` the
+    /// match is unchanged.
+    pub fn apply(&mut self, seat: Seat, command: &R::Command, log: &mut Log) -> Result<(), RuleError> {
+        if !R::active(&self.state).contains(&seat) {
+            return Err(RuleError::NotYourTurn);
+        }
+        let mut rng = GameRng::new(&self.seed, self.applied + 1);
+        R::apply(&mut self.state, seat, command, &mut rng, log)?;
+        self.applied += 1;
+        Ok(())
+    }
+
+    /// The result, once over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        R::outcome(&self.state)
+    }
+
+    /// SHA-256 of the state's canonical serialization, as hex.
+    pub fn state_hash(&self) -> String {
+        state_hash(&self.state)
+    }
+}
+
+/// SHA-256 of a value's canonical JSON serialization (struct fields in declaration order; the
+/// rules use no hash maps), as lowercase hex.
+pub fn state_hash<T: Serialize>(state: &T) -> String {
+    let bytes = serde_json::to_vec(state).expect("game states always serialize");
+    hex::encode(Sha256::digest(&bytes))
+}

@@ -1,0 +1,164 @@
+//! The game-agnostic core: the rules contract every game implements, the per-command RNG,
+//! replay, the type-erased adapter and the registry of hosted games.
+//!
+//! Rules are pure: no I/O, no clock, no ambient randomness. A game's state is whatever replaying
+//! its log from its seed gives.
+
+pub mod bot;
+pub mod choice;
+pub mod dynamic;
+pub mod game;
+pub mod log;
+pub mod options;
+pub mod record;
+pub mod rng;
+
+pub use choice::{Choice, FillError, Param, ParamKind, PickOption, PickRule};
+pub use dynamic::{ApplyError, DynGame, DynMatch, find_game, registry};
+pub use game::{Match, state_hash};
+pub use log::Log;
+pub use options::{OptionKind, OptionSpec};
+pub use record::{Record, RecordedCommand, ReplayError};
+pub use rng::{GameRng, Seed};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
+
+/// A place at the table, numbered from 0 in seating order (clockwise; "left" is `seat + 1`).
+pub type Seat = usize;
+
+/// Who is looking at a game: what a [`Rules::view`] may include depends on it.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Viewer {
+    /// A player: their own hidden cards, nobody else's.
+    Seat(Seat),
+    /// Anyone: only public information.
+    Spectator,
+    /// An auditor of a finished game, or the server itself: everything.
+    Auditor,
+}
+
+impl Viewer {
+    /// True if this viewer may see what is hidden to all but `seat`.
+    pub fn sees_seat(self, seat: Seat) -> bool {
+        match self {
+            Viewer::Seat(s) => s == seat,
+            Viewer::Spectator => false,
+            Viewer::Auditor => true,
+        }
+    }
+
+    /// True if this viewer may see what is hidden from every player (stock order, kitty).
+    pub fn sees_all(self) -> bool {
+        self == Viewer::Auditor
+    }
+}
+
+/// How a game ended.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The seats that won: one, a partnership, or several on a shared win. Empty on a draw.
+    pub winners: Vec<Seat>,
+    /// The final score of every seat, in seat order.
+    pub scores: Vec<i64>,
+    /// One sentence a player understands: "North and South reach 7 points".
+    pub reason: String,
+}
+
+/// Why a command was refused. The state is unchanged; the message is for the player.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    /// It is not this seat's move (or the game is over).
+    #[error("it is not your turn")]
+    NotYourTurn,
+    /// The move breaks a rule; the text says which, in a player's words.
+    #[error("{0}")]
+    Illegal(String),
+}
+
+impl RuleError {
+    /// An illegal move with a reason.
+    pub fn illegal(reason: impl Into<String>) -> RuleError {
+        RuleError::Illegal(reason.into())
+    }
+}
+
+/// Why a game could not be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// This game is not played by that many.
+    #[error("this game is for {min} to {max} players, not {given}")]
+    SeatCount { min: usize, max: usize, given: usize },
+    /// An option has a value the game does not allow.
+    #[error("option {name}: {reason}")]
+    BadOption { name: String, reason: String },
+}
+
+/// The rules of one game, as pure functions over its state.
+///
+/// Contract, checked by property tests for every game: `apply` changes nothing when it returns
+/// `Err`; `choices` offers only commands `apply` accepts; `view` leaves out whatever the viewer
+/// may not see; the same seed and commands always give the same state.
+pub trait Rules: 'static {
+    /// The game id, fixed across postplay: `"whitehouse"`, `"statehood"`, ...
+    const ID: &'static str;
+    /// The game's name for people.
+    const NAME: &'static str;
+    /// Bumped when a change of the rules code would replay an old log differently.
+    const RULES_VERSION: u32;
+
+    /// The options chosen at creation.
+    type Options: Serialize + DeserializeOwned + Default + Clone + Debug + PartialEq;
+    /// The whole state, hidden parts included.
+    type State: Serialize + DeserializeOwned + Clone + Debug + PartialEq;
+    /// What a seat may send.
+    type Command: Serialize + DeserializeOwned + Clone + Debug + PartialEq;
+    /// What a viewer is shown.
+    type View: Serialize;
+
+    /// How many seats the game takes, fewest and most.
+    fn seat_counts() -> (usize, usize);
+
+    /// The options a creator may set, for forms and `postplay games`.
+    fn option_specs() -> Vec<OptionSpec>;
+
+    /// Deals and sets up a new game with randomness from stream 0.
+    fn setup(
+        options: &Self::Options,
+        seats: usize,
+        rng: &mut GameRng,
+    ) -> Result<Self::State, SetupError>;
+
+    /// The seats whose input is awaited now (several for sealed simultaneous choices).
+    fn active(state: &Self::State) -> Vec<Seat>;
+
+    /// The decisions open to `seat` now; empty when the seat is not awaited.
+    fn choices(state: &Self::State, seat: Seat) -> Vec<Choice>;
+
+    /// Plays `command` for `seat`. On `Err` the state is exactly as before. Public log lines go
+    /// to `log`.
+    fn apply(
+        state: &mut Self::State,
+        seat: Seat,
+        command: &Self::Command,
+        rng: &mut GameRng,
+        log: &mut Log,
+    ) -> Result<(), RuleError>;
+
+    /// What `viewer` may see. Hidden cards are absent from the data, not merely flagged.
+    fn view(state: &Self::State, viewer: Viewer) -> Self::View;
+
+    /// The result, once the game is over.
+    fn outcome(state: &Self::State) -> Option<Outcome>;
+
+    /// What the clock plays for an awaited seat whose deadline passed: a legal, cautious move.
+    fn on_timeout(state: &Self::State, seat: Seat) -> Self::Command;
+
+    /// A name for a seat in this game ("North", "Player 2"), used in logs and pages.
+    fn seat_name(seat: Seat, seats: usize) -> String {
+        let _ = seats;
+        format!("Player {}", seat + 1)
+    }
+}

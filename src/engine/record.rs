@@ -1,0 +1,132 @@
+//! The record of a game (docs/record-format.md) and its replay through the rules.
+
+use super::{ApplyError, DynMatch, Log, Seat, Seed, SetupError, find_game};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Everything needed to replay a game: the export format.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// The game id (`"whitehouse"`).
+    pub game: String,
+    /// The rules version the game began with.
+    pub rules_version: u32,
+    /// The options, as the game's options JSON.
+    pub options: Value,
+    /// How many seats play.
+    pub seats: usize,
+    /// Display names by seat, if known; pages and the replayed log use them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seat_names: Vec<String>,
+    /// The seed, which fixes every shuffle.
+    pub seed: Seed,
+    /// The commands in order.
+    pub commands: Vec<RecordedCommand>,
+    /// The state hash after the last command, as written by the recorder; replay checks it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_state_hash: Option<String>,
+}
+
+/// One logged command.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RecordedCommand {
+    /// The seat that sent it.
+    pub seat: Seat,
+    /// The command JSON.
+    pub command: Value,
+}
+
+/// Why a record does not replay.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// No hosted game has that id.
+    #[error("unknown game {0:?}")]
+    UnknownGame(String),
+    /// The record needs newer rules code than this binary has.
+    #[error("record uses rules version {found} of {game}; this postplay knows up to {known}")]
+    RulesVersion { game: String, found: u32, known: u32 },
+    /// The setup failed.
+    #[error("setup: {0}")]
+    Setup(#[from] SetupError),
+    /// Command `number` (1-based) was refused.
+    #[error("command {number} (seat {seat}): {reason}")]
+    Command {
+        number: usize,
+        seat: Seat,
+        reason: String,
+    },
+    /// The replayed state differs from the hash the record claims.
+    #[error("final state hash {actual} differs from the recorded {recorded}")]
+    HashMismatch { recorded: String, actual: String },
+}
+
+/// One step of a replay: the command number (1-based) and the public lines it wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// 1-based command number.
+    pub number: usize,
+    /// The seat that moved.
+    pub seat: Seat,
+    /// The public log lines.
+    pub lines: Vec<String>,
+}
+
+impl Record {
+    /// Sets up the record's game from its seed, before any command.
+    pub fn start(&self) -> Result<Box<dyn DynMatch>, ReplayError> {
+        let game = find_game(&self.game).ok_or_else(|| ReplayError::UnknownGame(self.game.clone()))?;
+        if self.rules_version > game.rules_version() {
+            return Err(ReplayError::RulesVersion {
+                game: self.game.clone(),
+                found: self.rules_version,
+                known: game.rules_version(),
+            });
+        }
+        Ok(game.new_match(&self.options, self.seats, self.seed)?)
+    }
+
+    /// Replays every command, calling `each` after every step; checks the final hash if the
+    /// record has one. Lines are formatted only if `with_log`.
+    pub fn replay_with(
+        &self,
+        with_log: bool,
+        mut each: impl FnMut(&Step, &dyn DynMatch),
+    ) -> Result<Box<dyn DynMatch>, ReplayError> {
+        let mut game = self.start()?;
+        let mut log = if with_log { Log::recording() } else { Log::silent() };
+        for (i, entry) in self.commands.iter().enumerate() {
+            game.apply_json(entry.seat, &entry.command, &mut log)
+                .map_err(|e| ReplayError::Command {
+                    number: i + 1,
+                    seat: entry.seat,
+                    reason: match e {
+                        ApplyError::Malformed(m) => format!("malformed: {m}"),
+                        ApplyError::Rule(r) => format!("illegal: {r}"),
+                    },
+                })?;
+            let step = Step {
+                number: i + 1,
+                seat: entry.seat,
+                lines: log.take(),
+            };
+            each(&step, game.as_ref());
+        }
+        if let Some(recorded) = &self.final_state_hash {
+            let actual = game.state_hash();
+            if &actual != recorded {
+                return Err(ReplayError::HashMismatch {
+                    recorded: recorded.clone(),
+                    actual,
+                });
+            }
+        }
+        Ok(game)
+    }
+
+    /// Replays every command without formatting the log.
+    pub fn replay(&self) -> Result<Box<dyn DynMatch>, ReplayError> {
+        self.replay_with(false, |_, _| {})
+    }
+}

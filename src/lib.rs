@@ -1,0 +1,8 @@
+//! postplay: slow, asynchronous play of card and board games by email link.
+//!
+//! Every game is an append-only log of commands replayed through deterministic, seeded rules
+//! (`engine`), so any game can be audited, verified and replayed move by move.
+
+pub mod cards;
+pub mod engine;
+pub mod games;
