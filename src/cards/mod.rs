@@ -140,7 +140,10 @@ fn load_pack() -> Vec<CardInfo> {
             ev_2012: 0,
         });
     }
-    for (code, name, color) in [("BJ", "Blue Joker", Color::Blue), ("RJ", "Red Joker", Color::Red)] {
+    for (code, name, color) in [
+        ("BJ", "Blue Joker", Color::Blue),
+        ("RJ", "Red Joker", Color::Red),
+    ] {
         pack.push(CardInfo {
             code: code.into(),
             name: name.into(),
@@ -179,7 +182,9 @@ impl Card {
 
     /// The card with this code, if any.
     pub fn from_code(code: &str) -> Option<Card> {
-        PACK.iter().position(|c| c.code == code).map(|i| Card(i as u8))
+        PACK.iter()
+            .position(|c| c.code == code)
+            .map(|i| Card(i as u8))
     }
 
     /// The card with this state's name or code (case-insensitive), for tests and tools.
@@ -249,7 +254,13 @@ impl Card {
     pub fn label(self) -> String {
         match self.info().kind {
             Kind::State { rank, suit } => {
-                format!("{}{} {} ({})", rank_label(rank), suit.symbol(), self.name(), self.ev())
+                format!(
+                    "{}{} {} ({})",
+                    rank_label(rank),
+                    suit.symbol(),
+                    self.name(),
+                    self.ev()
+                )
             }
             _ => self.name().to_string(),
         }
@@ -259,9 +270,7 @@ impl Card {
 /// Compares two suited cards by rank, then by electoral votes (the pack's tie rule). Equal
 /// means the earlier-played card wins, as the published clarification says.
 pub fn compare_rank_ev(a: Card, b: Card) -> Ordering {
-    a.rank()
-        .cmp(&b.rank())
-        .then_with(|| a.ev().cmp(&b.ev()))
+    a.rank().cmp(&b.rank()).then_with(|| a.ev().cmp(&b.ev()))
 }
 
 /// The index of the highest card in play order by rank, then EV, then first played.
@@ -312,14 +321,20 @@ mod tests {
         let total_2012: u32 = Card::standard_52().iter().map(|c| c.info().ev_2012).sum();
         assert_eq!(total_2012, 538);
         let ca = Card::named("CA");
-        assert_eq!((ca.rank(), ca.suit(), ca.ev()), (Some(14), Some(Suit::Spades), 54));
+        assert_eq!(
+            (ca.rank(), ca.suit(), ca.ev()),
+            (Some(14), Some(Suit::Spades), 54)
+        );
         assert_eq!(Card::named("Puerto Rico").ev(), 0);
         assert_eq!(Card::named("Puerto Rico").suit(), Some(Suit::Hearts));
         assert_eq!(Card::named("DC").color(), Some(Color::Blue));
         assert!(Card::named("VI").is_territory());
         assert_eq!(Card::RED_JOKER.color(), Some(Color::Red));
         for suit in Suit::ALL {
-            let n = Card::standard_52().iter().filter(|c| c.suit() == Some(suit)).count();
+            let n = Card::standard_52()
+                .iter()
+                .filter(|c| c.suit() == Some(suit))
+                .count();
             assert_eq!(n, 13, "{suit:?}");
         }
     }

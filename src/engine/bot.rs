@@ -28,9 +28,12 @@ pub fn fill_at_random(choice: &Choice, rng: &mut GameRng) -> Value {
         .iter()
         .map(|p| random_value(&p.kind, rng))
         .collect();
-    choice
-        .build(&values)
-        .unwrap_or_else(|e| panic!("a random fill of {:?} broke its own rule: {e}", choice.label))
+    choice.build(&values).unwrap_or_else(|e| {
+        panic!(
+            "a random fill of {:?} broke its own rule: {e}",
+            choice.label
+        )
+    })
 }
 
 fn random_value(kind: &ParamKind, rng: &mut GameRng) -> Value {
@@ -53,7 +56,9 @@ fn random_value(kind: &ParamKind, rng: &mut GameRng) -> Value {
         } => {
             let mut counts = vec![0u32; options.len()];
             for _ in 0..*total {
-                let open: Vec<usize> = (0..counts.len()).filter(|&i| counts[i] < *max_each).collect();
+                let open: Vec<usize> = (0..counts.len())
+                    .filter(|&i| counts[i] < *max_each)
+                    .collect();
                 counts[open[rng.index(open.len())]] += 1;
             }
             Value::from(counts)
@@ -76,12 +81,12 @@ fn random_pick(
             let groups: Vec<&Option<String>> = options
                 .iter()
                 .map(|o| &o.group)
-                .filter(|g| {
-                    g.is_some() && options.iter().filter(|o| &&o.group == g).count() >= min
-                })
+                .filter(|g| g.is_some() && options.iter().filter(|o| &&o.group == g).count() >= min)
                 .collect();
             let group = groups[rng.index(groups.len())];
-            (0..options.len()).filter(|&i| &options[i].group == group).collect()
+            (0..options.len())
+                .filter(|&i| &options[i].group == group)
+                .collect()
         }
         _ => (0..options.len()).collect(),
     };
@@ -107,7 +112,10 @@ fn random_pick(
     by_weight.sort_by_key(|&i| std::cmp::Reverse(options[i].weight));
     by_weight.truncate(max);
     by_weight.sort_unstable();
-    by_weight.iter().map(|&i| options[i].value.clone()).collect()
+    by_weight
+        .iter()
+        .map(|&i| options[i].value.clone())
+        .collect()
 }
 
 /// The bot's own random stream for a game: independent of the game's, reproducible from it.
@@ -160,8 +168,8 @@ pub fn play_random(
             return Err(PlayoutError::Stuck(commands.len() + 1));
         }
         let seat = active[rng.index(active.len())];
-        let command =
-            random_command(live.as_ref(), seat, &mut rng).ok_or(PlayoutError::Stuck(commands.len() + 1))?;
+        let command = random_command(live.as_ref(), seat, &mut rng)
+            .ok_or(PlayoutError::Stuck(commands.len() + 1))?;
         live.apply_json(seat, &command, &mut log)
             .map_err(|error| PlayoutError::Refused {
                 number: commands.len() + 1,

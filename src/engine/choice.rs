@@ -121,7 +121,9 @@ impl PickRule {
     pub fn explain(&self) -> Option<String> {
         match self {
             PickRule::Any => None,
-            PickRule::SumAbove { threshold } => Some(format!("their total must exceed {threshold}")),
+            PickRule::SumAbove { threshold } => {
+                Some(format!("their total must exceed {threshold}"))
+            }
             PickRule::SameGroup => Some("they must all be of one kind".to_string()),
         }
     }

@@ -153,8 +153,8 @@ where
         R::choices(&self.state, seat)
     }
     fn apply_json(&mut self, seat: Seat, command: &Value, log: &mut Log) -> Result<(), ApplyError> {
-        let command: R::Command = R::Command::deserialize(command)
-            .map_err(|e| ApplyError::Malformed(e.to_string()))?;
+        let command: R::Command =
+            R::Command::deserialize(command).map_err(|e| ApplyError::Malformed(e.to_string()))?;
         Ok(self.apply(seat, &command, log)?)
     }
     fn view(&self, viewer: Viewer) -> Value {

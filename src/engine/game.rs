@@ -55,7 +55,12 @@ impl<R: Rules> Match<R> {
 
     /// Applies the next command for `seat`. Refuses seats that are not awaited; on `Err` the
     /// match is unchanged.
-    pub fn apply(&mut self, seat: Seat, command: &R::Command, log: &mut Log) -> Result<(), RuleError> {
+    pub fn apply(
+        &mut self,
+        seat: Seat,
+        command: &R::Command,
+        log: &mut Log,
+    ) -> Result<(), RuleError> {
         if !R::active(&self.state).contains(&seat) {
             return Err(RuleError::NotYourTurn);
         }

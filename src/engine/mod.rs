@@ -12,6 +12,7 @@ pub mod log;
 pub mod options;
 pub mod record;
 pub mod rng;
+pub mod testing;
 
 pub use choice::{Choice, FillError, Param, ParamKind, PickOption, PickRule};
 pub use dynamic::{ApplyError, DynGame, DynMatch, find_game, registry};
@@ -90,7 +91,11 @@ impl RuleError {
 pub enum SetupError {
     /// This game is not played by that many.
     #[error("this game is for {min} to {max} players, not {given}")]
-    SeatCount { min: usize, max: usize, given: usize },
+    SeatCount {
+        min: usize,
+        max: usize,
+        given: usize,
+    },
     /// An option has a value the game does not allow.
     #[error("option {name}: {reason}")]
     BadOption { name: String, reason: String },

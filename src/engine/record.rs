@@ -46,7 +46,11 @@ pub enum ReplayError {
     UnknownGame(String),
     /// The record needs newer rules code than this binary has.
     #[error("record uses rules version {found} of {game}; this postplay knows up to {known}")]
-    RulesVersion { game: String, found: u32, known: u32 },
+    RulesVersion {
+        game: String,
+        found: u32,
+        known: u32,
+    },
     /// The setup failed.
     #[error("setup: {0}")]
     Setup(#[from] SetupError),
@@ -76,7 +80,8 @@ pub struct Step {
 impl Record {
     /// Sets up the record's game from its seed, before any command.
     pub fn start(&self) -> Result<Box<dyn DynMatch>, ReplayError> {
-        let game = find_game(&self.game).ok_or_else(|| ReplayError::UnknownGame(self.game.clone()))?;
+        let game =
+            find_game(&self.game).ok_or_else(|| ReplayError::UnknownGame(self.game.clone()))?;
         if self.rules_version > game.rules_version() {
             return Err(ReplayError::RulesVersion {
                 game: self.game.clone(),
@@ -95,7 +100,11 @@ impl Record {
         mut each: impl FnMut(&Step, &dyn DynMatch),
     ) -> Result<Box<dyn DynMatch>, ReplayError> {
         let mut game = self.start()?;
-        let mut log = if with_log { Log::recording() } else { Log::silent() };
+        let mut log = if with_log {
+            Log::recording()
+        } else {
+            Log::silent()
+        };
         for (i, entry) in self.commands.iter().enumerate() {
             game.apply_json(entry.seat, &entry.command, &mut log)
                 .map_err(|e| ReplayError::Command {

@@ -137,8 +137,7 @@ mod tests {
         let mut deck: Vec<u8> = (0..20).collect();
         rng.shuffle(&mut deck);
         assert_eq!(
-            deck,
-            PINNED_DECK,
+            deck, PINNED_DECK,
             "shuffle output for seed 1 changed: {deck:?}"
         );
         let mut rng = GameRng::new(&Seed::from_number(1), 7);

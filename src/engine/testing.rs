@@ -1,0 +1,286 @@
+//! The checks every game's rules must pass, shared by the games' property tests.
+//!
+//! [`check_playout`] plays a whole random game and, at every step, checks the contract of
+//! [`Rules`]: offered choices are accepted, refused commands change nothing, views hide what
+//! they must, the game ends, and replaying the record gives the same state.
+
+use super::bot::{MAX_COMMANDS, bot_rng, fill_at_random};
+use super::{ApplyError, DynMatch, Log, Match, Record, RecordedCommand, Rules, Seat, Seed, Viewer};
+use serde_json::{Value, json};
+
+/// Tells the checker which card ids a viewer must not find anywhere in its view.
+pub type Secrets<R> = fn(&<R as Rules>::State, Viewer) -> Vec<String>;
+
+/// Plays one random game and checks the rules contract at every step. Returns the number of
+/// commands played. Panics, with the seed, on the first breach.
+pub fn check_playout<R: Rules>(
+    options: R::Options,
+    seats: usize,
+    seed: Seed,
+    secrets: Secrets<R>,
+) -> usize
+where
+    R::State: Send + Sync,
+    R::Options: Send + Sync,
+{
+    let mut live = Match::<R>::new(options, seats, seed)
+        .unwrap_or_else(|e| panic!("setup failed for {seed}: {e}"));
+    let mut rng = bot_rng(&seed);
+    let mut log = Log::recording();
+    let mut commands = Vec::new();
+    while R::outcome(&live.state).is_none() {
+        let step = commands.len() + 1;
+        assert!(
+            step <= MAX_COMMANDS,
+            "seed {seed}: no end after {MAX_COMMANDS} commands"
+        );
+        check_views::<R>(&live, seats, secrets, seed, step);
+        let active = R::active(&live.state);
+        assert!(
+            !active.is_empty(),
+            "seed {seed} step {step}: nobody awaited, no outcome"
+        );
+        for seat in 0..seats {
+            if !active.contains(&seat) {
+                assert!(
+                    R::choices(&live.state, seat).is_empty(),
+                    "seed {seed} step {step}: idle seat {seat} has choices"
+                );
+                let command = R::on_timeout(&live.state, active[0]);
+                let refused = live.clone().apply(seat, &command, &mut Log::silent());
+                assert!(
+                    refused.is_err(),
+                    "seed {seed} step {step}: seat {seat} moved out of turn"
+                );
+            }
+        }
+        let seat = active[rng.index(active.len())];
+        let choices = R::choices(&live.state, seat);
+        assert!(
+            !choices.is_empty(),
+            "seed {seed} step {step}: awaited seat {seat} has no choice"
+        );
+        // Every offered choice (a sample of them when there are many) is accepted.
+        for _ in 0..choices.len().min(3) {
+            let choice = &choices[rng.index(choices.len())];
+            let command = fill_at_random(choice, &mut rng);
+            let mut trial: Box<dyn DynMatch> = Box::new(live.clone());
+            if let Err(e) = trial.apply_json(seat, &command, &mut Log::silent()) {
+                panic!("seed {seed} step {step}: offered {command} refused for seat {seat}: {e}");
+            }
+        }
+        // The timeout move is legal.
+        let timeout = R::on_timeout(&live.state, seat);
+        live.clone()
+            .apply(seat, &timeout, &mut Log::silent())
+            .unwrap_or_else(|e| {
+                panic!("seed {seed} step {step}: timeout move {timeout:?} refused: {e}")
+            });
+        check_refusals_change_nothing::<R>(&live, seat, step, seed, &mut rng);
+
+        let choice = &choices[rng.index(choices.len())];
+        let command = fill_at_random(choice, &mut rng);
+        let typed: R::Command =
+            serde_json::from_value(command.clone()).expect("offered command parses");
+        live.apply(seat, &typed, &mut log)
+            .unwrap_or_else(|e| panic!("seed {seed} step {step}: {command} refused: {e}"));
+        assert!(
+            !log.take().is_empty(),
+            "seed {seed} step {step}: {command} wrote no log line"
+        );
+        commands.push(RecordedCommand { seat, command });
+    }
+    check_views::<R>(&live, seats, secrets, seed, commands.len());
+    assert!(
+        R::active(&live.state).is_empty(),
+        "seed {seed}: seats awaited after the end"
+    );
+    let record = Record {
+        game: R::ID.to_string(),
+        rules_version: R::RULES_VERSION,
+        options: serde_json::to_value(&live.options).unwrap(),
+        seats,
+        seat_names: Vec::new(),
+        seed,
+        commands,
+        final_state_hash: Some(live.state_hash()),
+    };
+    let replayed = record
+        .replay()
+        .unwrap_or_else(|e| panic!("seed {seed}: replay failed: {e}"));
+    assert_eq!(
+        replayed.state_json(),
+        serde_json::to_value(&live.state).unwrap(),
+        "seed {seed}: replay differs"
+    );
+    record.commands.len()
+}
+
+fn check_views<R: Rules>(
+    live: &Match<R>,
+    seats: usize,
+    secrets: Secrets<R>,
+    seed: Seed,
+    step: usize,
+) {
+    let viewers = (0..seats).map(Viewer::Seat).chain([Viewer::Spectator]);
+    for viewer in viewers {
+        let text = serde_json::to_string(&R::view(&live.state, viewer)).unwrap();
+        for secret in secrets(&live.state, viewer) {
+            assert!(
+                !text.contains(&secret),
+                "seed {seed} step {step}: {viewer:?} sees hidden {secret} in {text}"
+            );
+        }
+    }
+}
+
+/// Commands that must be refused: wrong seat, garbage, and choices mangled into nonsense. Each
+/// refusal must leave the state byte-identical.
+fn check_refusals_change_nothing<R: Rules>(
+    live: &Match<R>,
+    seat: Seat,
+    step: usize,
+    seed: Seed,
+    rng: &mut super::GameRng,
+) where
+    R::State: Send + Sync,
+    R::Options: Send + Sync,
+{
+    let before = serde_json::to_vec(&live.state).unwrap();
+    let mut probes = vec![
+        json!(null),
+        json!({}),
+        json!({"type": "no_such_move"}),
+        json!([1, 2, 3]),
+        json!("pass"),
+    ];
+    for choice in R::choices(&live.state, seat).iter().take(4) {
+        let command = fill_at_random(choice, rng);
+        probes.push(mangle(&command, rng));
+    }
+    for probe in probes {
+        let mut trial: Box<dyn DynMatch> = Box::new(live.clone());
+        match trial.apply_json(seat, &probe, &mut Log::silent()) {
+            Ok(()) => continue,
+            Err(ApplyError::Malformed(_) | ApplyError::Rule(_)) => {
+                let after = serde_json::to_vec(&trial.state_json()).unwrap();
+                assert_eq!(
+                    serde_json::from_slice::<Value>(&before).unwrap(),
+                    serde_json::from_slice::<Value>(&after).unwrap(),
+                    "seed {seed} step {step}: refused {probe} changed the state"
+                );
+            }
+        }
+    }
+}
+
+/// A copy of a command with one value replaced by something odd: another card, a huge number,
+/// a duplicated list entry, an empty list.
+pub fn mangle(command: &Value, rng: &mut super::GameRng) -> Value {
+    let mut out = command.clone();
+    if let Value::Object(map) = &mut out {
+        let keys: Vec<String> = map.keys().filter(|k| *k != "type").cloned().collect();
+        if keys.is_empty() {
+            map.insert("unexpected".into(), json!(1));
+            return out;
+        }
+        let key = &keys[rng.index(keys.len())];
+        let oddities = [
+            json!("XX"),
+            json!("PR"),
+            json!(-1),
+            json!(1_000_000),
+            json!([]),
+            json!(["CA", "CA"]),
+            json!(["PR"]),
+            json!(null),
+            json!(["BJ", "RJ", "VI", "TX", "FL", "NY", "OH"]),
+        ];
+        let value = map.get_mut(key).unwrap();
+        *value = match value {
+            Value::Array(items) if !items.is_empty() && rng.below(2) == 0 => {
+                let mut items = items.clone();
+                items.push(items[0].clone());
+                Value::Array(items)
+            }
+            _ => oddities[rng.index(oddities.len())].clone(),
+        };
+    }
+    out
+}
+
+/// Applies an arbitrary JSON value as a command to a copy of the match: must not panic, and if
+/// refused must leave the state unchanged.
+pub fn check_arbitrary_command<R: Rules>(live: &Match<R>, seat: Seat, command: &Value)
+where
+    R::State: Send + Sync,
+    R::Options: Send + Sync,
+{
+    let mut trial: Box<dyn DynMatch> = Box::new(live.clone());
+    let before = trial.state_json();
+    if trial.apply_json(seat, command, &mut Log::silent()).is_err() {
+        assert_eq!(
+            before,
+            trial.state_json(),
+            "refused {command} changed the state"
+        );
+    }
+}
+
+/// A proptest strategy for arbitrary JSON: the fuzz input of [`check_arbitrary_command`].
+pub fn arbitrary_json() -> impl proptest::strategy::Strategy<Value = Value> {
+    use proptest::prelude::*;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        "[a-zA-Z_]{0,12}".prop_map(Value::from),
+        prop::sample::select(vec![
+            "CA", "PR", "BJ", "VI", "TX", "DC", "pass", "bid", "play"
+        ])
+        .prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 24, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::btree_map(
+                prop::sample::select(vec![
+                    "type", "card", "cards", "amount", "suit", "seat", "choice", "x"
+                ])
+                .prop_map(String::from),
+                inner,
+                0..4
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// Advances a match by `steps` random commands (or to its end), for fuzzing mid-game states.
+pub fn random_midgame<R: Rules>(
+    options: R::Options,
+    seats: usize,
+    seed: Seed,
+    steps: usize,
+) -> Match<R>
+where
+    R::State: Send + Sync,
+    R::Options: Send + Sync,
+{
+    let mut live = Match::<R>::new(options, seats, seed).expect("setup");
+    let mut rng = bot_rng(&seed);
+    for _ in 0..steps {
+        let active = R::active(&live.state);
+        if active.is_empty() {
+            break;
+        }
+        let seat = active[rng.index(active.len())];
+        let choices = R::choices(&live.state, seat);
+        let command = fill_at_random(&choices[rng.index(choices.len())], &mut rng);
+        let typed: R::Command = serde_json::from_value(command).expect("offered command parses");
+        live.apply(seat, &typed, &mut Log::silent())
+            .expect("offered command accepted");
+    }
+    live
+}
