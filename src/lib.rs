@@ -4,5 +4,6 @@
 //! (`engine`), so any game can be audited, verified and replayed move by move.
 
 pub mod cards;
+pub mod cli;
 pub mod engine;
 pub mod games;

@@ -1,1 +1,5 @@
-fn main() {}
+//! The `postplay` command: see `postplay --help`.
+
+fn main() -> std::process::ExitCode {
+    postplay::cli::run()
+}

@@ -1,0 +1,36 @@
+//! The command-line interface: one module per verb.
+
+mod games;
+mod replay;
+mod selfplay;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// postplay: slow, asynchronous play of card games by email link.
+#[derive(Parser, Debug)]
+#[command(name = "postplay", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the hosted games, their seat counts and options.
+    Games(games::Args),
+    /// Play complete games with the random bot and print a summary line per game.
+    Selfplay(selfplay::Args),
+    /// Replay a game record: print its public log, outcome and final state hash.
+    Replay(replay::Args),
+}
+
+/// Parses the command line and runs the verb; the exit code says how it went.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Games(args) => games::run(args),
+        Command::Selfplay(args) => selfplay::run(args),
+        Command::Replay(args) => replay::run(args),
+    }
+}
