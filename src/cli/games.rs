@@ -1,12 +1,60 @@
-//! `postplay games`.
+//! `postplay games`: the hosted games, their seat counts and options.
 
+use crate::engine::{OptionKind, registry};
+use serde_json::json;
 use std::process::ExitCode;
 
 /// Arguments of `postplay games`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
 
-/// Runs the verb.
-pub fn run(_args: Args) -> ExitCode {
+/// Prints every game with its seats and options.
+pub fn run(args: Args) -> ExitCode {
+    if args.json {
+        let games: Vec<_> = registry()
+            .iter()
+            .map(|g| {
+                let (min, max) = g.seat_counts();
+                json!({
+                    "id": g.id(),
+                    "name": g.name(),
+                    "rules_version": g.rules_version(),
+                    "seats": {"min": min, "max": max},
+                    "options": g.option_specs(),
+                    "default_options": g.default_options(),
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&games).expect("JSON"));
+        return ExitCode::SUCCESS;
+    }
+    for game in registry() {
+        let (min, max) = game.seat_counts();
+        let seats = if min == max {
+            format!("{min} players")
+        } else {
+            format!("{min}-{max} players")
+        };
+        println!("{:<18} {} ({seats})", game.id(), game.name());
+        for spec in game.option_specs() {
+            let allowed = match &spec.kind {
+                OptionKind::Bool => "true | false".to_string(),
+                OptionKind::Select { values } => values
+                    .iter()
+                    .map(|(v, label)| format!("{v} ({label})"))
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                OptionKind::Integer { min, max } => format!("{min}..={max}"),
+            };
+            println!(
+                "    {:<16} {}: {allowed}; default {}",
+                spec.key, spec.label, spec.default
+            );
+        }
+    }
     ExitCode::SUCCESS
 }

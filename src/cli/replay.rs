@@ -1,12 +1,88 @@
-//! `postplay replay`.
+//! `postplay replay`: replays a record through the rules and prints what happened.
 
+use crate::engine::log::render;
+use crate::engine::{Record, ReplayError, find_game};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Arguments of `postplay replay`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// The record file (JSON, docs/record-format.md).
+    file: PathBuf,
+}
 
-/// Runs the verb.
-pub fn run(_args: Args) -> ExitCode {
-    ExitCode::SUCCESS
+/// Exit code for a record that does not replay (an illegal or malformed command, a hash that
+/// does not match).
+const INVALID: u8 = 1;
+/// Exit code for a file that cannot be read as a record.
+const UNREADABLE: u8 = 2;
+
+/// Prints the public log, the outcome and the final state hash; exits 1 naming the first
+/// command that fails, 2 if the file is not a record.
+pub fn run(args: Args) -> ExitCode {
+    let record = match read_record(&args.file) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{}: {e}", args.file.display());
+            return ExitCode::from(UNREADABLE);
+        }
+    };
+    let names = seat_names(&record);
+    let result = record.replay_with(true, |step, _| {
+        for line in &step.lines {
+            println!("{:>5}  {}", step.number, render(line, &names));
+        }
+    });
+    match result {
+        Ok(game) => {
+            match game.outcome() {
+                Some(o) => {
+                    let winners: Vec<&str> = o.winners.iter().map(|&s| names[s].as_str()).collect();
+                    println!(
+                        "outcome: {} (winners: {}; scores: {:?})",
+                        o.reason,
+                        if winners.is_empty() {
+                            "none".to_string()
+                        } else {
+                            winners.join(", ")
+                        },
+                        o.scores
+                    );
+                }
+                None => println!(
+                    "outcome: game in progress after {} commands",
+                    record.commands.len()
+                ),
+            }
+            println!("final state hash: {}", game.state_hash());
+            ExitCode::SUCCESS
+        }
+        Err(e @ (ReplayError::UnknownGame(_) | ReplayError::RulesVersion { .. })) => {
+            eprintln!("{}: {e}", args.file.display());
+            ExitCode::from(UNREADABLE)
+        }
+        Err(e) => {
+            eprintln!("{}: {e}", args.file.display());
+            ExitCode::from(INVALID)
+        }
+    }
+}
+
+/// Reads and parses a record file.
+pub fn read_record(path: &PathBuf) -> Result<Record, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    serde_json::from_str(&text).map_err(|e| format!("not a game record: {e}"))
+}
+
+fn seat_names(record: &Record) -> Vec<String> {
+    (0..record.seats)
+        .map(|s| {
+            record.seat_names.get(s).cloned().unwrap_or_else(|| {
+                find_game(&record.game)
+                    .map(|g| g.seat_name(s, record.seats))
+                    .unwrap_or_else(|| format!("Seat {s}"))
+            })
+        })
+        .collect()
 }

@@ -1,7 +1,7 @@
 //! A uniformly random player over the generic choices, for tests, benches and `selfplay`.
 
 use super::{
-    Choice, DynGame, DynMatch, GameRng, Log, ParamKind, PickOption, PickRule, Record,
+    Choice, DynGame, DynMatch, GameRng, Log, Outcome, ParamKind, PickOption, PickRule, Record,
     RecordedCommand, Seat, Seed,
 };
 use serde_json::Value;
@@ -148,18 +148,30 @@ pub enum PlayoutError {
     Endless,
 }
 
-/// Plays a whole game with the random bot; returns its record (with the final state hash).
+/// A finished random game: its record (with the final state hash) and how it ended.
+#[derive(Debug, Clone)]
+pub struct Playout {
+    /// The record, replayable with `postplay replay`.
+    pub record: Record,
+    /// The outcome.
+    pub outcome: Outcome,
+}
+
+/// Plays a whole game with the random bot.
 pub fn play_random(
     game: &dyn DynGame,
     options: &Value,
     seats: usize,
     seed: Seed,
-) -> Result<Record, PlayoutError> {
+) -> Result<Playout, PlayoutError> {
     let mut live = game.new_match(options, seats, seed)?;
     let mut rng = bot_rng(&seed);
     let mut log = Log::silent();
     let mut commands = Vec::new();
-    while live.outcome().is_none() {
+    let outcome = loop {
+        if let Some(outcome) = live.outcome() {
+            break outcome;
+        }
         if commands.len() >= MAX_COMMANDS {
             return Err(PlayoutError::Endless);
         }
@@ -178,8 +190,8 @@ pub fn play_random(
                 error,
             })?;
         commands.push(RecordedCommand { seat, command });
-    }
-    Ok(Record {
+    };
+    let record = Record {
         game: game.id().to_string(),
         rules_version: game.rules_version(),
         options: live.options(),
@@ -188,5 +200,6 @@ pub fn play_random(
         seed,
         commands,
         final_state_hash: Some(live.state_hash()),
-    })
+    };
+    Ok(Playout { record, outcome })
 }

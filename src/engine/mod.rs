@@ -13,6 +13,8 @@ pub mod options;
 pub mod record;
 pub mod rng;
 pub mod testing;
+#[cfg(test)]
+mod tests;
 
 pub use choice::{Choice, FillError, Param, ParamKind, PickOption, PickRule};
 pub use dynamic::{ApplyError, DynGame, DynMatch, find_game, registry};
