@@ -1,0 +1,158 @@
+//! The CLI verbs as a person uses them: selfplay writes records, replay reproduces their
+//! hashes, and a tampered record fails naming the command.
+
+use postplay::engine::{Record, registry};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn postplay(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_postplay"))
+        .args(args)
+        .output()
+        .expect("postplay runs")
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("postplay-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn records_in(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn games_lists_every_hosted_game() {
+    let out = postplay(&["games", "--json"]);
+    assert!(out.status.success());
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    let known: Vec<&str> = registry().iter().map(|g| g.id()).collect();
+    assert_eq!(ids, known);
+    assert!(!known.is_empty(), "no game is registered");
+    let text = stdout(&postplay(&["games"]));
+    for id in known {
+        assert!(text.contains(id), "{id} missing from `postplay games`");
+    }
+}
+
+#[test]
+fn selfplay_records_replay_to_the_same_hash() {
+    for game in registry() {
+        let dir = scratch_dir(&format!("selfplay-{}", game.id()));
+        let options = game.default_options().to_string();
+        let out = postplay(&[
+            "selfplay",
+            game.id(),
+            "--seed",
+            "11",
+            "--games",
+            "3",
+            "--options",
+            &options,
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}: {}", game.id(), stderr(&out));
+        assert_eq!(stdout(&out).lines().filter(|l| l.starts_with("seed ")).count(), 3);
+        let files = records_in(&dir);
+        assert_eq!(files.len(), 3);
+        for file in files {
+            let record: Record =
+                serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+            let hash = record.final_state_hash.clone().unwrap();
+            let out = postplay(&["replay", file.to_str().unwrap()]);
+            assert!(out.status.success(), "{}: {}", file.display(), stderr(&out));
+            let text = stdout(&out);
+            assert!(text.contains(&format!("final state hash: {hash}")), "{text}");
+            assert!(text.contains("outcome: "), "{text}");
+        }
+    }
+}
+
+#[test]
+fn same_seed_plays_the_same_game() {
+    let game = registry()[0];
+    let first = stdout(&postplay(&["selfplay", game.id(), "--seed", "5", "--games", "2"]));
+    let again = stdout(&postplay(&["selfplay", game.id(), "--seed", "5", "--games", "2"]));
+    assert_eq!(first, again);
+    assert!(first.lines().any(|l| l.starts_with("seed ")));
+}
+
+#[test]
+fn tampered_record_fails_naming_the_command() {
+    let game = registry()[0];
+    let dir = scratch_dir("tamper");
+    let options = game.default_options().to_string();
+    let out = postplay(&[
+        "selfplay", game.id(), "--seed", "3", "--options", &options, "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let file = records_in(&dir).remove(0);
+    let record: Record = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+
+    // Command 5 sent by a seat that is not awaited.
+    let mut wrong_seat = record.clone();
+    wrong_seat.commands[4].seat = (wrong_seat.commands[4].seat + 1) % record.seats;
+    wrong_seat.final_state_hash = None;
+    let path = dir.join("wrong-seat.json");
+    std::fs::write(&path, serde_json::to_string(&wrong_seat).unwrap()).unwrap();
+    let out = postplay(&["replay", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("command 5"), "{}", stderr(&out));
+
+    // Command 3 replaced by something that is no command of the game.
+    let mut garbage = record.clone();
+    garbage.commands[2].command = serde_json::json!({"type": "teleport"});
+    let path = dir.join("garbage.json");
+    std::fs::write(&path, serde_json::to_string(&garbage).unwrap()).unwrap();
+    let out = postplay(&["replay", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("command 3"), "{}", stderr(&out));
+
+    // A changed seed replays differently and no longer matches the recorded hash.
+    let mut reseeded = record.clone();
+    reseeded.seed = postplay::engine::Seed::from_number(4);
+    let path = dir.join("reseeded.json");
+    std::fs::write(&path, serde_json::to_string(&reseeded).unwrap()).unwrap();
+    let out = postplay(&["replay", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+
+    // Not a record at all.
+    let path = dir.join("junk.json");
+    std::fs::write(&path, "{\"hello\": 1}").unwrap();
+    assert_eq!(postplay(&["replay", path.to_str().unwrap()]).status.code(), Some(2));
+}
+
+#[test]
+fn unknown_game_and_bad_options_are_refused_clearly() {
+    let out = postplay(&["selfplay", "chess"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown game"));
+    let game = registry()[0];
+    let out = postplay(&["selfplay", game.id(), "--options", "{\"no_such_option\": 1}"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let out = postplay(&["selfplay", game.id(), "--options", "not json"]);
+    assert_eq!(out.status.code(), Some(2));
+}
