@@ -290,3 +290,14 @@ where
     }
     live
 }
+
+/// The number of random games a property test plays: `base`, times `POSTPLAY_SOAK` when that
+/// is set (a long soak run: `POSTPLAY_SOAK=50 cargo test --release --test properties_x`).
+pub fn cases(base: u32) -> u32 {
+    let factor = std::env::var("POSTPLAY_SOAK")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok())
+        .unwrap_or(1)
+        .max(1);
+    base.saturating_mul(factor)
+}
