@@ -74,7 +74,13 @@ fn selfplay_records_replay_to_the_same_hash() {
             dir.to_str().unwrap(),
         ]);
         assert!(out.status.success(), "{}: {}", game.id(), stderr(&out));
-        assert_eq!(stdout(&out).lines().filter(|l| l.starts_with("seed ")).count(), 3);
+        assert_eq!(
+            stdout(&out)
+                .lines()
+                .filter(|l| l.starts_with("seed "))
+                .count(),
+            3
+        );
         let files = records_in(&dir);
         assert_eq!(files.len(), 3);
         for file in files {
@@ -84,7 +90,10 @@ fn selfplay_records_replay_to_the_same_hash() {
             let out = postplay(&["replay", file.to_str().unwrap()]);
             assert!(out.status.success(), "{}: {}", file.display(), stderr(&out));
             let text = stdout(&out);
-            assert!(text.contains(&format!("final state hash: {hash}")), "{text}");
+            assert!(
+                text.contains(&format!("final state hash: {hash}")),
+                "{text}"
+            );
             assert!(text.contains("outcome: "), "{text}");
         }
     }
@@ -93,8 +102,22 @@ fn selfplay_records_replay_to_the_same_hash() {
 #[test]
 fn same_seed_plays_the_same_game() {
     let game = registry()[0];
-    let first = stdout(&postplay(&["selfplay", game.id(), "--seed", "5", "--games", "2"]));
-    let again = stdout(&postplay(&["selfplay", game.id(), "--seed", "5", "--games", "2"]));
+    let first = stdout(&postplay(&[
+        "selfplay",
+        game.id(),
+        "--seed",
+        "5",
+        "--games",
+        "2",
+    ]));
+    let again = stdout(&postplay(&[
+        "selfplay",
+        game.id(),
+        "--seed",
+        "5",
+        "--games",
+        "2",
+    ]));
     assert_eq!(first, again);
     assert!(first.lines().any(|l| l.starts_with("seed ")));
 }
@@ -105,7 +128,13 @@ fn tampered_record_fails_naming_the_command() {
     let dir = scratch_dir("tamper");
     let options = game.default_options().to_string();
     let out = postplay(&[
-        "selfplay", game.id(), "--seed", "3", "--options", &options, "--out",
+        "selfplay",
+        game.id(),
+        "--seed",
+        "3",
+        "--options",
+        &options,
+        "--out",
         dir.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -142,7 +171,10 @@ fn tampered_record_fails_naming_the_command() {
     // Not a record at all.
     let path = dir.join("junk.json");
     std::fs::write(&path, "{\"hello\": 1}").unwrap();
-    assert_eq!(postplay(&["replay", path.to_str().unwrap()]).status.code(), Some(2));
+    assert_eq!(
+        postplay(&["replay", path.to_str().unwrap()]).status.code(),
+        Some(2)
+    );
 }
 
 #[test]
@@ -151,7 +183,12 @@ fn unknown_game_and_bad_options_are_refused_clearly() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("unknown game"));
     let game = registry()[0];
-    let out = postplay(&["selfplay", game.id(), "--options", "{\"no_such_option\": 1}"]);
+    let out = postplay(&[
+        "selfplay",
+        game.id(),
+        "--options",
+        "{\"no_such_option\": 1}",
+    ]);
     assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
     let out = postplay(&["selfplay", game.id(), "--options", "not json"]);
     assert_eq!(out.status.code(), Some(2));

@@ -1,7 +1,8 @@
 //! `postplay replay`: replays a record through the rules and prints what happened.
 
 use crate::engine::log::render;
-use crate::engine::{Record, ReplayError, find_game};
+use crate::engine::{Record, ReplayError, Viewer, find_game};
+use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -10,6 +11,10 @@ use std::process::ExitCode;
 pub struct Args {
     /// The record file (JSON, docs/record-format.md).
     file: PathBuf,
+    /// Print one JSON line per step instead: seq, seat, command, the log lines, and the full
+    /// auditor view after it (every hand, the stock order, sealed choices).
+    #[arg(long)]
+    trace: bool,
 }
 
 /// Exit code for a record that does not replay (an illegal or malformed command, a hash that
@@ -29,11 +34,31 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let names = seat_names(&record);
-    let result = record.replay_with(true, |step, _| {
-        for line in &step.lines {
-            println!("{:>5}  {}", step.number, render(line, &names));
+    let result = record.replay_with(true, |step, game| {
+        if args.trace {
+            let line = json!({
+                "seq": step.number,
+                "seat": step.seat,
+                "command": record.commands[step.number - 1].command,
+                "log": step.lines.iter().map(|l| render(l, &names)).collect::<Vec<_>>(),
+                "view": game.view(Viewer::Auditor),
+            });
+            println!("{line}");
+        } else {
+            for line in &step.lines {
+                println!("{:>5}  {}", step.number, render(line, &names));
+            }
         }
     });
+    if args.trace {
+        return match result {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("{}: {e}", args.file.display());
+                ExitCode::from(INVALID)
+            }
+        };
+    }
     match result {
         Ok(game) => {
             match game.outcome() {

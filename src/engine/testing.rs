@@ -112,12 +112,19 @@ where
             .apply(entry.seat, &typed, &mut Log::silent())
             .unwrap_or_else(|e| panic!("seed {seed}: replay refused command {}: {e}", i + 1));
     }
-    assert_eq!(replayed.state, live.state, "seed {seed}: replay differs from live play");
+    assert_eq!(
+        replayed.state, live.state,
+        "seed {seed}: replay differs from live play"
+    );
     if super::find_game(R::ID).is_some() {
         let through_registry = record
             .replay()
             .unwrap_or_else(|e| panic!("seed {seed}: replay through the registry failed: {e}"));
-        assert_eq!(through_registry.state_hash(), live.state_hash(), "seed {seed}");
+        assert_eq!(
+            through_registry.state_hash(),
+            live.state_hash(),
+            "seed {seed}"
+        );
     }
     record.commands.len()
 }

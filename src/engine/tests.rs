@@ -159,7 +159,8 @@ fn refused_command_changes_nothing_and_says_why() {
 fn seat_that_already_chose_is_not_awaited() {
     let mut m = Match::<HighCard>::new((), 2, Seed::from_number(3)).unwrap();
     let card = m.state.hands[0][0];
-    m.apply(0, &Command::Play { card }, &mut Log::silent()).unwrap();
+    m.apply(0, &Command::Play { card }, &mut Log::silent())
+        .unwrap();
     assert_eq!(HighCard::active(&m.state), vec![1]);
     let again = m.state.hands[0][0];
     assert_eq!(
@@ -188,10 +189,16 @@ fn choice_build_checks_every_param_kind() {
         pick.build(&[json!(["TX"])]).unwrap(),
         json!({"type": "challenge", "cards": ["TX"]})
     );
-    assert!(pick.build(&[json!(["OH"])]).is_err(), "17 does not exceed 18");
+    assert!(
+        pick.build(&[json!(["OH"])]).is_err(),
+        "17 does not exceed 18"
+    );
     assert!(pick.build(&[json!(["OH", "AK"])]).is_ok(), "20 exceeds 18");
     assert!(pick.build(&[json!(["TX", "TX"])]).is_err(), "no duplicates");
-    assert!(pick.build(&[json!(["TX", "OH", "AK"])]).is_err(), "at most 2");
+    assert!(
+        pick.build(&[json!(["TX", "OH", "AK"])]).is_err(),
+        "at most 2"
+    );
     assert!(pick.build(&[]).is_err(), "missing value");
     let bid = Choice::action("Bid", json!({"type": "bid"})).with_param(
         "amount",
@@ -209,7 +216,10 @@ fn choice_build_checks_every_param_kind() {
         "counts",
         "Place 4 cubes",
         ParamKind::Distribute {
-            options: vec![PickOption::new("NY", "New York"), PickOption::new("OH", "Ohio")],
+            options: vec![
+                PickOption::new("NY", "New York"),
+                PickOption::new("OH", "Ohio"),
+            ],
             total: 4,
             max_each: 3,
         },
@@ -253,7 +263,12 @@ fn random_fill_always_satisfies_the_rules() {
     );
     for _ in 0..200 {
         let command = bot::fill_at_random(&choice, &mut rng);
-        let sum: i64 = command["cards"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).sum();
+        let sum: i64 = command["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .sum();
         assert!(sum > 17);
     }
 }
