@@ -95,6 +95,18 @@ fn selfplay_records_replay_to_the_same_hash() {
                 "{text}"
             );
             assert!(text.contains("outcome: "), "{text}");
+            let trace = postplay(&["replay", "--trace", file.to_str().unwrap()]);
+            assert!(trace.status.success(), "{}", stderr(&trace));
+            let steps: Vec<serde_json::Value> = stdout(&trace)
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            assert_eq!(steps.len(), record.commands.len());
+            for (i, step) in steps.iter().enumerate() {
+                assert_eq!(step["seq"], i + 1);
+                assert_eq!(step["command"], record.commands[i].command);
+                assert!(step["view"].is_object());
+            }
         }
     }
 }
