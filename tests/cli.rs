@@ -174,7 +174,7 @@ fn tampered_record_fails_naming_the_command() {
 
     // A changed seed replays differently and no longer matches the recorded hash.
     let mut reseeded = record.clone();
-    reseeded.seed = postplay::engine::Seed::from_number(4);
+    reseeded.seed = Some(postplay::engine::Seed::from_number(4));
     let path = dir.join("reseeded.json");
     std::fs::write(&path, serde_json::to_string(&reseeded).unwrap()).unwrap();
     let out = postplay(&["replay", path.to_str().unwrap()]);

@@ -3,6 +3,7 @@
 mod games;
 mod replay;
 mod selfplay;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -23,6 +24,8 @@ enum Command {
     Selfplay(selfplay::Args),
     /// Replay a game record: print its public log, outcome and final state hash.
     Replay(replay::Args),
+    /// Verify an exported game: hash chain, seed commitment, full replay, final state.
+    Verify(verify::Args),
 }
 
 /// Parses the command line and runs the verb; the exit code says how it went.
@@ -32,5 +35,6 @@ pub fn run() -> ExitCode {
         Command::Games(args) => games::run(args),
         Command::Selfplay(args) => selfplay::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Verify(args) => verify::run(args),
     }
 }

@@ -189,7 +189,7 @@ pub fn play_random(
                 command: command.clone(),
                 error,
             })?;
-        commands.push(RecordedCommand { seat, command });
+        commands.push(RecordedCommand::new(seat, command));
     };
     let record = Record {
         game: game.id().to_string(),
@@ -197,7 +197,9 @@ pub fn play_random(
         options: live.options(),
         seats,
         seat_names: Vec::new(),
-        seed,
+        seed: Some(seed),
+        commitment: Some(seed.commitment()),
+        chain_head: None,
         commands,
         final_state_hash: Some(live.state_hash()),
     };

@@ -4,6 +4,7 @@
 //! Rules are pure: no I/O, no clock, no ambient randomness. A game's state is whatever replaying
 //! its log from its seed gives.
 
+pub mod audit;
 pub mod bot;
 pub mod choice;
 pub mod dynamic;

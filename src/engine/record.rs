@@ -19,10 +19,18 @@ pub struct Record {
     /// Display names by seat, if known; pages and the replayed log use them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub seat_names: Vec<String>,
-    /// The seed, which fixes every shuffle.
-    pub seed: Seed,
+    /// The seed, which fixes every shuffle. Absent from the export of a game still running:
+    /// the seed stays secret until the end, and only `commitment` is published.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<Seed>,
+    /// SHA-256 of the seed (hex), published when the game was created.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commitment: Option<String>,
     /// The commands in order.
     pub commands: Vec<RecordedCommand>,
+    /// The hash-chain link of the last entry (hex), as the game page published it; in exports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_head: Option<String>,
     /// The state hash after the last command, as written by the recorder; replay checks it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_state_hash: Option<String>,
@@ -36,6 +44,24 @@ pub struct RecordedCommand {
     pub seat: Seat,
     /// The command JSON.
     pub command: Value,
+    /// When the server accepted it (RFC 3339, UTC, microseconds), in exports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    /// The hash-chain link of this entry (hex), in exports; see [`crate::engine::audit`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+}
+
+impl RecordedCommand {
+    /// A command as played, without time or hash.
+    pub fn new(seat: Seat, command: Value) -> RecordedCommand {
+        RecordedCommand {
+            seat,
+            command,
+            at: None,
+            hash: None,
+        }
+    }
 }
 
 /// Why a record does not replay.
@@ -51,6 +77,9 @@ pub enum ReplayError {
         found: u32,
         known: u32,
     },
+    /// The record does not reveal its seed (the game is still running).
+    #[error("the seed is not revealed yet: a running game cannot be replayed")]
+    SeedHidden,
     /// The setup failed.
     #[error("setup: {0}")]
     Setup(#[from] SetupError),
@@ -89,7 +118,8 @@ impl Record {
                 known: game.rules_version(),
             });
         }
-        Ok(game.new_match(&self.options, self.seats, self.seed)?)
+        let seed = self.seed.ok_or(ReplayError::SeedHidden)?;
+        Ok(game.new_match(&self.options, self.seats, seed)?)
     }
 
     /// Replays every command, calling `each` after every step; checks the final hash if the

@@ -88,7 +88,7 @@ where
             !log.take().is_empty(),
             "seed {seed} step {step}: {command} wrote no log line"
         );
-        commands.push(RecordedCommand { seat, command });
+        commands.push(RecordedCommand::new(seat, command));
     }
     check_views::<R>(&live, seats, secrets, seed, commands.len());
     assert!(
@@ -101,7 +101,9 @@ where
         options: serde_json::to_value(&live.options).unwrap(),
         seats,
         seat_names: Vec::new(),
-        seed,
+        seed: Some(seed),
+        commitment: Some(seed.commitment()),
+        chain_head: None,
         commands,
         final_state_hash: Some(live.state_hash()),
     };

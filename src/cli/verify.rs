@@ -1,0 +1,54 @@
+//! `postplay verify`: proves an exported game was played by the rules from its committed seed,
+//! or names the first place it was not.
+
+use crate::engine::audit::verify;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `postplay verify`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The exported record (JSON, docs/record-format.md).
+    file: PathBuf,
+    /// The chain head published on the game's page, if you hold it from there rather than
+    /// trusting the one in the file.
+    #[arg(long)]
+    head: Option<String>,
+}
+
+/// Exit code of a valid record.
+const VALID: u8 = 0;
+/// Exit code of a record that fails a check.
+const INVALID: u8 = 1;
+/// Exit code of a file that is not a record.
+const UNREADABLE: u8 = 2;
+
+/// Checks, in order, the format, the chain, the commitment, a full replay and the final
+/// state hash; prints what was proven or the first failure.
+pub fn run(args: Args) -> ExitCode {
+    let record = match super::replay::read_record(&args.file) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{}: unreadable: {e}", args.file.display());
+            return ExitCode::from(UNREADABLE);
+        }
+    };
+    let head = args.head.as_deref().or(record.chain_head.as_deref());
+    match verify(&record, head) {
+        Ok(v) => {
+            println!(
+                "valid: {} entries; chain head {}; seed matches commitment {}; replay reaches state {}{}",
+                v.entries,
+                v.chain_head,
+                record.commitment.as_deref().unwrap_or(""),
+                v.final_state_hash,
+                v.outcome.map(|o| format!("; {o}")).unwrap_or_default()
+            );
+            ExitCode::from(VALID)
+        }
+        Err(e) => {
+            eprintln!("invalid: {e}");
+            ExitCode::from(INVALID)
+        }
+    }
+}

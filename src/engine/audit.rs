@@ -1,0 +1,186 @@
+//! Tamper evidence: the hash chain over a game's log, and the full verification of an exported
+//! record — format, chain, seed commitment, replay, final state — reporting the first failure.
+//!
+//! Entry `n` (1-based) links as `hash_n = SHA-256(hash_{n-1} || canonical(entry_n))`, where
+//! `hash_0` is the 32 bytes of the seed commitment (so the chain is bound to the seed fixed
+//! before the first card was dealt) and `canonical(entry)` is the compact JSON object
+//! `{"at":…,"command":…,"seat":…,"seq":…}` with keys sorted at every level.
+
+use super::record::{Record, ReplayError};
+use super::{Seat, Seed};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+/// The canonical bytes of one log entry: compact JSON, keys sorted at every level.
+pub fn canonical_entry(seq: u64, seat: Seat, command: &Value, at: &str) -> Vec<u8> {
+    // serde_json's Value keeps object keys in a BTreeMap (no `preserve_order`), so
+    // serialization sorts them.
+    let entry = json!({"seq": seq, "seat": seat, "command": command, "at": at});
+    serde_json::to_vec(&entry).expect("JSON values serialize")
+}
+
+/// The chain link of an entry, given the previous link.
+pub fn link(previous: &[u8; 32], seq: u64, seat: Seat, command: &Value, at: &str) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(previous);
+    hasher.update(canonical_entry(seq, seat, command, at));
+    hasher.finalize().into()
+}
+
+/// The link before the first entry: the commitment's bytes.
+pub fn genesis(commitment_hex: &str) -> Option<[u8; 32]> {
+    let mut bytes = [0u8; 32];
+    hex::decode_to_slice(commitment_hex, &mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// The first thing wrong with a record, in the order verification checks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    /// A field needed for verification is missing or malformed.
+    #[error("format: {0}")]
+    Format(String),
+    /// An entry's hash is not the link of the chain.
+    #[error("entry {0}: hash mismatch")]
+    HashMismatch(usize),
+    /// The record's chain head is not the last entry's hash.
+    #[error(
+        "chain head {claimed} is not the hash of the last entry ({actual}): entries are missing or added"
+    )]
+    HeadMismatch { claimed: String, actual: String },
+    /// SHA-256(seed) differs from the published commitment.
+    #[error("seed does not match commitment")]
+    SeedMismatch,
+    /// The seed is not revealed: the chain is intact, but the game cannot be replayed yet.
+    #[error(
+        "the chain is intact, but the seed is not revealed yet, so the moves cannot be replayed"
+    )]
+    SeedHidden,
+    /// Replay refused an entry.
+    #[error("entry {number}: {reason}")]
+    Illegal { number: usize, reason: String },
+    /// Replay failed otherwise (unknown game, bad options, newer rules).
+    #[error("{0}")]
+    Replay(String),
+    /// The replayed final state differs from the recorded hash.
+    #[error("final state hash {actual} differs from the recorded {recorded}")]
+    FinalState { recorded: String, actual: String },
+}
+
+/// What a successful verification established.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verified {
+    /// Entries checked.
+    pub entries: usize,
+    /// The chain head (hex).
+    pub chain_head: String,
+    /// The final state hash after replay.
+    pub final_state_hash: String,
+    /// The outcome's reason, if the game is over.
+    pub outcome: Option<String>,
+}
+
+/// The chain head a record's entries produce, or the first entry whose hash is wrong.
+pub fn check_chain(record: &Record) -> Result<String, VerifyError> {
+    let commitment = record
+        .commitment
+        .as_deref()
+        .ok_or_else(|| VerifyError::Format("no seed commitment".into()))?;
+    let mut previous = genesis(commitment)
+        .ok_or_else(|| VerifyError::Format("commitment is not 64 hex digits".into()))?;
+    for (i, entry) in record.commands.iter().enumerate() {
+        let number = i + 1;
+        let at = entry
+            .at
+            .as_deref()
+            .ok_or_else(|| VerifyError::Format(format!("entry {number}: no time")))?;
+        let claimed = entry
+            .hash
+            .as_deref()
+            .ok_or_else(|| VerifyError::Format(format!("entry {number}: no hash")))?;
+        let actual = link(&previous, number as u64, entry.seat, &entry.command, at);
+        if hex::encode(actual) != claimed {
+            return Err(VerifyError::HashMismatch(number));
+        }
+        previous = actual;
+    }
+    Ok(hex::encode(previous))
+}
+
+/// Verifies a record in order: chain, the claimed chain head, commitment, full replay, final
+/// state hash.
+pub fn verify(record: &Record, claimed_head: Option<&str>) -> Result<Verified, VerifyError> {
+    let head = check_chain(record)?;
+    if let Some(claimed) = claimed_head
+        && claimed != head
+    {
+        return Err(VerifyError::HeadMismatch {
+            claimed: claimed.to_string(),
+            actual: head,
+        });
+    }
+    let seed: Seed = record.seed.ok_or(VerifyError::SeedHidden)?;
+    if Some(seed.commitment().as_str()) != record.commitment.as_deref() {
+        return Err(VerifyError::SeedMismatch);
+    }
+    let game = record.replay().map_err(|e| match e {
+        ReplayError::Command { number, reason, .. } => VerifyError::Illegal { number, reason },
+        ReplayError::HashMismatch { recorded, actual } => {
+            VerifyError::FinalState { recorded, actual }
+        }
+        other => VerifyError::Replay(other.to_string()),
+    })?;
+    Ok(Verified {
+        entries: record.commands.len(),
+        chain_head: head,
+        final_state_hash: game.state_hash(),
+        outcome: game.outcome().map(|o| o.reason),
+    })
+}
+
+/// Fills in `at` and `hash` of every entry from the commitment: how a server (or a test)
+/// seals a log. Entries' `at` must be set.
+pub fn seal(record: &mut Record) -> Option<String> {
+    let mut previous = genesis(record.commitment.as_deref()?)?;
+    for (i, entry) in record.commands.iter_mut().enumerate() {
+        let at = entry.at.as_deref()?;
+        previous = link(&previous, i as u64 + 1, entry.seat, &entry.command, at);
+        entry.hash = Some(hex::encode(previous));
+    }
+    Some(hex::encode(previous))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_entry_sorts_keys_and_is_compact() {
+        let bytes = canonical_entry(
+            3,
+            1,
+            &json!({"type": "bid", "amount": 300}),
+            "2026-11-22T10:00:00.000000Z",
+        );
+        assert_eq!(
+            String::from_utf8(bytes).unwrap(),
+            r#"{"at":"2026-11-22T10:00:00.000000Z","command":{"amount":300,"type":"bid"},"seat":1,"seq":3}"#
+        );
+    }
+
+    #[test]
+    fn link_is_pinned() {
+        // The chain format is part of every exported game: it must never change.
+        let genesis = genesis(&Seed::from_number(1).commitment()).unwrap();
+        let first = link(
+            &genesis,
+            1,
+            0,
+            &json!({"type": "pass"}),
+            "2026-01-01T00:00:00.000000Z",
+        );
+        assert_eq!(hex::encode(first), PINNED_LINK);
+    }
+
+    const PINNED_LINK: &str = "a8c39517e65765fd9b5cd8f76ece81f6dd80afc590335e8cbdead417e615c6cb";
+}
