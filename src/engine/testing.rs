@@ -5,7 +5,7 @@
 //! they must, the game ends, and replaying the record gives the same state.
 
 use super::bot::{MAX_COMMANDS, bot_rng, fill_at_random};
-use super::{ApplyError, DynMatch, Log, Match, Record, RecordedCommand, Rules, Seat, Seed, Viewer};
+use super::{DynMatch, Log, Match, Record, RecordedCommand, Rules, Seat, Seed, Viewer};
 use serde_json::{Value, json};
 
 /// Tells the checker which card ids a viewer must not find anywhere in its view.
@@ -64,8 +64,10 @@ where
         for _ in 0..choices.len().min(3) {
             let choice = &choices[rng.index(choices.len())];
             let command = fill_at_random(choice, &mut rng);
-            let mut trial: Box<dyn DynMatch> = Box::new(live.clone());
-            if let Err(e) = trial.apply_json(seat, &command, &mut Log::silent()) {
+            let typed: R::Command = serde_json::from_value(command.clone()).unwrap_or_else(|e| {
+                panic!("seed {seed} step {step}: offered {command} does not parse: {e}")
+            });
+            if let Err(e) = live.clone().apply(seat, &typed, &mut Log::silent()) {
                 panic!("seed {seed} step {step}: offered {command} refused for seat {seat}: {e}");
             }
         }
@@ -162,30 +164,22 @@ fn check_refusals_change_nothing<R: Rules>(
     R::State: Send + Sync,
     R::Options: Send + Sync,
 {
-    let before = serde_json::to_vec(&live.state).unwrap();
-    let mut probes = vec![
-        json!(null),
-        json!({}),
-        json!({"type": "no_such_move"}),
-        json!([1, 2, 3]),
-        json!("pass"),
-    ];
+    let mut probes = vec![json!({"type": "no_such_move"})];
     for choice in R::choices(&live.state, seat).iter().take(4) {
         let command = fill_at_random(choice, rng);
         probes.push(mangle(&command, rng));
     }
     for probe in probes {
-        let mut trial: Box<dyn DynMatch> = Box::new(live.clone());
-        match trial.apply_json(seat, &probe, &mut Log::silent()) {
-            Ok(()) => continue,
-            Err(ApplyError::Malformed(_) | ApplyError::Rule(_)) => {
-                let after = serde_json::to_vec(&trial.state_json()).unwrap();
-                assert_eq!(
-                    serde_json::from_slice::<Value>(&before).unwrap(),
-                    serde_json::from_slice::<Value>(&after).unwrap(),
-                    "seed {seed} step {step}: refused {probe} changed the state"
-                );
-            }
+        // A probe that is no command of the game is refused before the rules see it.
+        let Ok(typed) = serde_json::from_value::<R::Command>(probe.clone()) else {
+            continue;
+        };
+        let mut trial = live.clone();
+        if trial.apply(seat, &typed, &mut Log::silent()).is_err() {
+            assert!(
+                trial.state == live.state && trial.applied == live.applied,
+                "seed {seed} step {step}: refused {probe} changed the state"
+            );
         }
     }
 }

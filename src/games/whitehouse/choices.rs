@@ -1,0 +1,125 @@
+//! The decisions open to the seat awaited, and the cautious move the clock plays for it.
+
+use super::state::{Command, Phase, State};
+use super::{MAX_BID, MIN_BID, suit_label};
+use crate::cards::{Card, Suit};
+use crate::engine::{Choice, ParamKind, PickOption, PickRule, Seat};
+use serde_json::json;
+
+fn card_option(card: Card) -> PickOption {
+    PickOption::new(card.code(), card.label()).weighted(i64::from(card.ev()))
+}
+
+/// The choices of `state.turn`.
+pub fn for_turn(state: &State) -> Vec<Choice> {
+    let seat = state.turn;
+    match state.phase {
+        Phase::Bidding if state.forced_to_bid(seat) => vec![Choice::action(
+            format!("Take the bid at {MIN_BID} (everyone else passed)"),
+            json!({"type": "bid", "amount": MIN_BID}),
+        )],
+        Phase::Bidding => {
+            let mut choices = vec![Choice::action("Pass", json!({"type": "pass"}))];
+            let min = state.min_bid();
+            if min <= MAX_BID {
+                choices.push(Choice::action("Bid", json!({"type": "bid"})).with_param(
+                    "amount",
+                    "How many electoral votes will your side take?",
+                    ParamKind::Number {
+                        min: i64::from(min),
+                        max: i64::from(MAX_BID),
+                        step: 10,
+                    },
+                ));
+            }
+            choices
+        }
+        Phase::Trump => state
+            .trump_suits(seat)
+            .into_iter()
+            .map(|suit| {
+                Choice::action(
+                    format!("Name {} trump", suit_label(suit)),
+                    json!({"type": "trump", "suit": suit}),
+                )
+            })
+            .collect(),
+        Phase::Kitty => {
+            let size = state.options.kitty_size();
+            vec![
+                Choice::action("Put the kitty back", json!({"type": "discard"})).with_param(
+                    "cards",
+                    &format!("Choose {size} cards to lay face down as the kitty; the other 12 are your hand"),
+                    ParamKind::Pick {
+                        options: state.hands[seat].iter().map(|&c| card_option(c)).collect(),
+                        min: size,
+                        max: size,
+                        rule: PickRule::Any,
+                    },
+                ),
+            ]
+        }
+        Phase::Challenges => vec![
+            Choice::action(
+                "Challenge the bid (+1 if it fails, −1 if it is made)",
+                json!({"type": "challenge"}),
+            ),
+            Choice::action("Let the bid stand", json!({"type": "no_challenge"})),
+        ],
+        Phase::Play => vec![
+            Choice::action("Play a card", json!({"type": "play"})).with_param(
+                "card",
+                "Which card do you play?",
+                ParamKind::One {
+                    options: state
+                        .legal_cards(seat)
+                        .into_iter()
+                        .map(card_option)
+                        .collect(),
+                },
+            ),
+        ],
+        Phase::HandOver | Phase::Over => Vec::new(),
+    }
+}
+
+/// The clock's move: pass (or the forced 270), the longest suit as trump, the lowest cards
+/// back to the kitty, no challenge, the lowest legal card.
+pub fn cautious(state: &State, seat: Seat) -> Command {
+    let hand = &state.hands[seat];
+    match state.phase {
+        Phase::Bidding if state.forced_to_bid(seat) => Command::Bid { amount: MIN_BID },
+        Phase::Bidding => Command::Pass,
+        Phase::Trump => {
+            let suits = state.trump_suits(seat);
+            let count = |s: Suit| hand.iter().filter(|c| c.suit() == Some(s)).count();
+            let suit = suits
+                .iter()
+                .copied()
+                .max_by_key(|&s| (count(s), std::cmp::Reverse(s as u8)))
+                .expect("at least one suit may be trump");
+            Command::Trump { suit }
+        }
+        Phase::Kitty => {
+            let trump = state.trump;
+            let mut cards: Vec<Card> = hand.clone();
+            cards.sort_by_key(|c| (c.is_joker() || c.suit() == trump, c.rank(), c.ev()));
+            cards.truncate(state.options.kitty_size());
+            Command::Discard { cards }
+        }
+        Phase::Challenges => Command::NoChallenge,
+        Phase::Play | Phase::HandOver | Phase::Over => {
+            let legal = if state.phase == Phase::Play {
+                state.legal_cards(seat)
+            } else {
+                hand.clone()
+            };
+            let card = legal
+                .iter()
+                .copied()
+                .min_by_key(|c| (c.is_joker(), c.rank(), c.ev()))
+                .unwrap_or(Card::BLUE_JOKER);
+            Command::Play { card }
+        }
+    }
+}
