@@ -6,6 +6,10 @@ use postplay::engine::bot::play_random;
 use postplay::engine::{Seed, registry};
 use std::hint::black_box;
 
+/// The server's allocator, so the figures are the server's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("playout");
     group.throughput(Throughput::Elements(1));

@@ -93,11 +93,33 @@ pub struct CardInfo {
     pub ev: u32,
     /// Electoral votes, 2012–2020 apportionment.
     pub ev_2012: u32,
+    /// "Q♥ Tennessee (11)": rank, suit, name and EV, for logs and labels.
+    pub label: String,
 }
 
 const CSV: &str = include_str!("../../data/statehood-deck.csv");
 
 static PACK: LazyLock<Vec<CardInfo>> = LazyLock::new(load_pack);
+
+/// Card index + 1 by two-letter code (`A`..`Z` squared), 0 for no card: decoding a card from
+/// JSON is a table look-up.
+static BY_CODE: LazyLock<[u8; 676]> = LazyLock::new(|| {
+    let mut table = [0u8; 676];
+    for (i, card) in PACK.iter().enumerate() {
+        let slot = code_slot(&card.code).expect("pack codes are two capital letters");
+        table[slot] = i as u8 + 1;
+    }
+    table
+});
+
+fn code_slot(code: &str) -> Option<usize> {
+    match code.as_bytes() {
+        &[a @ b'A'..=b'Z', b @ b'A'..=b'Z'] => {
+            Some(usize::from(a - b'A') * 26 + usize::from(b - b'A'))
+        }
+        _ => None,
+    }
+}
 
 fn load_pack() -> Vec<CardInfo> {
     let mut pack = Vec::with_capacity(58);
@@ -123,9 +145,21 @@ fn load_pack() -> Vec<CardInfo> {
             kind: Kind::State { rank, suit },
             ev: f[4].parse().expect("ev_2024"),
             ev_2012: f[5].parse().expect("ev_2012"),
+            label: String::new(),
         });
     }
     assert_eq!(pack.len(), 52, "statehood-deck.csv must list 52 cards");
+    for card in &mut pack {
+        if let Kind::State { rank, suit } = card.kind {
+            card.label = format!(
+                "{}{} {} ({})",
+                rank_label(rank),
+                suit.symbol(),
+                card.name,
+                card.ev
+            );
+        }
+    }
     for (code, name) in [
         ("AS", "American Samoa"),
         ("GU", "Guam"),
@@ -138,6 +172,7 @@ fn load_pack() -> Vec<CardInfo> {
             kind: Kind::Territory,
             ev: 0,
             ev_2012: 0,
+            label: name.into(),
         });
     }
     for (code, name, color) in [
@@ -150,6 +185,7 @@ fn load_pack() -> Vec<CardInfo> {
             kind: Kind::Joker(color),
             ev: 0,
             ev_2012: 0,
+            label: name.into(),
         });
     }
     pack
@@ -251,19 +287,8 @@ impl Card {
     }
 
     /// "Q♥ Tennessee (11)", for logs and labels.
-    pub fn label(self) -> String {
-        match self.info().kind {
-            Kind::State { rank, suit } => {
-                format!(
-                    "{}{} {} ({})",
-                    rank_label(rank),
-                    suit.symbol(),
-                    self.name(),
-                    self.ev()
-                )
-            }
-            _ => self.name().to_string(),
-        }
+    pub fn label(self) -> &'static str {
+        &self.info().label
     }
 }
 
@@ -292,7 +317,7 @@ impl fmt::Debug for Card {
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.label())
+        f.write_str(self.label())
     }
 }
 

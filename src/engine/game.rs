@@ -61,7 +61,7 @@ impl<R: Rules> Match<R> {
         command: &R::Command,
         log: &mut Log,
     ) -> Result<(), RuleError> {
-        if !R::active(&self.state).contains(&seat) {
+        if !R::is_active(&self.state, seat) {
             return Err(RuleError::NotYourTurn);
         }
         let mut rng = GameRng::new(&self.seed, self.applied + 1);

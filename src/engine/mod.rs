@@ -142,6 +142,11 @@ pub trait Rules: 'static {
     /// The seats whose input is awaited now (several for sealed simultaneous choices).
     fn active(state: &Self::State) -> Vec<Seat>;
 
+    /// Whether `seat` is awaited now; a game may answer faster than [`Rules::active`].
+    fn is_active(state: &Self::State, seat: Seat) -> bool {
+        Self::active(state).contains(&seat)
+    }
+
     /// The decisions open to `seat` now; empty when the seat is not awaited.
     fn choices(state: &Self::State, seat: Seat) -> Vec<Choice>;
 

@@ -108,6 +108,10 @@ impl Rules for Whitehouse {
         }
     }
 
+    fn is_active(state: &State, seat: Seat) -> bool {
+        state.phase != Phase::Over && state.turn == seat
+    }
+
     fn choices(state: &State, seat: Seat) -> Vec<Choice> {
         if state.phase == Phase::Over || seat != state.turn {
             return Vec::new();

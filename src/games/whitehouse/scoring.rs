@@ -20,7 +20,7 @@ pub fn end_hand(state: &mut State, log: &mut Log) {
     let made = captured >= bid;
     let kitty = state.kitty.clone();
     log.push(|| {
-        let cards: Vec<String> = kitty.iter().map(|c| c.label()).collect();
+        let cards: Vec<&str> = kitty.iter().map(|c| c.label()).collect();
         format!(
             "the kitty held {} ({kitty_ev} electoral votes, counted for {})",
             cards.join(", "),
