@@ -218,9 +218,8 @@ impl Card {
 
     /// The card with this code, if any.
     pub fn from_code(code: &str) -> Option<Card> {
-        PACK.iter()
-            .position(|c| c.code == code)
-            .map(|i| Card(i as u8))
+        let index = BY_CODE[code_slot(code)?];
+        (index > 0).then(|| Card(index - 1))
     }
 
     /// The card with this state's name or code (case-insensitive), for tests and tools.
