@@ -7,3 +7,5 @@ pub mod cards;
 pub mod cli;
 pub mod engine;
 pub mod games;
+pub mod pg;
+pub mod store;

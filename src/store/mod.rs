@@ -1,0 +1,581 @@
+//! The PostgreSQL event store: games, seats, and the append-only, hash-chained command log.
+//! A game's state is never stored: it is the replay of its log, kept in a small process cache
+//! keyed by the log's head.
+
+mod tokens;
+
+pub use tokens::{looks_like_token, new_token, token_hash};
+
+use crate::engine::audit::{genesis, link};
+use crate::engine::{
+    ApplyError, DynMatch, Log, Record, RecordedCommand, RuleError, Seat, Seed, find_game,
+};
+use chrono::{DateTime, SubsecRound, Utc};
+use serde_json::Value;
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::{PgConnection, Row};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The migrations in migrations/, embedded in the binary.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// The channel on which every appended command is announced (payload: the game id).
+pub const MOVES_CHANNEL: &str = "postplay_moves";
+
+/// Errors of the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// No such game.
+    #[error("no such game")]
+    NotFound,
+    /// The game cannot be created as asked.
+    #[error("{0}")]
+    Invalid(String),
+    /// The log holds something the rules refuse (a bug or a tampered database).
+    #[error("game {game}: the log does not replay: {reason}")]
+    Corrupt { game: i64, reason: String },
+    /// The database failed.
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+}
+
+/// Why a submitted command was not appended. Nothing was written in any case.
+#[derive(Debug, thiserror::Error)]
+pub enum SubmitError {
+    /// No such game.
+    #[error("no such game")]
+    NotFound,
+    /// Someone moved first: the log's head is no longer the one expected.
+    #[error("the game has moved on (now at move {head}): reload and decide again")]
+    Conflict { head: i64 },
+    /// The JSON is no command of this game.
+    #[error("not a command of this game: {0}")]
+    Malformed(String),
+    /// The rules refuse it.
+    #[error("{0}")]
+    Rule(RuleError),
+    /// The database failed.
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    /// The stored log does not replay.
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+impl From<StoreError> for SubmitError {
+    fn from(e: StoreError) -> SubmitError {
+        match e {
+            StoreError::NotFound => SubmitError::NotFound,
+            StoreError::Db(e) => SubmitError::Db(e),
+            other => SubmitError::Store(other),
+        }
+    }
+}
+
+/// A seat asked for at creation.
+#[derive(Debug, Clone)]
+pub struct NewSeat {
+    /// Display name.
+    pub name: String,
+    /// Email address, if given.
+    pub email: Option<String>,
+}
+
+/// A created game and its secret links' tokens, shown once.
+#[derive(Debug, Clone)]
+pub struct CreatedGame {
+    /// The game id.
+    pub id: i64,
+    /// The organiser's token.
+    pub organiser_token: String,
+    /// Each seat's token, by seat.
+    pub seat_tokens: Vec<String>,
+}
+
+/// A game's row.
+#[derive(Debug, Clone)]
+pub struct GameRow {
+    /// Id.
+    pub id: i64,
+    /// Game id of the rules (`"whitehouse"`).
+    pub kind: String,
+    /// Rules version at creation.
+    pub rules_version: i32,
+    /// Options JSON.
+    pub options: Value,
+    /// Seats.
+    pub seat_count: i32,
+    /// Seed (secret while running).
+    pub seed: Seed,
+    /// SHA-256 of the seed.
+    pub commitment: String,
+    /// `running` or `over`.
+    pub status: String,
+    /// Number of commands in the log.
+    pub head_seq: i64,
+    /// Hash-chain link of the last command (the commitment when empty).
+    pub head_hash: String,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// Last move.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A seat's row.
+#[derive(Debug, Clone)]
+pub struct SeatRow {
+    /// Seat number.
+    pub seat: Seat,
+    /// Display name.
+    pub name: String,
+    /// Email, if given.
+    pub email: Option<String>,
+}
+
+/// One logged command.
+#[derive(Debug, Clone)]
+pub struct CommandRow {
+    /// 1-based.
+    pub seq: i64,
+    /// Who moved.
+    pub seat: Seat,
+    /// The command.
+    pub command: Value,
+    /// Accepted at.
+    pub created_at: DateTime<Utc>,
+    /// Chain link.
+    pub hash: String,
+}
+
+/// A game replayed to its head, with its public log.
+pub struct Loaded {
+    /// The row, as read.
+    pub row: GameRow,
+    /// The state at `row.head_seq`.
+    pub game: Box<dyn DynMatch>,
+    /// Public log lines by command: (seq, seat, lines).
+    pub log: Arc<Vec<(i64, Seat, Vec<String>)>>,
+}
+
+struct Cached {
+    head: i64,
+    game: Box<dyn DynMatch>,
+    log: Arc<Vec<(i64, Seat, Vec<String>)>>,
+}
+
+/// The store: a connection pool and the replay cache.
+pub struct Store {
+    pool: PgPool,
+    cache: Mutex<HashMap<i64, Cached>>,
+}
+
+/// The time format of the hash chain: RFC 3339, UTC, microseconds.
+pub fn chain_time(at: &DateTime<Utc>) -> String {
+    at.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
+}
+
+fn game_row(row: &sqlx::postgres::PgRow) -> Result<GameRow, sqlx::Error> {
+    let seed: Vec<u8> = row.try_get("seed")?;
+    let mut bytes = [0u8; 32];
+    bytes.copy_from_slice(&seed);
+    Ok(GameRow {
+        id: row.try_get("id")?,
+        kind: row.try_get("kind")?,
+        rules_version: row.try_get("rules_version")?,
+        options: row.try_get("options")?,
+        seat_count: row.try_get("seat_count")?,
+        seed: Seed(bytes),
+        commitment: row.try_get("commitment")?,
+        status: row.try_get("status")?,
+        head_seq: row.try_get("head_seq")?,
+        head_hash: row.try_get("head_hash")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    })
+}
+
+macro_rules! game_columns {
+    () => {
+        "id, kind, rules_version, options, seat_count, seed, commitment, status, head_seq, head_hash, \
+         created_at, updated_at"
+    };
+}
+
+impl Store {
+    /// Connects a pool with these options.
+    pub async fn connect(options: sqlx::postgres::PgConnectOptions) -> Result<Store, sqlx::Error> {
+        let pool = PgPoolOptions::new()
+            .max_connections(32)
+            .connect_with(options)
+            .await?;
+        Ok(Store::from_pool(pool))
+    }
+
+    /// Wraps an existing pool.
+    pub fn from_pool(pool: PgPool) -> Store {
+        Store {
+            pool,
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Another handle on the same pool, with a cache of its own.
+    pub fn clone_handle(&self) -> Store {
+        Store::from_pool(self.pool.clone())
+    }
+
+    /// The pool.
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    /// Applies pending migrations.
+    pub async fn migrate(&self) -> Result<(), sqlx::migrate::MigrateError> {
+        MIGRATOR.run(&self.pool).await
+    }
+
+    /// Creates a game: checks the options by setting it up, stores it with fresh tokens.
+    pub async fn create_game(
+        &self,
+        kind: &str,
+        options: &Value,
+        seats: &[NewSeat],
+        seed: Seed,
+    ) -> Result<CreatedGame, StoreError> {
+        let game = find_game(kind)
+            .ok_or_else(|| StoreError::Invalid(format!("no game called {kind:?}")))?;
+        let started = game
+            .new_match(options, seats.len(), seed)
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let organiser_token = new_token();
+        let seat_tokens: Vec<String> = seats.iter().map(|_| new_token()).collect();
+        let commitment = seed.commitment();
+        let mut tx = self.pool.begin().await?;
+        let id: i64 = sqlx::query(
+            "INSERT INTO games (kind, rules_version, options, seat_count, seed, commitment, \
+             organiser_token_hash, head_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $6) RETURNING id",
+        )
+        .bind(kind)
+        .bind(game.rules_version() as i32)
+        .bind(started.options())
+        .bind(seats.len() as i32)
+        .bind(seed.0.to_vec())
+        .bind(&commitment)
+        .bind(token_hash(&organiser_token))
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get("id")?;
+        for (i, seat) in seats.iter().enumerate() {
+            sqlx::query("INSERT INTO seats (game_id, seat, name, email, token_hash) VALUES ($1, $2, $3, $4, $5)")
+                .bind(id)
+                .bind(i as i32)
+                .bind(&seat.name)
+                .bind(&seat.email)
+                .bind(token_hash(&seat_tokens[i]))
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        tracing::info!(game = id, kind, seats = seats.len(), "game created");
+        Ok(CreatedGame {
+            id,
+            organiser_token,
+            seat_tokens,
+        })
+    }
+
+    /// The game and seat a seat token opens.
+    pub async fn seat_by_token(&self, token: &str) -> Result<Option<(i64, Seat)>, sqlx::Error> {
+        if !looks_like_token(token) {
+            return Ok(None);
+        }
+        let row = sqlx::query("SELECT game_id, seat FROM seats WHERE token_hash = $1")
+            .bind(token_hash(token))
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| {
+            Ok((
+                r.try_get::<i64, _>("game_id")?,
+                r.try_get::<i32, _>("seat")? as Seat,
+            ))
+        })
+        .transpose()
+    }
+
+    /// The game an organiser token manages.
+    pub async fn organiser_by_token(&self, token: &str) -> Result<Option<i64>, sqlx::Error> {
+        if !looks_like_token(token) {
+            return Ok(None);
+        }
+        let row = sqlx::query("SELECT id FROM games WHERE organiser_token_hash = $1")
+            .bind(token_hash(token))
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| r.try_get("id")).transpose()
+    }
+
+    /// A game's row.
+    pub async fn game(&self, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(game_row).transpose()
+    }
+
+    /// The most recently active games.
+    pub async fn recent_games(&self, limit: i64) -> Result<Vec<GameRow>, sqlx::Error> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games ORDER BY updated_at DESC LIMIT $1"
+        ))
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(game_row).collect()
+    }
+
+    /// A game's seats in order.
+    pub async fn seats(&self, id: i64) -> Result<Vec<SeatRow>, sqlx::Error> {
+        let rows =
+            sqlx::query("SELECT seat, name, email FROM seats WHERE game_id = $1 ORDER BY seat")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(SeatRow {
+                    seat: r.try_get::<i32, _>("seat")? as Seat,
+                    name: r.try_get("name")?,
+                    email: r.try_get("email")?,
+                })
+            })
+            .collect()
+    }
+
+    /// A game's commands after `after`, in order.
+    pub async fn commands(&self, id: i64, after: i64) -> Result<Vec<CommandRow>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT seq, seat, command, created_at, hash FROM commands WHERE game_id = $1 AND seq > $2 ORDER BY seq",
+        )
+        .bind(id)
+        .bind(after)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(CommandRow {
+                    seq: r.try_get("seq")?,
+                    seat: r.try_get::<i32, _>("seat")? as Seat,
+                    command: r.try_get("command")?,
+                    created_at: r.try_get("created_at")?,
+                    hash: r.try_get("hash")?,
+                })
+            })
+            .collect()
+    }
+
+    /// The game replayed to its current head (from the cache, advanced by the log's tail).
+    pub async fn load(&self, id: i64) -> Result<Loaded, StoreError> {
+        let row = self.game(id).await?.ok_or(StoreError::NotFound)?;
+        let cached = {
+            let cache = self.cache.lock().expect("cache lock");
+            cache
+                .get(&id)
+                .filter(|c| c.head <= row.head_seq)
+                .map(|c| (c.head, c.game.clone_box(), c.log.clone()))
+        };
+        let (head, mut game, log) = match cached {
+            Some(found) => found,
+            None => {
+                let kind = find_game(&row.kind).ok_or_else(|| StoreError::Corrupt {
+                    game: id,
+                    reason: format!("unknown game {}", row.kind),
+                })?;
+                let game = kind
+                    .new_match(&row.options, row.seat_count as usize, row.seed)
+                    .map_err(|e| StoreError::Corrupt {
+                        game: id,
+                        reason: e.to_string(),
+                    })?;
+                (0, game, Arc::new(Vec::new()))
+            }
+        };
+        if head == row.head_seq {
+            return Ok(Loaded { row, game, log });
+        }
+        let mut lines = (*log).clone();
+        let mut recorder = Log::recording();
+        for entry in self.commands(id, head).await? {
+            if entry.seq > row.head_seq {
+                break;
+            }
+            game.apply_json(entry.seat, &entry.command, &mut recorder)
+                .map_err(|e| StoreError::Corrupt {
+                    game: id,
+                    reason: format!("command {}: {e}", entry.seq),
+                })?;
+            lines.push((entry.seq, entry.seat, recorder.take()));
+        }
+        let log = Arc::new(lines);
+        self.remember(id, row.head_seq, game.as_ref(), &log);
+        Ok(Loaded { row, game, log })
+    }
+
+    fn remember(
+        &self,
+        id: i64,
+        head: i64,
+        game: &dyn DynMatch,
+        log: &Arc<Vec<(i64, Seat, Vec<String>)>>,
+    ) {
+        let mut cache = self.cache.lock().expect("cache lock");
+        if cache.len() > 4096 {
+            cache.clear();
+        }
+        let newer = cache.get(&id).is_none_or(|c| c.head < head);
+        if newer {
+            cache.insert(
+                id,
+                Cached {
+                    head,
+                    game: game.clone_box(),
+                    log: log.clone(),
+                },
+            );
+        }
+    }
+
+    /// Applies a command for a seat and appends it, in one transaction that names the seq it
+    /// expects: of two writers of the same seq exactly one wins, the other gets `Conflict`.
+    pub async fn submit(
+        &self,
+        id: i64,
+        seat: Seat,
+        command: &Value,
+        expected_head: Option<i64>,
+    ) -> Result<i64, SubmitError> {
+        let loaded = self.load(id).await?;
+        let head = loaded.row.head_seq;
+        if expected_head.is_some_and(|e| e != head) {
+            return Err(SubmitError::Conflict { head });
+        }
+        let mut game = loaded.game;
+        let mut recorder = Log::recording();
+        game.apply_json(seat, command, &mut recorder)
+            .map_err(|e| match e {
+                ApplyError::Malformed(m) => SubmitError::Malformed(m),
+                ApplyError::Rule(r) => SubmitError::Rule(r),
+            })?;
+        let seq = head + 1;
+        let at = Utc::now().trunc_subsecs(6);
+        let previous = genesis(&loaded.row.head_hash).ok_or_else(|| StoreError::Corrupt {
+            game: id,
+            reason: "head hash is not hex".into(),
+        })?;
+        let hash = hex::encode(link(&previous, seq as u64, seat, command, &chain_time(&at)));
+        let status = if game.outcome().is_some() {
+            "over"
+        } else {
+            "running"
+        };
+        let mut tx = self.pool.begin().await?;
+        if !advance_head(&mut tx, id, head, &hash, status).await? {
+            return Err(SubmitError::Conflict { head: head + 1 });
+        }
+        sqlx::query("INSERT INTO commands (game_id, seq, seat, command, created_at, hash) VALUES ($1, $2, $3, $4, $5, $6)")
+            .bind(id)
+            .bind(seq)
+            .bind(seat as i32)
+            .bind(command)
+            .bind(at)
+            .bind(&hash)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(MOVES_CHANNEL)
+            .bind(id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        tracing::info!(game = id, seq, seat, command = %command, "command appended");
+        let mut lines = (*loaded.log).clone();
+        lines.push((seq, seat, recorder.take()));
+        self.remember(id, seq, game.as_ref(), &Arc::new(lines));
+        Ok(seq)
+    }
+
+    /// The record of a game (docs/record-format.md): names but never emails or tokens; the
+    /// seed only once the game is over.
+    pub async fn export(&self, id: i64) -> Result<Record, StoreError> {
+        let loaded = self.load(id).await?;
+        let row = &loaded.row;
+        let seats = self.seats(id).await?;
+        let over = row.status == "over";
+        let commands = self.commands(id, 0).await?;
+        Ok(Record {
+            game: row.kind.clone(),
+            rules_version: row.rules_version as u32,
+            options: row.options.clone(),
+            seats: row.seat_count as usize,
+            seat_names: seats.into_iter().map(|s| s.name).collect(),
+            seed: over.then_some(row.seed),
+            commitment: Some(row.commitment.clone()),
+            chain_head: Some(row.head_hash.clone()),
+            commands: commands
+                .into_iter()
+                .map(|c| RecordedCommand {
+                    seat: c.seat,
+                    command: c.command,
+                    at: Some(chain_time(&c.created_at)),
+                    hash: Some(c.hash),
+                })
+                .collect(),
+            final_state_hash: over.then(|| loaded.game.state_hash()),
+        })
+    }
+
+    /// A server-wide secret by name, created at random on first use (shared by every process).
+    pub async fn secret(&self, key: &str) -> Result<Vec<u8>, sqlx::Error> {
+        let mut fresh = [0u8; 32];
+        getrandom::fill(&mut fresh).expect("the OS random source works");
+        sqlx::query(
+            "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+        )
+        .bind(key)
+        .bind(fresh.to_vec())
+        .execute(&self.pool)
+        .await?;
+        sqlx::query("SELECT value FROM settings WHERE key = $1")
+            .bind(key)
+            .fetch_one(&self.pool)
+            .await?
+            .try_get("value")
+    }
+}
+
+async fn advance_head(
+    tx: &mut PgConnection,
+    id: i64,
+    head: i64,
+    hash: &str,
+    status: &str,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE games SET head_seq = head_seq + 1, head_hash = $3, status = $4, updated_at = now() \
+         WHERE id = $1 AND head_seq = $2",
+    )
+    .bind(id)
+    .bind(head)
+    .bind(hash)
+    .bind(status)
+    .execute(tx)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}

@@ -1,0 +1,103 @@
+//! Shared test harness: one private PostgreSQL per test run (or the server in DATABASE_URL),
+//! a fresh database per test, and the real web app on a random port.
+#![allow(dead_code)]
+
+use postplay::pg::PrivateCluster;
+use postplay::store::Store;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{ConnectOptions, Executor};
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+/// Where the test cluster lives: in the system temp dir, readable by the postgres user.
+fn cluster_dir() -> PathBuf {
+    std::env::temp_dir().join("postplay-test-pg")
+}
+
+/// Connection options for the server the tests use, and a DATABASE_URL prefix.
+fn server() -> &'static (PgConnectOptions, Option<PrivateCluster>) {
+    static SERVER: OnceLock<(PgConnectOptions, Option<PrivateCluster>)> = OnceLock::new();
+    SERVER.get_or_init(|| {
+        if let Ok(url) = std::env::var("DATABASE_URL") {
+            return (
+                PgConnectOptions::from_str(&url).expect("DATABASE_URL parses"),
+                None,
+            );
+        }
+        // All test processes share one cluster; the lock keeps two from starting it at once.
+        let lock =
+            std::fs::File::create(std::env::temp_dir().join("postplay-test-pg.lock")).unwrap();
+        lock.lock().unwrap();
+        let cluster = PrivateCluster::ensure(&cluster_dir()).expect("private PostgreSQL starts");
+        lock.unlock().unwrap();
+        (cluster.connect_options("postgres"), Some(cluster))
+    })
+}
+
+/// A database of its own for one test, migrated; dropped by [`TestDb::drop`].
+pub struct TestDb {
+    /// The store on it.
+    pub store: Store,
+    /// Its name.
+    pub name: String,
+    /// Connection options for it.
+    pub options: PgConnectOptions,
+}
+
+impl TestDb {
+    /// Creates and migrates a fresh database.
+    pub async fn new() -> TestDb {
+        let (admin, _) = server();
+        let mut random = [0u8; 8];
+        getrandom::fill(&mut random).unwrap();
+        let name = format!("test_{}", hex::encode(random));
+        let mut conn = admin
+            .clone()
+            .connect()
+            .await
+            .expect("connect to the test server");
+        // The name is ours: "test_" and hex digits.
+        conn.execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .await
+            .unwrap();
+        let options = admin.clone().database(&name);
+        let pool = PgPoolOptions::new()
+            .max_connections(40)
+            .connect_with(options.clone())
+            .await
+            .unwrap();
+        let store = Store::from_pool(pool);
+        store.migrate().await.expect("migrations run");
+        TestDb {
+            store,
+            name,
+            options,
+        }
+    }
+
+    /// A DATABASE_URL for this database (for child processes).
+    pub fn url(&self) -> String {
+        match &server().1 {
+            Some(cluster) => cluster.url(&self.name),
+            None => {
+                let mut url = url::Url::parse(&std::env::var("DATABASE_URL").unwrap()).unwrap();
+                url.set_path(&self.name);
+                url.to_string()
+            }
+        }
+    }
+
+    /// Drops the database.
+    pub async fn drop(self) {
+        self.store.pool().close().await;
+        let (admin, _) = server();
+        let mut conn = admin.clone().connect().await.unwrap();
+        conn.execute(sqlx::AssertSqlSafe(format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            self.name
+        )))
+        .await
+        .unwrap();
+    }
+}

@@ -1,0 +1,216 @@
+//! The event store against a real PostgreSQL: append, optimistic concurrency, the hash chain,
+//! the append-only trigger, export and verification.
+
+mod common;
+
+use common::TestDb;
+use postplay::engine::audit::verify;
+use postplay::engine::bot::{bot_rng, random_command};
+use postplay::engine::{Seed, find_game};
+use postplay::store::{NewSeat, SubmitError};
+use serde_json::json;
+
+fn four_seats() -> Vec<NewSeat> {
+    ["Ann", "Bo", "Cy", "Di"]
+        .iter()
+        .map(|n| NewSeat {
+            name: n.to_string(),
+            email: None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_whole_game_is_stored_and_verifies() {
+    let db = TestDb::new().await;
+    let store = &db.store;
+    let seed = Seed::from_number(77);
+    let created = store
+        .create_game("whitehouse", &json!({}), &four_seats(), seed)
+        .await
+        .unwrap();
+    let mut rng = bot_rng(&seed);
+    loop {
+        let loaded = store.load(created.id).await.unwrap();
+        if loaded.game.outcome().is_some() {
+            break;
+        }
+        let seat = loaded.game.active()[0];
+        let command = random_command(loaded.game.as_ref(), seat, &mut rng).unwrap();
+        let seq = store
+            .submit(created.id, seat, &command, Some(loaded.row.head_seq))
+            .await
+            .unwrap();
+        assert_eq!(seq, loaded.row.head_seq + 1);
+    }
+    let row = store.game(created.id).await.unwrap().unwrap();
+    assert_eq!(row.status, "over");
+    let record = store.export(created.id).await.unwrap();
+    assert_eq!(
+        record.seed,
+        Some(seed),
+        "the seed is revealed once the game is over"
+    );
+    assert_eq!(record.commands.len() as i64, row.head_seq);
+    let verified = verify(&record, Some(&row.head_hash)).unwrap();
+    assert_eq!(verified.chain_head, row.head_hash);
+    // Replaying from scratch (no cache) gives the same state as live play.
+    let fresh = postplay::store::Store::from_pool(store.pool().clone());
+    let replayed = fresh.load(created.id).await.unwrap();
+    assert_eq!(replayed.game.state_hash(), record.final_state_hash.unwrap());
+    db.drop().await;
+}
+
+#[tokio::test]
+async fn twenty_racing_submissions_one_wins() {
+    let db = TestDb::new().await;
+    let store = std::sync::Arc::new(db.store.clone_handle());
+    let created = store
+        .create_game(
+            "whitehouse",
+            &json!({}),
+            &four_seats(),
+            Seed::from_number(3),
+        )
+        .await
+        .unwrap();
+    let loaded = store.load(created.id).await.unwrap();
+    let seat = loaded.game.active()[0];
+    let mut tasks = Vec::new();
+    for _ in 0..20 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            store
+                .submit(created.id, seat, &json!({"type": "pass"}), Some(0))
+                .await
+        }));
+    }
+    let mut won = 0;
+    let mut conflicts = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(1) => won += 1,
+            Err(SubmitError::Conflict { .. }) => conflicts += 1,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!((won, conflicts), (1, 19));
+    let commands = store.commands(created.id, 0).await.unwrap();
+    assert_eq!(commands.iter().map(|c| c.seq).collect::<Vec<_>>(), vec![1]);
+    db.drop().await;
+}
+
+#[tokio::test]
+async fn the_log_refuses_update_and_delete_and_bad_moves_write_nothing() {
+    let db = TestDb::new().await;
+    let store = &db.store;
+    let created = store
+        .create_game(
+            "whitehouse",
+            &json!({}),
+            &four_seats(),
+            Seed::from_number(4),
+        )
+        .await
+        .unwrap();
+    let seat = store.load(created.id).await.unwrap().game.active()[0];
+    store
+        .submit(created.id, seat, &json!({"type": "pass"}), None)
+        .await
+        .unwrap();
+    let update = sqlx::query("UPDATE commands SET seat = 3")
+        .execute(store.pool())
+        .await;
+    assert!(update.unwrap_err().to_string().contains("append-only"));
+    let delete = sqlx::query("DELETE FROM commands")
+        .execute(store.pool())
+        .await;
+    assert!(delete.unwrap_err().to_string().contains("append-only"));
+
+    let next = store.load(created.id).await.unwrap().game.active()[0];
+    let other = (next + 1) % 4;
+    assert!(matches!(
+        store
+            .submit(created.id, other, &json!({"type": "pass"}), None)
+            .await,
+        Err(SubmitError::Rule(_))
+    ));
+    assert!(matches!(
+        store
+            .submit(
+                created.id,
+                next,
+                &json!({"type": "bid", "amount": 275}),
+                None
+            )
+            .await,
+        Err(SubmitError::Rule(_))
+    ));
+    assert!(matches!(
+        store
+            .submit(created.id, next, &json!({"type": "fly"}), None)
+            .await,
+        Err(SubmitError::Malformed(_))
+    ));
+    assert!(matches!(
+        store
+            .submit(created.id, next, &json!({"type": "pass"}), Some(0))
+            .await,
+        Err(SubmitError::Conflict { head: 1 })
+    ));
+    assert!(matches!(
+        store
+            .submit(999_999, 0, &json!({"type": "pass"}), None)
+            .await,
+        Err(SubmitError::NotFound)
+    ));
+    assert_eq!(store.game(created.id).await.unwrap().unwrap().head_seq, 1);
+    assert_eq!(store.commands(created.id, 0).await.unwrap().len(), 1);
+    let record = store.export(created.id).await.unwrap();
+    assert_eq!(
+        record.seed, None,
+        "the seed stays secret while the game runs"
+    );
+    assert!(find_game("whitehouse").is_some());
+    db.drop().await;
+}
+
+#[tokio::test]
+async fn bad_games_are_refused_at_creation() {
+    let db = TestDb::new().await;
+    let store = &db.store;
+    assert!(
+        store
+            .create_game("chess", &json!({}), &four_seats(), Seed::from_number(1))
+            .await
+            .is_err()
+    );
+    assert!(
+        store
+            .create_game(
+                "whitehouse",
+                &json!({"target": 4}),
+                &four_seats(),
+                Seed::from_number(1)
+            )
+            .await
+            .is_err()
+    );
+    assert!(
+        store
+            .create_game(
+                "whitehouse",
+                &json!({}),
+                &four_seats()[..3],
+                Seed::from_number(1)
+            )
+            .await
+            .is_err()
+    );
+    let count: i64 = sqlx::query_scalar("SELECT count(*) FROM games")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(count, 0);
+    db.drop().await;
+}
