@@ -5,7 +5,9 @@
 
 pub mod cards;
 pub mod cli;
+pub mod config;
 pub mod engine;
 pub mod games;
 pub mod pg;
 pub mod store;
+pub mod web;

@@ -3,7 +3,10 @@
 mod games;
 mod replay;
 mod selfplay;
+mod serve;
 mod verify;
+
+pub use selfplay::random_seed;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -24,6 +27,10 @@ enum Command {
     Selfplay(selfplay::Args),
     /// Replay a game record: print its public log, outcome and final state hash.
     Replay(replay::Args),
+    /// Run the web server (with its private PostgreSQL when DATABASE_URL is unset).
+    Serve(serve::Args),
+    /// Apply the database migrations and exit.
+    Migrate,
     /// Verify an exported game: hash chain, seed commitment, full replay, final state.
     Verify(verify::Args),
 }
@@ -36,5 +43,7 @@ pub fn run() -> ExitCode {
         Command::Selfplay(args) => selfplay::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Migrate => serve::migrate(),
     }
 }

@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 /// The migrations in migrations/, embedded in the binary.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
-/// The channel on which every appended command is announced (payload: the game id).
+/// The channel on which every appended command is announced (payload: `game_id:seq`).
 pub const MOVES_CHANNEL: &str = "postplay_moves";
 
 /// Errors of the store.
@@ -500,7 +500,7 @@ impl Store {
             .await?;
         sqlx::query("SELECT pg_notify($1, $2)")
             .bind(MOVES_CHANNEL)
-            .bind(id.to_string())
+            .bind(format!("{id}:{seq}"))
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
@@ -539,6 +539,18 @@ impl Store {
                 .collect(),
             final_state_hash: over.then(|| loaded.game.state_hash()),
         })
+    }
+
+    /// Gives a seat a new private link; the old token stops working. `None` if no such seat.
+    pub async fn relink_seat(&self, id: i64, seat: Seat) -> Result<Option<String>, sqlx::Error> {
+        let token = new_token();
+        let done = sqlx::query("UPDATE seats SET token_hash = $3 WHERE game_id = $1 AND seat = $2")
+            .bind(id)
+            .bind(seat as i32)
+            .bind(token_hash(&token))
+            .execute(&self.pool)
+            .await?;
+        Ok((done.rows_affected() == 1).then_some(token))
     }
 
     /// A server-wide secret by name, created at random on first use (shared by every process).

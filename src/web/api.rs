@@ -1,0 +1,145 @@
+//! The JSON API, for bots and other clients: the same token as the play link, in
+//! `Authorization: Bearer` (`/api/games/{id}/…`) or in the path (`/api/play/{token}/…`).
+//!
+//! Status codes: 200/201 fine; 400 malformed; 401 no or unknown token; 403 a token of another
+//! game, or not this seat's turn; 404 unknown game; 409 someone moved first (or a stale
+//! `expected_seq`); 422 an illegal move, with the rule's reason.
+
+use super::{AppState, WebError};
+use crate::engine::{RuleError, Seat, Viewer};
+use crate::store::SubmitError;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+fn bearer(req: &HttpRequest) -> Option<&str> {
+    req.headers()
+        .get("Authorization")?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+}
+
+/// The seat a token holds in game `id`: 401 for no or an unknown token, 403 for another game's.
+async fn seat_in(state: &AppState, id: i64, token: Option<&str>) -> Result<Option<Seat>, WebError> {
+    let Some(token) = token else { return Ok(None) };
+    match state.store.seat_by_token(token).await? {
+        Some((game, seat)) if game == id => Ok(Some(seat)),
+        Some(_) => Err(WebError::Forbidden("this token belongs to another game".into())),
+        None => Err(WebError::Unauthorized),
+    }
+}
+
+async fn game_exists(state: &AppState, id: i64) -> Result<(), WebError> {
+    state.store.game(id).await?.map(|_| ()).ok_or(WebError::NotFound)
+}
+
+async fn view(state: &AppState, id: i64, seat: Option<Seat>) -> Result<HttpResponse, WebError> {
+    let loaded = state.store.load(id).await?;
+    let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
+    Ok(HttpResponse::Ok().json(json!({
+        "game": id,
+        "kind": loaded.row.kind,
+        "seq": loaded.row.head_seq,
+        "status": loaded.row.status,
+        "active": loaded.game.active(),
+        "view": loaded.game.view(viewer),
+        "outcome": loaded.game.outcome(),
+    })))
+}
+
+async fn choices(state: &AppState, id: i64, seat: Seat) -> Result<HttpResponse, WebError> {
+    let loaded = state.store.load(id).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "seq": loaded.row.head_seq,
+        "seat": seat,
+        "choices": loaded.game.choices(seat),
+    })))
+}
+
+/// The body of a command submission.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Submission {
+    command: Value,
+    #[serde(default)]
+    expected_seq: Option<i64>,
+}
+
+async fn submit(state: &AppState, id: i64, seat: Seat, body: &[u8]) -> Result<HttpResponse, WebError> {
+    let submission: Submission = serde_json::from_slice(body)
+        .map_err(|e| WebError::BadRequest(format!("expected {{\"command\": …, \"expected_seq\": n}}: {e}")))?;
+    match state.store.submit(id, seat, &submission.command, submission.expected_seq).await {
+        Ok(seq) => Ok(HttpResponse::Created().json(json!({"seq": seq}))),
+        Err(SubmitError::NotFound) => Err(WebError::NotFound),
+        Err(SubmitError::Conflict { head }) => Ok(HttpResponse::Conflict().json(json!({
+            "error": format!("the game has moved on (now at move {head}): reload and decide again"),
+            "seq": head,
+        }))),
+        Err(SubmitError::Malformed(m)) => Err(WebError::BadRequest(format!("not a command of this game: {m}"))),
+        Err(SubmitError::Rule(RuleError::NotYourTurn)) => Err(WebError::Forbidden("it is not your turn".into())),
+        Err(SubmitError::Rule(RuleError::Illegal(reason))) => {
+            Ok(HttpResponse::UnprocessableEntity().json(json!({"error": reason})))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `GET /api/games/{id}/view`: the bearer's view, or the public one without a token.
+pub async fn view_by_id(req: HttpRequest, state: web::Data<AppState>, id: web::Path<i64>) -> Result<HttpResponse, WebError> {
+    game_exists(&state, *id).await?;
+    let seat = seat_in(&state, *id, bearer(&req)).await?;
+    view(&state, *id, seat).await
+}
+
+/// `GET /api/games/{id}/choices`: the bearer's choices.
+pub async fn choices_by_id(req: HttpRequest, state: web::Data<AppState>, id: web::Path<i64>) -> Result<HttpResponse, WebError> {
+    game_exists(&state, *id).await?;
+    let seat = seat_in(&state, *id, bearer(&req)).await?.ok_or(WebError::Unauthorized)?;
+    choices(&state, *id, seat).await
+}
+
+/// `POST /api/games/{id}/commands`: a move for the bearer's seat.
+pub async fn submit_by_id(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    game_exists(&state, *id).await?;
+    let seat = seat_in(&state, *id, bearer(&req)).await?.ok_or(WebError::Unauthorized)?;
+    submit(&state, *id, seat, &body).await
+}
+
+async fn by_token(state: &AppState, token: &str) -> Result<(i64, Seat), WebError> {
+    state.store.seat_by_token(token).await?.ok_or(WebError::Unauthorized)
+}
+
+/// `GET /api/play/{token}/view`.
+pub async fn view_by_token(state: web::Data<AppState>, token: web::Path<String>) -> Result<HttpResponse, WebError> {
+    let (id, seat) = by_token(&state, &token).await?;
+    view(&state, id, Some(seat)).await
+}
+
+/// `GET /api/play/{token}/choices`.
+pub async fn choices_by_token(state: web::Data<AppState>, token: web::Path<String>) -> Result<HttpResponse, WebError> {
+    let (id, seat) = by_token(&state, &token).await?;
+    choices(&state, id, seat).await
+}
+
+/// `POST /api/play/{token}/commands`.
+pub async fn submit_by_token(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let (id, seat) = by_token(&state, &token).await?;
+    submit(&state, id, seat, &body).await
+}
+
+/// `GET /api/games/{id}/export`: the record (seed only once the game is over).
+pub async fn export(state: web::Data<AppState>, id: web::Path<i64>) -> Result<HttpResponse, WebError> {
+    let record = state.store.export(*id).await?;
+    Ok(HttpResponse::Ok().json(record))
+}

@@ -1,0 +1,524 @@
+//! The HTML pages: home, create, organiser, play, spectate, log. GET never changes anything;
+//! every form carries a CSRF token and the move it was rendered at.
+
+use super::boards::board_html;
+use super::render::{FormChoice, form_choices, values_from_form};
+use super::{AppState, WebError, csrf};
+use crate::engine::log::render;
+use crate::engine::{OptionKind, Seat, Viewer, find_game, registry};
+use crate::store::{Loaded, NewSeat, SubmitError};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde_json::Value;
+
+fn html(status: StatusCode, page: impl Template) -> Result<HttpResponse, WebError> {
+    let body = page.render().map_err(|e| WebError::Internal(e.to_string()))?;
+    Ok(HttpResponse::build(status).content_type("text/html; charset=utf-8").body(body))
+}
+
+fn parse_form(body: &[u8]) -> Vec<(String, String)> {
+    form_urlencoded::parse(body).into_owned().collect()
+}
+
+fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+struct GameLink {
+    id: &'static str,
+    name: &'static str,
+    seats: String,
+}
+
+struct Recent {
+    id: i64,
+    name: String,
+    moves: i64,
+    status: String,
+}
+
+#[derive(Template)]
+#[template(path = "home.html")]
+struct Home {
+    games: Vec<GameLink>,
+    recent: Vec<Recent>,
+}
+
+/// `GET /`: the games one can create, and recent games to watch.
+pub async fn home(state: web::Data<AppState>) -> Result<HttpResponse, WebError> {
+    let games = registry()
+        .iter()
+        .map(|g| {
+            let (min, max) = g.seat_counts();
+            GameLink {
+                id: g.id(),
+                name: g.name(),
+                seats: if min == max { format!("{min} players") } else { format!("{min}–{max} players") },
+            }
+        })
+        .collect();
+    let recent = state
+        .store
+        .recent_games(20)
+        .await?
+        .into_iter()
+        .map(|g| Recent {
+            id: g.id,
+            name: find_game(&g.kind).map_or(g.kind.clone(), |k| k.name().to_string()),
+            moves: g.head_seq,
+            status: g.status,
+        })
+        .collect();
+    html(StatusCode::OK, Home { games, recent })
+}
+
+struct SeatRow {
+    index: usize,
+    label: String,
+    required: bool,
+}
+
+struct OptionField {
+    key: &'static str,
+    label: &'static str,
+    kind: &'static str,
+    checked: bool,
+    values: Vec<(String, String, bool)>,
+    default: String,
+}
+
+#[derive(Template)]
+#[template(path = "new.html")]
+struct NewGame {
+    kind: String,
+    name: String,
+    min_seats: usize,
+    max_seats: usize,
+    first_seat: String,
+    seat_rows: Vec<SeatRow>,
+    options: Vec<OptionField>,
+    csrf: String,
+    error: Option<String>,
+}
+
+fn new_game_page(kind: &str, csrf: String, error: Option<String>) -> Option<NewGame> {
+    let game = find_game(kind)?;
+    let (min, max) = game.seat_counts();
+    let options = game
+        .option_specs()
+        .into_iter()
+        .map(|spec| {
+            let (kind, values) = match &spec.kind {
+                OptionKind::Bool => ("bool", Vec::new()),
+                OptionKind::Select { values } => (
+                    "select",
+                    values.iter().map(|(v, label)| (v.to_string(), label.clone(), *v == spec.default)).collect(),
+                ),
+                OptionKind::Integer { .. } => ("integer", Vec::new()),
+            };
+            OptionField {
+                key: spec.key,
+                label: spec.label,
+                kind,
+                checked: spec.default == Value::Bool(true),
+                values,
+                default: spec.default.to_string(),
+            }
+        })
+        .collect();
+    Some(NewGame {
+        kind: game.id().to_string(),
+        name: game.name().to_string(),
+        min_seats: min,
+        max_seats: max,
+        first_seat: game.seat_name(0, max),
+        seat_rows: (0..max)
+            .map(|i| SeatRow { index: i, label: game.seat_name(i, max), required: i < min })
+            .collect(),
+        options,
+        csrf,
+        error,
+    })
+}
+
+/// `GET /new/{kind}`: the create form, made from the game's options.
+pub async fn new_game(req: HttpRequest, kind: web::Path<String>) -> Result<HttpResponse, WebError> {
+    let (token, cookie) = csrf::token_for(&req);
+    let page = new_game_page(&kind, token, None).ok_or(WebError::NotFound)?;
+    let mut response = html(StatusCode::OK, page)?;
+    csrf::attach(&mut response, cookie);
+    Ok(response)
+}
+
+#[derive(Template)]
+#[template(path = "created.html")]
+struct Created {
+    id: i64,
+    name: String,
+    organiser_link: String,
+    seats: Vec<(String, String, String)>,
+    commitment: String,
+}
+
+/// `POST /new/{kind}`: creates the game and shows its links once.
+pub async fn create_game(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    kind: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let game = find_game(&kind).ok_or(WebError::NotFound)?;
+    let fields = parse_form(&body);
+    csrf::check(&req, field(&fields, "csrf"))?;
+    let refuse = |message: String| -> Result<HttpResponse, WebError> {
+        let (token, _) = csrf::token_for(&req);
+        let page = new_game_page(&kind, token, Some(message)).ok_or(WebError::NotFound)?;
+        html(StatusCode::UNPROCESSABLE_ENTITY, page)
+    };
+    let (_, max) = game.seat_counts();
+    let mut seats = Vec::new();
+    for i in 0..max {
+        let name = field(&fields, &format!("name{i}")).unwrap_or("").trim().to_string();
+        let email = field(&fields, &format!("email{i}")).unwrap_or("").trim().to_string();
+        if name.is_empty() {
+            continue;
+        }
+        if name.chars().count() > 60 {
+            return refuse(format!("a name is at most 60 characters: {name:.20}…"));
+        }
+        let email = if email.is_empty() {
+            None
+        } else if email.contains('@') && !email.contains(char::is_whitespace) && email.len() <= 200 {
+            Some(email)
+        } else {
+            return refuse(format!("{email:?} is not an email address"));
+        };
+        seats.push(NewSeat { name, email });
+    }
+    if field(&fields, "order") == Some("random") {
+        let mut rng = crate::engine::GameRng::new(&crate::cli::random_seed(), 0);
+        rng.shuffle(&mut seats);
+    }
+    let mut options = serde_json::Map::new();
+    for spec in game.option_specs() {
+        let given = field(&fields, &format!("opt_{}", spec.key));
+        let value = match spec.kind {
+            OptionKind::Bool => Value::Bool(given == Some("true")),
+            _ => match given.map(serde_json::from_str::<Value>) {
+                Some(Ok(v)) => v,
+                Some(Err(_)) => return refuse(format!("option {}: not a valid value", spec.label)),
+                None => spec.default.clone(),
+            },
+        };
+        options.insert(spec.key.to_string(), value);
+    }
+    let seed = crate::cli::random_seed();
+    let created = match state.store.create_game(game.id(), &Value::Object(options), &seats, seed).await {
+        Ok(c) => c,
+        Err(crate::store::StoreError::Invalid(reason)) => return refuse(reason),
+        Err(e) => return Err(e.into()),
+    };
+    let base = &state.base_url;
+    html(
+        StatusCode::CREATED,
+        Created {
+            id: created.id,
+            name: game.name().to_string(),
+            organiser_link: format!("{base}/manage/{}", created.organiser_token),
+            seats: seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    (game.seat_name(i, seats.len()), s.name.clone(), format!("{base}/play/{}", created.seat_tokens[i]))
+                })
+                .collect(),
+            commitment: seed.commitment(),
+        },
+    )
+}
+
+struct ManagedSeat {
+    seat: usize,
+    seat_name: String,
+    name: String,
+    email: String,
+    to_move: bool,
+}
+
+#[derive(Template)]
+#[template(path = "manage.html")]
+struct Manage {
+    id: i64,
+    name: String,
+    token: String,
+    status: String,
+    moves: i64,
+    seats: Vec<ManagedSeat>,
+    csrf: String,
+    commitment: String,
+    seed: Option<String>,
+    head_hash: String,
+    new_link: Option<String>,
+    new_link_for: String,
+}
+
+async fn manage_page(
+    state: &AppState,
+    token: &str,
+    csrf_token: String,
+    new_link: Option<(Seat, String)>,
+) -> Result<Manage, WebError> {
+    let id = state.store.organiser_by_token(token).await?.ok_or(WebError::NotFound)?;
+    let loaded = state.store.load(id).await?;
+    let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
+    let active = loaded.game.active();
+    let seats = state.store.seats(id).await?;
+    let count = seats.len();
+    Ok(Manage {
+        id,
+        name: game.name().to_string(),
+        token: token.to_string(),
+        status: loaded.row.status.clone(),
+        moves: loaded.row.head_seq,
+        seats: seats
+            .into_iter()
+            .map(|s| ManagedSeat {
+                seat: s.seat,
+                seat_name: game.seat_name(s.seat, count),
+                to_move: active.contains(&s.seat),
+                name: s.name,
+                email: s.email.unwrap_or_default(),
+            })
+            .collect(),
+        csrf: csrf_token,
+        commitment: loaded.row.commitment.clone(),
+        seed: (loaded.row.status == "over").then(|| loaded.row.seed.to_hex()),
+        head_hash: loaded.row.head_hash.clone(),
+        new_link_for: new_link.as_ref().map(|(s, _)| game.seat_name(*s, count)).unwrap_or_default(),
+        new_link: new_link.map(|(_, link)| link),
+    })
+}
+
+/// `GET /manage/{token}`: the organiser's page.
+pub async fn manage(req: HttpRequest, state: web::Data<AppState>, token: web::Path<String>) -> Result<HttpResponse, WebError> {
+    let (csrf_token, cookie) = csrf::token_for(&req);
+    let page = manage_page(&state, &token, csrf_token, None).await?;
+    let mut response = html(StatusCode::OK, page)?;
+    csrf::attach(&mut response, cookie);
+    Ok(response)
+}
+
+/// `POST /manage/{token}/relink/{seat}`: a new private link for a seat; the old one stops working.
+pub async fn relink(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, usize)>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let (token, seat) = path.into_inner();
+    csrf::check(&req, field(&parse_form(&body), "csrf"))?;
+    let id = state.store.organiser_by_token(&token).await?.ok_or(WebError::NotFound)?;
+    let fresh = state.store.relink_seat(id, seat).await?.ok_or(WebError::NotFound)?;
+    let link = format!("{}/play/{fresh}", state.base_url);
+    let (csrf_token, _) = csrf::token_for(&req);
+    html(StatusCode::OK, manage_page(&state, &token, csrf_token, Some((seat, link))).await?)
+}
+
+/// A log line for a page.
+pub struct LogLine {
+    /// The command number.
+    pub seq: i64,
+    /// The line with names filled in.
+    pub text: String,
+    /// One of the last few moves.
+    pub recent: bool,
+}
+
+fn log_lines(loaded: &Loaded, names: &[String], last: Option<usize>) -> Vec<LogLine> {
+    let head = loaded.row.head_seq;
+    let entries = loaded.log.iter();
+    let skip = last.map_or(0, |n| loaded.log.len().saturating_sub(n));
+    entries
+        .skip(skip)
+        .flat_map(|(seq, _, lines)| {
+            lines.iter().map(move |l| LogLine { seq: *seq, text: render(l, names), recent: head - seq < 4 })
+        })
+        .collect()
+}
+
+async fn seat_names(state: &AppState, loaded: &Loaded) -> Result<Vec<String>, WebError> {
+    Ok(state.store.seats(loaded.row.id).await?.into_iter().map(|s| s.name).collect())
+}
+
+#[derive(Template)]
+#[template(path = "play.html")]
+struct Play {
+    title: String,
+    subtitle: String,
+    game_id: i64,
+    head: i64,
+    head_hash: String,
+    commitment: String,
+    board: String,
+    choices: Vec<FormChoice>,
+    post_url: String,
+    csrf: String,
+    error: Option<String>,
+    outcome: Option<String>,
+    waiting_for: String,
+    log: Vec<LogLine>,
+    log_start: i64,
+}
+
+async fn play_page(
+    state: &AppState,
+    loaded: &Loaded,
+    viewer: Viewer,
+    token: Option<&str>,
+    csrf_token: String,
+    error: Option<String>,
+) -> Result<Play, WebError> {
+    let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
+    let names = seat_names(state, loaded).await?;
+    let view = loaded.game.view(viewer);
+    let choices = match viewer {
+        Viewer::Seat(seat) => loaded.game.choices(seat),
+        _ => Vec::new(),
+    };
+    let active = loaded.game.active();
+    let log = log_lines(loaded, &names, Some(12));
+    let title = match viewer {
+        Viewer::Seat(seat) => format!("{} #{} — {} ({})", game.name(), loaded.row.id, names[seat], game.seat_name(seat, names.len())),
+        _ => format!("{} #{} — watching", game.name(), loaded.row.id),
+    };
+    Ok(Play {
+        subtitle: names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("{}: {n}", game.seat_name(i, names.len())))
+            .collect::<Vec<_>>()
+            .join(" · "),
+        title,
+        game_id: loaded.row.id,
+        head: loaded.row.head_seq,
+        head_hash: loaded.row.head_hash.clone(),
+        commitment: loaded.row.commitment.clone(),
+        board: board_html(&loaded.row.kind, &view, &names),
+        choices: form_choices(&choices),
+        post_url: token.map(|t| format!("/play/{t}")).unwrap_or_default(),
+        csrf: csrf_token,
+        error,
+        outcome: loaded.game.outcome().map(|o| o.reason),
+        waiting_for: active.iter().map(|&s| names[s].clone()).collect::<Vec<_>>().join(", "),
+        log_start: log.first().map_or(1, |l| l.seq),
+        log,
+    })
+}
+
+async fn seat_of(state: &AppState, token: &str) -> Result<(i64, Seat), WebError> {
+    state.store.seat_by_token(token).await?.ok_or(WebError::NotFound)
+}
+
+/// `GET /play/{token}`: a seat's page: its view and its choices.
+pub async fn play(req: HttpRequest, state: web::Data<AppState>, token: web::Path<String>) -> Result<HttpResponse, WebError> {
+    let (id, seat) = seat_of(&state, &token).await?;
+    let loaded = state.store.load(id).await?;
+    let (csrf_token, cookie) = csrf::token_for(&req);
+    let page = play_page(&state, &loaded, Viewer::Seat(seat), Some(&token), csrf_token, None).await?;
+    let mut response = html(StatusCode::OK, page)?;
+    csrf::attach(&mut response, cookie);
+    Ok(response)
+}
+
+/// `POST /play/{token}`: a move from the play page's form; 303 back on success, the page with
+/// the reason otherwise (nothing written).
+pub async fn play_move(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let (id, seat) = seat_of(&state, &token).await?;
+    let fields = parse_form(&body);
+    csrf::check(&req, field(&fields, "csrf"))?;
+    let loaded = state.store.load(id).await?;
+    let refused = match move_from_form(&state, &loaded, seat, &fields).await {
+        Ok(()) => return Ok(HttpResponse::SeeOther().insert_header(("Location", format!("/play/{token}"))).finish()),
+        Err(refused) => refused,
+    };
+    // Someone moved first: show the game as it stands now.
+    let loaded = if refused.0 == StatusCode::CONFLICT { state.store.load(id).await? } else { loaded };
+    let (csrf_token, _) = csrf::token_for(&req);
+    let page = play_page(&state, &loaded, Viewer::Seat(seat), Some(&token), csrf_token, Some(refused.1)).await?;
+    html(refused.0, page)
+}
+
+/// Reads the move from the form and appends it, or says why not (status and reason).
+async fn move_from_form(
+    state: &AppState,
+    loaded: &Loaded,
+    seat: Seat,
+    fields: &[(String, String)],
+) -> Result<(), (StatusCode, String)> {
+    let seq = field(fields, "seq")
+        .and_then(|s| s.parse::<i64>().ok())
+        .ok_or((StatusCode::BAD_REQUEST, "the form is incomplete: reload the page".to_string()))?;
+    if seq != loaded.row.head_seq {
+        return Err((
+            StatusCode::CONFLICT,
+            "the game moved on since this page was shown: here it is as it stands now; decide again".into(),
+        ));
+    }
+    let choices = loaded.game.choices(seat);
+    let choice = field(fields, "choice")
+        .and_then(|c| c.parse::<usize>().ok())
+        .and_then(|i| choices.get(i))
+        .ok_or((StatusCode::UNPROCESSABLE_ENTITY, "that move is not open to you now".to_string()))?;
+    let command = values_from_form(choice, fields)
+        .and_then(|v| choice.build(&v).map_err(|e| e.to_string()))
+        .map_err(|reason| (StatusCode::UNPROCESSABLE_ENTITY, reason))?;
+    match state.store.submit(loaded.row.id, seat, &command, Some(seq)).await {
+        Ok(_) => Ok(()),
+        Err(SubmitError::Conflict { .. }) => Err((
+            StatusCode::CONFLICT,
+            "someone moved first: here is the game as it stands now; decide again".into(),
+        )),
+        Err(SubmitError::Rule(r)) => Err((StatusCode::UNPROCESSABLE_ENTITY, r.to_string())),
+        Err(SubmitError::Malformed(m)) => Err((StatusCode::BAD_REQUEST, m)),
+        Err(e) => Err((StatusCode::INTERNAL_SERVER_ERROR, format!("the move could not be saved: {e}"))),
+    }
+}
+
+/// `GET /games/{id}`: the public view.
+pub async fn spectate(state: web::Data<AppState>, id: web::Path<i64>) -> Result<HttpResponse, WebError> {
+    let loaded = state.store.load(*id).await?;
+    html(StatusCode::OK, play_page(&state, &loaded, Viewer::Spectator, None, String::new(), None).await?)
+}
+
+#[derive(Template)]
+#[template(path = "log.html")]
+struct LogPage {
+    title: String,
+    log: Vec<LogLine>,
+    commitment: String,
+    seed: Option<String>,
+    head_hash: String,
+}
+
+/// `GET /games/{id}/log`: the whole public log.
+pub async fn public_log(state: web::Data<AppState>, id: web::Path<i64>) -> Result<HttpResponse, WebError> {
+    let loaded = state.store.load(*id).await?;
+    let names = seat_names(&state, &loaded).await?;
+    let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
+    html(
+        StatusCode::OK,
+        LogPage {
+            title: format!("{} #{}", game.name(), loaded.row.id),
+            log: log_lines(&loaded, &names, None),
+            commitment: loaded.row.commitment.clone(),
+            seed: (loaded.row.status == "over").then(|| loaded.row.seed.to_hex()),
+            head_hash: loaded.row.head_hash.clone(),
+        },
+    )
+}

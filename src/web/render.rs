@@ -1,0 +1,244 @@
+//! Turning views, cards and choices into HTML pieces. Everything from users or games is
+//! escaped here or by askama.
+
+use crate::cards::{Card, Color};
+use crate::engine::{Choice, ParamKind, PickOption};
+use serde_json::Value;
+use std::fmt::Write;
+
+/// Escapes text for HTML content and attribute values.
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A card drawn as a card: rank and suit in its colour, the state and its electoral votes.
+pub fn card_html(card: Card) -> String {
+    let colour = match card.color() {
+        Some(Color::Red) => "red",
+        Some(Color::Blue) => "blue",
+        None => "wild",
+    };
+    let face = match (card.rank(), card.suit()) {
+        (Some(rank), Some(suit)) => format!("{}{}", crate::cards::rank_label(rank), suit.symbol()),
+        _ if card.is_joker() => "★".to_string(),
+        _ => "✦".to_string(),
+    };
+    format!(
+        r#"<span class="card {colour}" data-card="{}"><b>{face}</b><span class="state">{}</span><i>{}</i></span>"#,
+        card.code(),
+        esc(card.name()),
+        card.ev()
+    )
+}
+
+/// A string that is a card code, drawn as a card; anything else, escaped.
+fn string_html(text: &str) -> String {
+    match Card::from_code(text) {
+        Some(card) => card_html(card),
+        None => esc(text),
+    }
+}
+
+fn words(key: &str) -> String {
+    let mut out = key.replace('_', " ");
+    if let Some(first) = out.get(..1) {
+        let upper = first.to_uppercase();
+        out.replace_range(..1, &upper);
+    }
+    out
+}
+
+/// Any view as HTML: objects as labelled lists, card codes as cards, lists of cards as rows.
+pub fn value_html(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value);
+    out
+}
+
+fn write_value(out: &mut String, value: &Value) {
+    match value {
+        Value::Null => out.push_str("<span class=\"none\">—</span>"),
+        Value::Bool(b) => out.push_str(if *b { "yes" } else { "no" }),
+        Value::Number(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Value::String(s) => out.push_str(&string_html(s)),
+        Value::Array(items) if items.is_empty() => out.push_str("<span class=\"none\">none</span>"),
+        Value::Array(items) => {
+            out.push_str("<span class=\"row\">");
+            for item in items {
+                write_value(out, item);
+                out.push(' ');
+            }
+            out.push_str("</span>");
+        }
+        Value::Object(map) => {
+            out.push_str("<dl class=\"view\">");
+            for (key, item) in map {
+                let _ = write!(out, "<dt>{}</dt><dd>", esc(&words(key)));
+                write_value(out, item);
+                out.push_str("</dd>");
+            }
+            out.push_str("</dl>");
+        }
+    }
+}
+
+/// One option of a choice, ready for a form.
+pub struct FormOption {
+    /// Its index (what the form sends).
+    pub index: usize,
+    /// Its label as HTML (a card, or escaped text).
+    pub html: String,
+}
+
+/// One parameter of a choice, ready for a form.
+pub struct FormParam {
+    /// Field name in the form: `p0`, `p1`, ...
+    pub name: String,
+    /// The question.
+    pub prompt: String,
+    /// `one`, `pick`, `number` or `distribute`.
+    pub kind: &'static str,
+    /// Options (one, pick, distribute).
+    pub options: Vec<FormOption>,
+    /// Limits: pick count, number range, or cubes in all.
+    pub min: i64,
+    /// Upper limit.
+    pub max: i64,
+    /// Number step, or the most cubes on one option.
+    pub step: i64,
+    /// The rule in words, if any.
+    pub rule: String,
+}
+
+/// A choice, ready for a form.
+pub struct FormChoice {
+    /// Its index among the seat's choices.
+    pub index: usize,
+    /// The button's words.
+    pub label: String,
+    /// A caution.
+    pub warning: Option<String>,
+    /// Sealed: hidden from others until all have chosen.
+    pub sealed: bool,
+    /// The fields to fill in.
+    pub params: Vec<FormParam>,
+}
+
+fn option_html(option: &PickOption) -> String {
+    match option.value.as_str().and_then(Card::from_code) {
+        Some(card) => card_html(card),
+        None => esc(&option.label),
+    }
+}
+
+fn form_options(options: &[PickOption]) -> Vec<FormOption> {
+    options
+        .iter()
+        .enumerate()
+        .map(|(index, o)| FormOption { index, html: option_html(o) })
+        .collect()
+}
+
+/// The seat's choices as forms.
+pub fn form_choices(choices: &[Choice]) -> Vec<FormChoice> {
+    choices
+        .iter()
+        .enumerate()
+        .map(|(index, choice)| FormChoice {
+            index,
+            label: choice.label.clone(),
+            warning: choice.warning.clone(),
+            sealed: choice.sealed,
+            params: choice
+                .params
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let name = format!("p{i}");
+                    let prompt = p.prompt.clone();
+                    match &p.kind {
+                        ParamKind::One { options } => FormParam {
+                            name, prompt, kind: "one", options: form_options(options),
+                            min: 1, max: 1, step: 1, rule: String::new(),
+                        },
+                        ParamKind::Pick { options, min, max, rule } => FormParam {
+                            name, prompt, kind: "pick", options: form_options(options),
+                            min: *min as i64, max: *max as i64, step: 1,
+                            rule: rule.explain().unwrap_or_default(),
+                        },
+                        ParamKind::Number { min, max, step } => FormParam {
+                            name, prompt, kind: "number", options: Vec::new(),
+                            min: *min, max: *max, step: *step, rule: String::new(),
+                        },
+                        ParamKind::Distribute { options, total, max_each } => FormParam {
+                            name, prompt, kind: "distribute", options: form_options(options),
+                            min: 0, max: i64::from(*total), step: i64::from(*max_each), rule: String::new(),
+                        },
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// Reads a submitted form back into parameter values for `choice`, or says what is missing.
+pub fn values_from_form(choice: &Choice, fields: &[(String, String)]) -> Result<Vec<Value>, String> {
+    let all = |name: &str| -> Vec<&str> {
+        fields.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str()).collect()
+    };
+    let index_of = |text: &str, options: &[PickOption]| -> Result<Value, String> {
+        text.parse::<usize>()
+            .ok()
+            .and_then(|i| options.get(i))
+            .map(|o| o.value.clone())
+            .ok_or_else(|| "that option is not on offer".to_string())
+    };
+    choice
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let name = format!("p{i}");
+            match &p.kind {
+                ParamKind::One { options } => {
+                    let picked = all(&name);
+                    let first = picked.first().ok_or_else(|| format!("{}: choose one", p.prompt))?;
+                    index_of(first, options)
+                }
+                ParamKind::Pick { options, .. } => all(&name)
+                    .iter()
+                    .map(|t| index_of(t, options))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(Value::Array),
+                ParamKind::Number { .. } => all(&name)
+                    .first()
+                    .and_then(|t| t.trim().parse::<i64>().ok())
+                    .map(Value::from)
+                    .ok_or_else(|| format!("{}: enter a whole number", p.prompt)),
+                ParamKind::Distribute { options, .. } => (0..options.len())
+                    .map(|j| {
+                        let text = all(&format!("{name}_{j}")).first().copied().unwrap_or("0");
+                        text.trim()
+                            .parse::<u64>()
+                            .map(Value::from)
+                            .map_err(|_| format!("{}: counts are whole numbers", p.prompt))
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(Value::Array),
+            }
+        })
+        .collect()
+}
