@@ -38,13 +38,21 @@ impl Config {
                 let (key, value) = line
                     .split_once('=')
                     .ok_or_else(|| format!("{path}:{}: expected KEY=value", n + 1))?;
-                file_values.push((key.trim().to_string(), value.trim().trim_matches('"').to_string()));
+                file_values.push((
+                    key.trim().to_string(),
+                    value.trim().trim_matches('"').to_string(),
+                ));
             }
         }
         let get = |key: &str| {
             std::env::var(key)
                 .ok()
-                .or_else(|| file_values.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()))
+                .or_else(|| {
+                    file_values
+                        .iter()
+                        .find(|(k, _)| k == key)
+                        .map(|(_, v)| v.clone())
+                })
                 .filter(|v| !v.is_empty())
         };
         let bind = get("POSTPLAY_BIND").unwrap_or_else(|| "127.0.0.1:8080".into());
@@ -56,7 +64,9 @@ impl Config {
             base_url,
             bind,
             database_url: get("DATABASE_URL"),
-            data_dir: get("POSTPLAY_DATA_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("var/postgres")),
+            data_dir: get("POSTPLAY_DATA_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from("var/postgres")),
         })
     }
 }

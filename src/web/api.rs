@@ -26,13 +26,20 @@ async fn seat_in(state: &AppState, id: i64, token: Option<&str>) -> Result<Optio
     let Some(token) = token else { return Ok(None) };
     match state.store.seat_by_token(token).await? {
         Some((game, seat)) if game == id => Ok(Some(seat)),
-        Some(_) => Err(WebError::Forbidden("this token belongs to another game".into())),
+        Some(_) => Err(WebError::Forbidden(
+            "this token belongs to another game".into(),
+        )),
         None => Err(WebError::Unauthorized),
     }
 }
 
 async fn game_exists(state: &AppState, id: i64) -> Result<(), WebError> {
-    state.store.game(id).await?.map(|_| ()).ok_or(WebError::NotFound)
+    state
+        .store
+        .game(id)
+        .await?
+        .map(|_| ())
+        .ok_or(WebError::NotFound)
 }
 
 async fn view(state: &AppState, id: i64, seat: Option<Seat>) -> Result<HttpResponse, WebError> {
@@ -67,18 +74,34 @@ struct Submission {
     expected_seq: Option<i64>,
 }
 
-async fn submit(state: &AppState, id: i64, seat: Seat, body: &[u8]) -> Result<HttpResponse, WebError> {
-    let submission: Submission = serde_json::from_slice(body)
-        .map_err(|e| WebError::BadRequest(format!("expected {{\"command\": …, \"expected_seq\": n}}: {e}")))?;
-    match state.store.submit(id, seat, &submission.command, submission.expected_seq).await {
+async fn submit(
+    state: &AppState,
+    id: i64,
+    seat: Seat,
+    body: &[u8],
+) -> Result<HttpResponse, WebError> {
+    let submission: Submission = serde_json::from_slice(body).map_err(|e| {
+        WebError::BadRequest(format!(
+            "expected {{\"command\": …, \"expected_seq\": n}}: {e}"
+        ))
+    })?;
+    match state
+        .store
+        .submit(id, seat, &submission.command, submission.expected_seq)
+        .await
+    {
         Ok(seq) => Ok(HttpResponse::Created().json(json!({"seq": seq}))),
         Err(SubmitError::NotFound) => Err(WebError::NotFound),
         Err(SubmitError::Conflict { head }) => Ok(HttpResponse::Conflict().json(json!({
             "error": format!("the game has moved on (now at move {head}): reload and decide again"),
             "seq": head,
         }))),
-        Err(SubmitError::Malformed(m)) => Err(WebError::BadRequest(format!("not a command of this game: {m}"))),
-        Err(SubmitError::Rule(RuleError::NotYourTurn)) => Err(WebError::Forbidden("it is not your turn".into())),
+        Err(SubmitError::Malformed(m)) => Err(WebError::BadRequest(format!(
+            "not a command of this game: {m}"
+        ))),
+        Err(SubmitError::Rule(RuleError::NotYourTurn)) => {
+            Err(WebError::Forbidden("it is not your turn".into()))
+        }
         Err(SubmitError::Rule(RuleError::Illegal(reason))) => {
             Ok(HttpResponse::UnprocessableEntity().json(json!({"error": reason})))
         }
@@ -87,16 +110,26 @@ async fn submit(state: &AppState, id: i64, seat: Seat, body: &[u8]) -> Result<Ht
 }
 
 /// `GET /api/games/{id}/view`: the bearer's view, or the public one without a token.
-pub async fn view_by_id(req: HttpRequest, state: web::Data<AppState>, id: web::Path<i64>) -> Result<HttpResponse, WebError> {
+pub async fn view_by_id(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, WebError> {
     game_exists(&state, *id).await?;
     let seat = seat_in(&state, *id, bearer(&req)).await?;
     view(&state, *id, seat).await
 }
 
 /// `GET /api/games/{id}/choices`: the bearer's choices.
-pub async fn choices_by_id(req: HttpRequest, state: web::Data<AppState>, id: web::Path<i64>) -> Result<HttpResponse, WebError> {
+pub async fn choices_by_id(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, WebError> {
     game_exists(&state, *id).await?;
-    let seat = seat_in(&state, *id, bearer(&req)).await?.ok_or(WebError::Unauthorized)?;
+    let seat = seat_in(&state, *id, bearer(&req))
+        .await?
+        .ok_or(WebError::Unauthorized)?;
     choices(&state, *id, seat).await
 }
 
@@ -108,22 +141,34 @@ pub async fn submit_by_id(
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     game_exists(&state, *id).await?;
-    let seat = seat_in(&state, *id, bearer(&req)).await?.ok_or(WebError::Unauthorized)?;
+    let seat = seat_in(&state, *id, bearer(&req))
+        .await?
+        .ok_or(WebError::Unauthorized)?;
     submit(&state, *id, seat, &body).await
 }
 
 async fn by_token(state: &AppState, token: &str) -> Result<(i64, Seat), WebError> {
-    state.store.seat_by_token(token).await?.ok_or(WebError::Unauthorized)
+    state
+        .store
+        .seat_by_token(token)
+        .await?
+        .ok_or(WebError::Unauthorized)
 }
 
 /// `GET /api/play/{token}/view`.
-pub async fn view_by_token(state: web::Data<AppState>, token: web::Path<String>) -> Result<HttpResponse, WebError> {
+pub async fn view_by_token(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
     let (id, seat) = by_token(&state, &token).await?;
     view(&state, id, Some(seat)).await
 }
 
 /// `GET /api/play/{token}/choices`.
-pub async fn choices_by_token(state: web::Data<AppState>, token: web::Path<String>) -> Result<HttpResponse, WebError> {
+pub async fn choices_by_token(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
     let (id, seat) = by_token(&state, &token).await?;
     choices(&state, id, seat).await
 }
@@ -139,7 +184,10 @@ pub async fn submit_by_token(
 }
 
 /// `GET /api/games/{id}/export`: the record (seed only once the game is over).
-pub async fn export(state: web::Data<AppState>, id: web::Path<i64>) -> Result<HttpResponse, WebError> {
+pub async fn export(
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, WebError> {
     let record = state.store.export(*id).await?;
     Ok(HttpResponse::Ok().json(record))
 }

@@ -87,12 +87,21 @@ struct WhitehouseBoard {
 }
 
 fn cards_html(cards: &[Card]) -> String {
-    cards.iter().map(|c| card_html(*c)).collect::<Vec<_>>().join(" ")
+    cards
+        .iter()
+        .map(|c| card_html(*c))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn whitehouse(view: &Value, names: &[String]) -> Option<String> {
     let v: WhitehouseView = serde_json::from_value(view.clone()).ok()?;
-    let name = |s: Seat| names.get(s).cloned().unwrap_or_else(|| format!("Seat {}", s + 1));
+    let name = |s: Seat| {
+        names
+            .get(s)
+            .cloned()
+            .unwrap_or_else(|| format!("Seat {}", s + 1))
+    };
     let seats = (0..4)
         .map(|s| BoardSeat {
             index: s,
@@ -107,28 +116,48 @@ fn whitehouse(view: &Value, names: &[String]) -> Option<String> {
                 .bids
                 .iter()
                 .find(|b| b.seat == s)
-                .map(|b| b.amount.map_or("passed".to_string(), |a| format!("bid {a}")))
+                .map(|b| {
+                    b.amount
+                        .map_or("passed".to_string(), |a| format!("bid {a}"))
+                })
                 .unwrap_or_default()
-                + if v.challengers.contains(&s) { " · challenges" } else { "" },
+                + if v.challengers.contains(&s) {
+                    " · challenges"
+                } else {
+                    ""
+                },
         })
         .collect();
     let contract = match (v.bidder, v.high_bid) {
         (Some(b), Some(bid)) => format!(
             "{} bids {bid}{}",
             name(b),
-            v.trump.as_ref().map(|t| format!(", {t} trump")).unwrap_or_default()
+            v.trump
+                .as_ref()
+                .map(|t| format!(", {t} trump"))
+                .unwrap_or_default()
         ),
         _ => "bidding".to_string(),
     };
     let scores = if v.partnership {
         format!("North–South {}, East–West {}", v.scores[0], v.scores[1])
     } else {
-        (0..4).map(|s| format!("{} {}", name(s), v.scores[s])).collect::<Vec<_>>().join(", ")
+        (0..4)
+            .map(|s| format!("{} {}", name(s), v.scores[s]))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
-    let own_hand = v.you.and_then(|s| v.hands.get(s).cloned().flatten()).unwrap_or_default();
+    let own_hand = v
+        .you
+        .and_then(|s| v.hands.get(s).cloned().flatten())
+        .unwrap_or_default();
     let board = WhitehouseBoard {
         seats,
-        trick: v.trick.iter().map(|(s, c)| (name(*s), card_html(*c))).collect(),
+        trick: v
+            .trick
+            .iter()
+            .map(|(s, c)| (name(*s), card_html(*c)))
+            .collect(),
         table_note: match v.phase.as_str() {
             "play" => "the trick is empty".into(),
             other => other.replace('_', " "),
@@ -155,7 +184,11 @@ fn whitehouse(view: &Value, names: &[String]) -> Option<String> {
             .last_trick
             .map(|(cards, winner)| {
                 let played: Vec<Card> = cards.iter().map(|(_, c)| *c).collect();
-                format!("{} — taken by {}", cards_html(&played), super::render::esc(&name(winner)))
+                format!(
+                    "{} — taken by {}",
+                    cards_html(&played),
+                    super::render::esc(&name(winner))
+                )
             })
             .unwrap_or_default(),
         hand: cards_html(&own_hand),

@@ -11,7 +11,10 @@ const COOKIE: &str = "pp_csrf";
 
 /// The visitor's token, and a cookie to set if they had none.
 pub fn token_for(req: &HttpRequest) -> (String, Option<Cookie<'static>>) {
-    if let Some(c) = req.cookie(COOKIE).filter(|c| crate::store::looks_like_token(c.value())) {
+    if let Some(c) = req
+        .cookie(COOKIE)
+        .filter(|c| crate::store::looks_like_token(c.value()))
+    {
         return (c.value().to_string(), None);
     }
     let token = crate::store::new_token();
@@ -34,9 +37,12 @@ pub fn attach(response: &mut HttpResponse, cookie: Option<Cookie<'static>>) {
 pub fn check(req: &HttpRequest, submitted: Option<&str>) -> Result<(), WebError> {
     let cookie = req.cookie(COOKIE).map(|c| c.value().to_string());
     match (cookie, submitted) {
-        (Some(c), Some(s)) if !c.is_empty() && constant_time_eq(c.as_bytes(), s.as_bytes()) => Ok(()),
+        (Some(c), Some(s)) if !c.is_empty() && constant_time_eq(c.as_bytes(), s.as_bytes()) => {
+            Ok(())
+        }
         _ => Err(WebError::Forbidden(
-            "this form has expired or did not come from this site: reload the page and try again".into(),
+            "this form has expired or did not come from this site: reload the page and try again"
+                .into(),
         )),
     }
 }

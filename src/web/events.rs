@@ -32,7 +32,10 @@ async fn listen(pool: &PgPool, moves: &broadcast::Sender<(i64, i64)>) -> Result<
         let note = listener.recv().await?;
         let mut parts = note.payload().split(':');
         let id = parts.next().and_then(|p| p.parse::<i64>().ok());
-        let seq = parts.next().and_then(|p| p.parse::<i64>().ok()).unwrap_or(0);
+        let seq = parts
+            .next()
+            .and_then(|p| p.parse::<i64>().ok())
+            .unwrap_or(0);
         if let Some(id) = id {
             let _ = moves.send((id, seq));
         }
@@ -55,7 +58,9 @@ pub async fn events(state: web::Data<AppState>, id: web::Path<i64>) -> HttpRespo
             }
         }
     });
-    let hello = stream::once(async { Ok::<_, actix_web::Error>(web::Bytes::from_static(b": connected\n\n")) });
+    let hello = stream::once(async {
+        Ok::<_, actix_web::Error>(web::Bytes::from_static(b": connected\n\n"))
+    });
     HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header(("Cache-Control", "no-cache"))

@@ -110,7 +110,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/new/{kind}", web::get().to(pages::new_game))
         .route("/new/{kind}", web::post().to(pages::create_game))
         .route("/manage/{token}", web::get().to(pages::manage))
-        .route("/manage/{token}/relink/{seat}", web::post().to(pages::relink))
+        .route(
+            "/manage/{token}/relink/{seat}",
+            web::post().to(pages::relink),
+        )
         .route("/play/{token}", web::get().to(pages::play))
         .route("/play/{token}", web::post().to(pages::play_move))
         .route("/games/{id}", web::get().to(pages::spectate))
@@ -118,19 +121,36 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/games/{id}/events", web::get().to(events::events))
         .route("/api/games/{id}/view", web::get().to(api::view_by_id))
         .route("/api/games/{id}/choices", web::get().to(api::choices_by_id))
-        .route("/api/games/{id}/commands", web::post().to(api::submit_by_id))
+        .route(
+            "/api/games/{id}/commands",
+            web::post().to(api::submit_by_id),
+        )
         .route("/api/games/{id}/export", web::get().to(api::export))
         .route("/api/play/{token}/view", web::get().to(api::view_by_token))
-        .route("/api/play/{token}/choices", web::get().to(api::choices_by_token))
-        .route("/api/play/{token}/commands", web::post().to(api::submit_by_token));
+        .route(
+            "/api/play/{token}/choices",
+            web::get().to(api::choices_by_token),
+        )
+        .route(
+            "/api/play/{token}/commands",
+            web::post().to(api::submit_by_token),
+        );
 }
 
 /// Starts the app on a listener already bound, with the listener for live refresh; returns
 /// the server to await or stop.
-pub fn start(store: Arc<Store>, base_url: String, listener: std::net::TcpListener) -> std::io::Result<actix_web::dev::Server> {
+pub fn start(
+    store: Arc<Store>,
+    base_url: String,
+    listener: std::net::TcpListener,
+) -> std::io::Result<actix_web::dev::Server> {
     let (moves, _) = broadcast::channel(1024);
     events::spawn_listener(store.pool().clone(), moves.clone());
-    let state = web::Data::new(AppState { store, base_url, moves });
+    let state = web::Data::new(AppState {
+        store,
+        base_url,
+        moves,
+    });
     let server = HttpServer::new(move || {
         App::new()
             .wrap(Logger::new("%r %s %Dms"))
@@ -147,10 +167,15 @@ pub fn start(store: Arc<Store>, base_url: String, listener: std::net::TcpListene
 /// stops the private cluster on shutdown.
 pub async fn serve(config: Config) -> Result<(), String> {
     let (store, cluster) = connect(&config).await?;
-    store.migrate().await.map_err(|e| format!("migrations: {e}"))?;
-    let listener = std::net::TcpListener::bind(&config.bind).map_err(|e| format!("bind {}: {e}", config.bind))?;
+    store
+        .migrate()
+        .await
+        .map_err(|e| format!("migrations: {e}"))?;
+    let listener = std::net::TcpListener::bind(&config.bind)
+        .map_err(|e| format!("bind {}: {e}", config.bind))?;
     tracing::info!(bind = %config.bind, base_url = %config.base_url, "postplay is listening");
-    let server = start(Arc::new(store), config.base_url.clone(), listener).map_err(|e| e.to_string())?;
+    let server =
+        start(Arc::new(store), config.base_url.clone(), listener).map_err(|e| e.to_string())?;
     let result = server.await.map_err(|e| e.to_string());
     if let Some(cluster) = cluster.filter(|c| c.started_here) {
         cluster.stop().map_err(|e| e.to_string())?;
@@ -163,20 +188,31 @@ pub async fn serve(config: Config) -> Result<(), String> {
 pub async fn connect(config: &Config) -> Result<(Store, Option<PrivateCluster>), String> {
     match &config.database_url {
         Some(url) => {
-            let options: sqlx::postgres::PgConnectOptions = url.parse().map_err(|e| format!("DATABASE_URL: {e}"))?;
-            Ok((Store::connect(options).await.map_err(|e| format!("database: {e}"))?, None))
+            let options: sqlx::postgres::PgConnectOptions =
+                url.parse().map_err(|e| format!("DATABASE_URL: {e}"))?;
+            Ok((
+                Store::connect(options)
+                    .await
+                    .map_err(|e| format!("database: {e}"))?,
+                None,
+            ))
         }
         None => {
             let cluster = PrivateCluster::ensure(&config.data_dir).map_err(|e| e.to_string())?;
             let admin = Store::connect(cluster.connect_options("postgres"))
                 .await
                 .map_err(|e| format!("private PostgreSQL: {e}"))?;
-            let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'postplay')")
-                .fetch_one(admin.pool())
-                .await
-                .map_err(|e| e.to_string())?;
+            let exists: bool = sqlx::query_scalar(
+                "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'postplay')",
+            )
+            .fetch_one(admin.pool())
+            .await
+            .map_err(|e| e.to_string())?;
             if !exists {
-                sqlx::query("CREATE DATABASE postplay").execute(admin.pool()).await.map_err(|e| e.to_string())?;
+                sqlx::query("CREATE DATABASE postplay")
+                    .execute(admin.pool())
+                    .await
+                    .map_err(|e| e.to_string())?;
             }
             admin.pool().close().await;
             let store = Store::connect(cluster.connect_options("postplay"))

@@ -13,8 +13,12 @@ use askama::Template;
 use serde_json::Value;
 
 fn html(status: StatusCode, page: impl Template) -> Result<HttpResponse, WebError> {
-    let body = page.render().map_err(|e| WebError::Internal(e.to_string()))?;
-    Ok(HttpResponse::build(status).content_type("text/html; charset=utf-8").body(body))
+    let body = page
+        .render()
+        .map_err(|e| WebError::Internal(e.to_string()))?;
+    Ok(HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .body(body))
 }
 
 fn parse_form(body: &[u8]) -> Vec<(String, String)> {
@@ -22,7 +26,10 @@ fn parse_form(body: &[u8]) -> Vec<(String, String)> {
 }
 
 fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    fields
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
 }
 
 struct GameLink {
@@ -54,7 +61,11 @@ pub async fn home(state: web::Data<AppState>) -> Result<HttpResponse, WebError> 
             GameLink {
                 id: g.id(),
                 name: g.name(),
-                seats: if min == max { format!("{min} players") } else { format!("{min}–{max} players") },
+                seats: if min == max {
+                    format!("{min} players")
+                } else {
+                    format!("{min}–{max} players")
+                },
             }
         })
         .collect();
@@ -113,7 +124,10 @@ fn new_game_page(kind: &str, csrf: String, error: Option<String>) -> Option<NewG
                 OptionKind::Bool => ("bool", Vec::new()),
                 OptionKind::Select { values } => (
                     "select",
-                    values.iter().map(|(v, label)| (v.to_string(), label.clone(), *v == spec.default)).collect(),
+                    values
+                        .iter()
+                        .map(|(v, label)| (v.to_string(), label.clone(), *v == spec.default))
+                        .collect(),
                 ),
                 OptionKind::Integer { .. } => ("integer", Vec::new()),
             };
@@ -134,7 +148,11 @@ fn new_game_page(kind: &str, csrf: String, error: Option<String>) -> Option<NewG
         max_seats: max,
         first_seat: game.seat_name(0, max),
         seat_rows: (0..max)
-            .map(|i| SeatRow { index: i, label: game.seat_name(i, max), required: i < min })
+            .map(|i| SeatRow {
+                index: i,
+                label: game.seat_name(i, max),
+                required: i < min,
+            })
             .collect(),
         options,
         csrf,
@@ -179,8 +197,14 @@ pub async fn create_game(
     let (_, max) = game.seat_counts();
     let mut seats = Vec::new();
     for i in 0..max {
-        let name = field(&fields, &format!("name{i}")).unwrap_or("").trim().to_string();
-        let email = field(&fields, &format!("email{i}")).unwrap_or("").trim().to_string();
+        let name = field(&fields, &format!("name{i}"))
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        let email = field(&fields, &format!("email{i}"))
+            .unwrap_or("")
+            .trim()
+            .to_string();
         if name.is_empty() {
             continue;
         }
@@ -189,7 +213,8 @@ pub async fn create_game(
         }
         let email = if email.is_empty() {
             None
-        } else if email.contains('@') && !email.contains(char::is_whitespace) && email.len() <= 200 {
+        } else if email.contains('@') && !email.contains(char::is_whitespace) && email.len() <= 200
+        {
             Some(email)
         } else {
             return refuse(format!("{email:?} is not an email address"));
@@ -214,7 +239,11 @@ pub async fn create_game(
         options.insert(spec.key.to_string(), value);
     }
     let seed = crate::cli::random_seed();
-    let created = match state.store.create_game(game.id(), &Value::Object(options), &seats, seed).await {
+    let created = match state
+        .store
+        .create_game(game.id(), &Value::Object(options), &seats, seed)
+        .await
+    {
         Ok(c) => c,
         Err(crate::store::StoreError::Invalid(reason)) => return refuse(reason),
         Err(e) => return Err(e.into()),
@@ -230,7 +259,11 @@ pub async fn create_game(
                 .iter()
                 .enumerate()
                 .map(|(i, s)| {
-                    (game.seat_name(i, seats.len()), s.name.clone(), format!("{base}/play/{}", created.seat_tokens[i]))
+                    (
+                        game.seat_name(i, seats.len()),
+                        s.name.clone(),
+                        format!("{base}/play/{}", created.seat_tokens[i]),
+                    )
                 })
                 .collect(),
             commitment: seed.commitment(),
@@ -269,7 +302,11 @@ async fn manage_page(
     csrf_token: String,
     new_link: Option<(Seat, String)>,
 ) -> Result<Manage, WebError> {
-    let id = state.store.organiser_by_token(token).await?.ok_or(WebError::NotFound)?;
+    let id = state
+        .store
+        .organiser_by_token(token)
+        .await?
+        .ok_or(WebError::NotFound)?;
     let loaded = state.store.load(id).await?;
     let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
     let active = loaded.game.active();
@@ -295,13 +332,20 @@ async fn manage_page(
         commitment: loaded.row.commitment.clone(),
         seed: (loaded.row.status == "over").then(|| loaded.row.seed.to_hex()),
         head_hash: loaded.row.head_hash.clone(),
-        new_link_for: new_link.as_ref().map(|(s, _)| game.seat_name(*s, count)).unwrap_or_default(),
+        new_link_for: new_link
+            .as_ref()
+            .map(|(s, _)| game.seat_name(*s, count))
+            .unwrap_or_default(),
         new_link: new_link.map(|(_, link)| link),
     })
 }
 
 /// `GET /manage/{token}`: the organiser's page.
-pub async fn manage(req: HttpRequest, state: web::Data<AppState>, token: web::Path<String>) -> Result<HttpResponse, WebError> {
+pub async fn manage(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
     let (csrf_token, cookie) = csrf::token_for(&req);
     let page = manage_page(&state, &token, csrf_token, None).await?;
     let mut response = html(StatusCode::OK, page)?;
@@ -318,11 +362,22 @@ pub async fn relink(
 ) -> Result<HttpResponse, WebError> {
     let (token, seat) = path.into_inner();
     csrf::check(&req, field(&parse_form(&body), "csrf"))?;
-    let id = state.store.organiser_by_token(&token).await?.ok_or(WebError::NotFound)?;
-    let fresh = state.store.relink_seat(id, seat).await?.ok_or(WebError::NotFound)?;
+    let id = state
+        .store
+        .organiser_by_token(&token)
+        .await?
+        .ok_or(WebError::NotFound)?;
+    let fresh = state
+        .store
+        .relink_seat(id, seat)
+        .await?
+        .ok_or(WebError::NotFound)?;
     let link = format!("{}/play/{fresh}", state.base_url);
     let (csrf_token, _) = csrf::token_for(&req);
-    html(StatusCode::OK, manage_page(&state, &token, csrf_token, Some((seat, link))).await?)
+    html(
+        StatusCode::OK,
+        manage_page(&state, &token, csrf_token, Some((seat, link))).await?,
+    )
 }
 
 /// A log line for a page.
@@ -342,13 +397,23 @@ fn log_lines(loaded: &Loaded, names: &[String], last: Option<usize>) -> Vec<LogL
     entries
         .skip(skip)
         .flat_map(|(seq, _, lines)| {
-            lines.iter().map(move |l| LogLine { seq: *seq, text: render(l, names), recent: head - seq < 4 })
+            lines.iter().map(move |l| LogLine {
+                seq: *seq,
+                text: render(l, names),
+                recent: head - seq < 4,
+            })
         })
         .collect()
 }
 
 async fn seat_names(state: &AppState, loaded: &Loaded) -> Result<Vec<String>, WebError> {
-    Ok(state.store.seats(loaded.row.id).await?.into_iter().map(|s| s.name).collect())
+    Ok(state
+        .store
+        .seats(loaded.row.id)
+        .await?
+        .into_iter()
+        .map(|s| s.name)
+        .collect())
 }
 
 #[derive(Template)]
@@ -389,7 +454,13 @@ async fn play_page(
     let active = loaded.game.active();
     let log = log_lines(loaded, &names, Some(12));
     let title = match viewer {
-        Viewer::Seat(seat) => format!("{} #{} — {} ({})", game.name(), loaded.row.id, names[seat], game.seat_name(seat, names.len())),
+        Viewer::Seat(seat) => format!(
+            "{} #{} — {} ({})",
+            game.name(),
+            loaded.row.id,
+            names[seat],
+            game.seat_name(seat, names.len())
+        ),
         _ => format!("{} #{} — watching", game.name(), loaded.row.id),
     };
     Ok(Play {
@@ -410,22 +481,42 @@ async fn play_page(
         csrf: csrf_token,
         error,
         outcome: loaded.game.outcome().map(|o| o.reason),
-        waiting_for: active.iter().map(|&s| names[s].clone()).collect::<Vec<_>>().join(", "),
+        waiting_for: active
+            .iter()
+            .map(|&s| names[s].clone())
+            .collect::<Vec<_>>()
+            .join(", "),
         log_start: log.first().map_or(1, |l| l.seq),
         log,
     })
 }
 
 async fn seat_of(state: &AppState, token: &str) -> Result<(i64, Seat), WebError> {
-    state.store.seat_by_token(token).await?.ok_or(WebError::NotFound)
+    state
+        .store
+        .seat_by_token(token)
+        .await?
+        .ok_or(WebError::NotFound)
 }
 
 /// `GET /play/{token}`: a seat's page: its view and its choices.
-pub async fn play(req: HttpRequest, state: web::Data<AppState>, token: web::Path<String>) -> Result<HttpResponse, WebError> {
+pub async fn play(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
     let (id, seat) = seat_of(&state, &token).await?;
     let loaded = state.store.load(id).await?;
     let (csrf_token, cookie) = csrf::token_for(&req);
-    let page = play_page(&state, &loaded, Viewer::Seat(seat), Some(&token), csrf_token, None).await?;
+    let page = play_page(
+        &state,
+        &loaded,
+        Viewer::Seat(seat),
+        Some(&token),
+        csrf_token,
+        None,
+    )
+    .await?;
     let mut response = html(StatusCode::OK, page)?;
     csrf::attach(&mut response, cookie);
     Ok(response)
@@ -444,13 +535,29 @@ pub async fn play_move(
     csrf::check(&req, field(&fields, "csrf"))?;
     let loaded = state.store.load(id).await?;
     let refused = match move_from_form(&state, &loaded, seat, &fields).await {
-        Ok(()) => return Ok(HttpResponse::SeeOther().insert_header(("Location", format!("/play/{token}"))).finish()),
+        Ok(()) => {
+            return Ok(HttpResponse::SeeOther()
+                .insert_header(("Location", format!("/play/{token}")))
+                .finish());
+        }
         Err(refused) => refused,
     };
     // Someone moved first: show the game as it stands now.
-    let loaded = if refused.0 == StatusCode::CONFLICT { state.store.load(id).await? } else { loaded };
+    let loaded = if refused.0 == StatusCode::CONFLICT {
+        state.store.load(id).await?
+    } else {
+        loaded
+    };
     let (csrf_token, _) = csrf::token_for(&req);
-    let page = play_page(&state, &loaded, Viewer::Seat(seat), Some(&token), csrf_token, Some(refused.1)).await?;
+    let page = play_page(
+        &state,
+        &loaded,
+        Viewer::Seat(seat),
+        Some(&token),
+        csrf_token,
+        Some(refused.1),
+    )
+    .await?;
     html(refused.0, page)
 }
 
@@ -463,7 +570,10 @@ async fn move_from_form(
 ) -> Result<(), (StatusCode, String)> {
     let seq = field(fields, "seq")
         .and_then(|s| s.parse::<i64>().ok())
-        .ok_or((StatusCode::BAD_REQUEST, "the form is incomplete: reload the page".to_string()))?;
+        .ok_or((
+            StatusCode::BAD_REQUEST,
+            "the form is incomplete: reload the page".to_string(),
+        ))?;
     if seq != loaded.row.head_seq {
         return Err((
             StatusCode::CONFLICT,
@@ -474,11 +584,18 @@ async fn move_from_form(
     let choice = field(fields, "choice")
         .and_then(|c| c.parse::<usize>().ok())
         .and_then(|i| choices.get(i))
-        .ok_or((StatusCode::UNPROCESSABLE_ENTITY, "that move is not open to you now".to_string()))?;
+        .ok_or((
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "that move is not open to you now".to_string(),
+        ))?;
     let command = values_from_form(choice, fields)
         .and_then(|v| choice.build(&v).map_err(|e| e.to_string()))
         .map_err(|reason| (StatusCode::UNPROCESSABLE_ENTITY, reason))?;
-    match state.store.submit(loaded.row.id, seat, &command, Some(seq)).await {
+    match state
+        .store
+        .submit(loaded.row.id, seat, &command, Some(seq))
+        .await
+    {
         Ok(_) => Ok(()),
         Err(SubmitError::Conflict { .. }) => Err((
             StatusCode::CONFLICT,
@@ -486,14 +603,31 @@ async fn move_from_form(
         )),
         Err(SubmitError::Rule(r)) => Err((StatusCode::UNPROCESSABLE_ENTITY, r.to_string())),
         Err(SubmitError::Malformed(m)) => Err((StatusCode::BAD_REQUEST, m)),
-        Err(e) => Err((StatusCode::INTERNAL_SERVER_ERROR, format!("the move could not be saved: {e}"))),
+        Err(e) => Err((
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the move could not be saved: {e}"),
+        )),
     }
 }
 
 /// `GET /games/{id}`: the public view.
-pub async fn spectate(state: web::Data<AppState>, id: web::Path<i64>) -> Result<HttpResponse, WebError> {
+pub async fn spectate(
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, WebError> {
     let loaded = state.store.load(*id).await?;
-    html(StatusCode::OK, play_page(&state, &loaded, Viewer::Spectator, None, String::new(), None).await?)
+    html(
+        StatusCode::OK,
+        play_page(
+            &state,
+            &loaded,
+            Viewer::Spectator,
+            None,
+            String::new(),
+            None,
+        )
+        .await?,
+    )
 }
 
 #[derive(Template)]
@@ -507,7 +641,10 @@ struct LogPage {
 }
 
 /// `GET /games/{id}/log`: the whole public log.
-pub async fn public_log(state: web::Data<AppState>, id: web::Path<i64>) -> Result<HttpResponse, WebError> {
+pub async fn public_log(
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, WebError> {
     let loaded = state.store.load(*id).await?;
     let names = seat_names(&state, &loaded).await?;
     let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;

@@ -148,7 +148,10 @@ fn form_options(options: &[PickOption]) -> Vec<FormOption> {
     options
         .iter()
         .enumerate()
-        .map(|(index, o)| FormOption { index, html: option_html(o) })
+        .map(|(index, o)| FormOption {
+            index,
+            html: option_html(o),
+        })
         .collect()
 }
 
@@ -171,21 +174,53 @@ pub fn form_choices(choices: &[Choice]) -> Vec<FormChoice> {
                     let prompt = p.prompt.clone();
                     match &p.kind {
                         ParamKind::One { options } => FormParam {
-                            name, prompt, kind: "one", options: form_options(options),
-                            min: 1, max: 1, step: 1, rule: String::new(),
+                            name,
+                            prompt,
+                            kind: "one",
+                            options: form_options(options),
+                            min: 1,
+                            max: 1,
+                            step: 1,
+                            rule: String::new(),
                         },
-                        ParamKind::Pick { options, min, max, rule } => FormParam {
-                            name, prompt, kind: "pick", options: form_options(options),
-                            min: *min as i64, max: *max as i64, step: 1,
+                        ParamKind::Pick {
+                            options,
+                            min,
+                            max,
+                            rule,
+                        } => FormParam {
+                            name,
+                            prompt,
+                            kind: "pick",
+                            options: form_options(options),
+                            min: *min as i64,
+                            max: *max as i64,
+                            step: 1,
                             rule: rule.explain().unwrap_or_default(),
                         },
                         ParamKind::Number { min, max, step } => FormParam {
-                            name, prompt, kind: "number", options: Vec::new(),
-                            min: *min, max: *max, step: *step, rule: String::new(),
+                            name,
+                            prompt,
+                            kind: "number",
+                            options: Vec::new(),
+                            min: *min,
+                            max: *max,
+                            step: *step,
+                            rule: String::new(),
                         },
-                        ParamKind::Distribute { options, total, max_each } => FormParam {
-                            name, prompt, kind: "distribute", options: form_options(options),
-                            min: 0, max: i64::from(*total), step: i64::from(*max_each), rule: String::new(),
+                        ParamKind::Distribute {
+                            options,
+                            total,
+                            max_each,
+                        } => FormParam {
+                            name,
+                            prompt,
+                            kind: "distribute",
+                            options: form_options(options),
+                            min: 0,
+                            max: i64::from(*total),
+                            step: i64::from(*max_each),
+                            rule: String::new(),
                         },
                     }
                 })
@@ -195,9 +230,16 @@ pub fn form_choices(choices: &[Choice]) -> Vec<FormChoice> {
 }
 
 /// Reads a submitted form back into parameter values for `choice`, or says what is missing.
-pub fn values_from_form(choice: &Choice, fields: &[(String, String)]) -> Result<Vec<Value>, String> {
+pub fn values_from_form(
+    choice: &Choice,
+    fields: &[(String, String)],
+) -> Result<Vec<Value>, String> {
     let all = |name: &str| -> Vec<&str> {
-        fields.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str()).collect()
+        fields
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+            .collect()
     };
     let index_of = |text: &str, options: &[PickOption]| -> Result<Value, String> {
         text.parse::<usize>()
@@ -215,7 +257,9 @@ pub fn values_from_form(choice: &Choice, fields: &[(String, String)]) -> Result<
             match &p.kind {
                 ParamKind::One { options } => {
                     let picked = all(&name);
-                    let first = picked.first().ok_or_else(|| format!("{}: choose one", p.prompt))?;
+                    let first = picked
+                        .first()
+                        .ok_or_else(|| format!("{}: choose one", p.prompt))?;
                     index_of(first, options)
                 }
                 ParamKind::Pick { options, .. } => all(&name)

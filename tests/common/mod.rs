@@ -101,3 +101,35 @@ impl TestDb {
         .unwrap();
     }
 }
+
+/// The real web app on a random loopback port, in this test's runtime; returns its base URL.
+pub fn spawn_app(db: &TestDb) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let store = std::sync::Arc::new(db.store.clone_handle());
+    let server = postplay::web::start(store, base.clone(), listener).unwrap();
+    actix_web::rt::spawn(server);
+    base
+}
+
+/// A game created straight in the store: (game id, seat tokens).
+pub async fn create_game(db: &TestDb, kind: &str, names: &[&str], seed: u64) -> (i64, Vec<String>) {
+    let seats: Vec<postplay::store::NewSeat> = names
+        .iter()
+        .map(|n| postplay::store::NewSeat {
+            name: n.to_string(),
+            email: None,
+        })
+        .collect();
+    let created = db
+        .store
+        .create_game(
+            kind,
+            &serde_json::json!({}),
+            &seats,
+            postplay::engine::Seed::from_number(seed),
+        )
+        .await
+        .unwrap();
+    (created.id, created.seat_tokens)
+}

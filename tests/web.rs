@@ -1,0 +1,378 @@
+//! The web app over real HTTP against a real PostgreSQL: a whole game through the JSON API,
+//! racing submissions, hidden information on every page, and bad input.
+
+mod common;
+
+use awc::Client;
+use common::{TestDb, create_game, spawn_app};
+use postplay::engine::bot::{bot_rng, fill_at_random};
+use postplay::engine::{Choice, Seed};
+use serde_json::{Value, json};
+
+async fn get_json(client: &Client, url: &str, token: Option<&str>) -> (u16, Value) {
+    let mut req = client.get(url);
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    let mut res = req.send().await.unwrap();
+    let status = res.status().as_u16();
+    let body = res.body().limit(1 << 22).await.unwrap();
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+}
+
+async fn get_text(client: &Client, url: &str) -> (u16, String) {
+    let mut res = client.get(url).send().await.unwrap();
+    let status = res.status().as_u16();
+    let body = res.body().limit(1 << 22).await.unwrap();
+    (status, String::from_utf8_lossy(&body).into_owned())
+}
+
+async fn post_json(client: &Client, url: &str, token: Option<&str>, body: &str) -> (u16, Value) {
+    let mut req = client
+        .post(url)
+        .insert_header(("Content-Type", "application/json"));
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    let mut res = req.send_body(body.to_string()).await.unwrap();
+    let status = res.status().as_u16();
+    let body = res.body().await.unwrap();
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+}
+
+/// Every card code in the other seats' hands, from the auditor's state.
+async fn others_cards(db: &TestDb, id: i64, seat: usize) -> Vec<String> {
+    let loaded = db.store.load(id).await.unwrap();
+    let state = loaded.game.state_json();
+    let mut cards = Vec::new();
+    for (s, hand) in state["hands"].as_array().unwrap().iter().enumerate() {
+        if s != seat {
+            cards.extend(
+                hand.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c.as_str().unwrap().to_string()),
+            );
+        }
+    }
+    cards.extend(
+        state["kitty"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|_| state["bidder"].as_u64() != Some(seat as u64))
+            .map(|c| c.as_str().unwrap().to_string()),
+    );
+    cards
+}
+
+#[actix_web::test]
+async fn a_whole_game_over_http_replays_to_the_same_hash_and_hides_every_hand() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::default();
+    let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 12).await;
+    let mut rng = bot_rng(&Seed::from_number(12));
+    let mut moves = 0;
+    loop {
+        let (status, view) = get_json(&client, &format!("{base}/api/games/{id}/view"), None).await;
+        assert_eq!(status, 200);
+        if !view["outcome"].is_null() {
+            break;
+        }
+        let seat = view["active"][0].as_u64().unwrap() as usize;
+        let token = &tokens[seat];
+        // Hidden information: this seat's page and JSON carry no other seat's cards.
+        if moves % 7 == 0 {
+            let secret = others_cards(&db, id, seat).await;
+            let (_, page) = get_text(&client, &format!("{base}/play/{token}")).await;
+            let (_, json) = get_json(&client, &format!("{base}/api/play/{token}/view"), None).await;
+            let json = json.to_string();
+            let (_, public) = get_text(&client, &format!("{base}/games/{id}")).await;
+            for card in &secret {
+                assert!(
+                    !page.contains(&format!("data-card=\"{card}\"")),
+                    "seat {seat} page shows {card}"
+                );
+                assert!(
+                    !json.contains(&format!("\"{card}\"")),
+                    "seat {seat} JSON shows {card}"
+                );
+                assert!(
+                    !public.contains(&format!("data-card=\"{card}\"")),
+                    "spectator page shows {card}"
+                );
+            }
+        }
+        let (status, offered) = get_json(
+            &client,
+            &format!("{base}/api/games/{id}/choices"),
+            Some(token),
+        )
+        .await;
+        assert_eq!(status, 200);
+        let choices: Vec<Choice> = serde_json::from_value(offered["choices"].clone()).unwrap();
+        let command = fill_at_random(&choices[rng.index(choices.len())], &mut rng);
+        let body = json!({"command": command, "expected_seq": offered["seq"]}).to_string();
+        let (status, answer) = post_json(
+            &client,
+            &format!("{base}/api/games/{id}/commands"),
+            Some(token),
+            &body,
+        )
+        .await;
+        assert_eq!(status, 201, "{answer}");
+        moves += 1;
+    }
+    let (status, record) = get_json(&client, &format!("{base}/api/games/{id}/export"), None).await;
+    assert_eq!(status, 200);
+    let record: postplay::engine::Record = serde_json::from_value(record).unwrap();
+    assert_eq!(record.commands.len(), moves);
+    let replayed = record.replay().expect("the exported log replays");
+    let live = db.store.load(id).await.unwrap();
+    assert_eq!(replayed.state_hash(), live.game.state_hash());
+    assert_eq!(record.final_state_hash, Some(live.game.state_hash()));
+    postplay::engine::audit::verify(&record, Some(&live.row.head_hash)).unwrap();
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn twenty_parallel_submissions_for_one_seq_one_wins() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 13).await;
+    let seat = db.store.load(id).await.unwrap().game.active()[0];
+    let mut requests = Vec::new();
+    for _ in 0..20 {
+        let client = Client::default();
+        let url = format!("{base}/api/games/{id}/commands");
+        let token = tokens[seat].clone();
+        requests.push(async move {
+            let body = json!({"command": {"type": "pass"}, "expected_seq": 0}).to_string();
+            post_json(&client, &url, Some(&token), &body).await.0
+        });
+    }
+    let mut statuses = futures_util::future::join_all(requests).await;
+    statuses.sort();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 201).count(),
+        1,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 409).count(),
+        19,
+        "{statuses:?}"
+    );
+    let seqs: Vec<i64> = db
+        .store
+        .commands(id, 0)
+        .await
+        .unwrap()
+        .iter()
+        .map(|c| c.seq)
+        .collect();
+    assert_eq!(seqs, vec![1]);
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn bad_input_gets_the_right_status_and_changes_nothing() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::default();
+    let (id, tokens) = create_game(
+        &db,
+        "whitehouse",
+        &["<script>alert(1)</script>", "Bo", "Cy", "Di"],
+        14,
+    )
+    .await;
+    let active = db.store.load(id).await.unwrap().game.active()[0];
+    let idle = (active + 1) % 4;
+    let url = format!("{base}/api/games/{id}/commands");
+    let t = |s: usize| Some(tokens[s].as_str());
+    assert_eq!(
+        post_json(&client, &url, t(active), "{not json").await.0,
+        400
+    );
+    assert_eq!(
+        post_json(&client, &url, t(active), r#"{"command": {"type": "fly"}}"#)
+            .await
+            .0,
+        400
+    );
+    let (status, body) = post_json(
+        &client,
+        &url,
+        t(active),
+        r#"{"command": {"type": "bid", "amount": 275}}"#,
+    )
+    .await;
+    assert_eq!(status, 422);
+    assert_eq!(body["error"], "bids go up in steps of 10");
+    assert_eq!(
+        post_json(&client, &url, t(idle), r#"{"command": {"type": "pass"}}"#)
+            .await
+            .0,
+        403
+    );
+    assert_eq!(
+        post_json(
+            &client,
+            &url,
+            Some("0123456789abcdef0123456789abcdef01234567"),
+            r#"{"command": {"type": "pass"}}"#
+        )
+        .await
+        .0,
+        401
+    );
+    assert_eq!(
+        post_json(&client, &url, None, r#"{"command": {"type": "pass"}}"#)
+            .await
+            .0,
+        401
+    );
+    assert_eq!(
+        post_json(
+            &client,
+            &format!("{base}/api/games/999999/commands"),
+            t(active),
+            "{}"
+        )
+        .await
+        .0,
+        404
+    );
+    // A token of another game is refused for this one.
+    let (other, other_tokens) = create_game(&db, "whitehouse", &["A", "B", "C", "D"], 15).await;
+    assert_ne!(other, id);
+    assert_eq!(
+        post_json(
+            &client,
+            &url,
+            Some(&other_tokens[active]),
+            r#"{"command": {"type": "pass"}}"#
+        )
+        .await
+        .0,
+        403
+    );
+    assert_eq!(
+        get_text(
+            &client,
+            &format!("{base}/play/0123456789abcdef0123456789abcdef01234567")
+        )
+        .await
+        .0,
+        404
+    );
+    assert_eq!(
+        db.store.game(id).await.unwrap().unwrap().head_seq,
+        0,
+        "nothing was written"
+    );
+
+    // A form replayed after the game moved on: 409, nothing written.
+    let (status, _) = post_json(
+        &client,
+        &url,
+        t(active),
+        r#"{"command": {"type": "pass"}, "expected_seq": 0}"#,
+    )
+    .await;
+    assert_eq!(status, 201);
+    let (status, _) = post_json(
+        &client,
+        &url,
+        t((active + 1) % 4),
+        r#"{"command": {"type": "pass"}, "expected_seq": 0}"#,
+    )
+    .await;
+    assert_eq!(status, 409);
+    assert_eq!(db.store.game(id).await.unwrap().unwrap().head_seq, 1);
+
+    // A form post without the CSRF cookie is refused.
+    let mut res = client
+        .post(format!("{base}/play/{}", tokens[(active + 1) % 4]))
+        .insert_header(("Content-Type", "application/x-www-form-urlencoded"))
+        .send_body("csrf=abc&seq=1&choice=0")
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 403);
+    let _ = res.body().await;
+    assert_eq!(db.store.game(id).await.unwrap().unwrap().head_seq, 1);
+
+    // Names are escaped everywhere.
+    for page in [
+        format!("{base}/games/{id}"),
+        format!("{base}/games/{id}/log"),
+        format!("{base}/play/{}", tokens[1]),
+    ] {
+        let (status, html) = get_text(&client, &page).await;
+        assert_eq!(status, 200);
+        assert!(
+            !html.contains("<script>alert(1)</script>"),
+            "{page} is not escaped"
+        );
+    }
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_move_through_the_html_form_redirects_and_shows() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::builder().disable_redirects().finish();
+    let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 16).await;
+    let seat = db.store.load(id).await.unwrap().game.active()[0];
+    let url = format!("{base}/play/{}", tokens[seat]);
+    let mut res = client.get(&url).send().await.unwrap();
+    let set_cookie = res
+        .headers()
+        .get("set-cookie")
+        .expect("the page sets a CSRF cookie");
+    let cookie = set_cookie
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    let html = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
+    let csrf = html
+        .split("name=\"csrf\" value=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_string();
+    assert_eq!(format!("pp_csrf={csrf}"), cookie);
+    // Choice 1 is "Bid" with a number field.
+    let form = format!("csrf={csrf}&seq=0&choice=1&p0=300");
+    let res = client
+        .post(&url)
+        .insert_header(("Cookie", cookie.clone()))
+        .insert_header(("Content-Type", "application/x-www-form-urlencoded"))
+        .send_body(form.clone())
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 303);
+    assert_eq!(db.store.game(id).await.unwrap().unwrap().head_seq, 1);
+    // The same form again is stale: 409, with the page as it stands now.
+    let mut res = client
+        .post(&url)
+        .insert_header(("Cookie", cookie))
+        .insert_header(("Content-Type", "application/x-www-form-urlencoded"))
+        .send_body(form)
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 409);
+    let html = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
+    assert!(html.contains("moved on"), "{html}");
+    assert!(html.contains("Ann bids 300") || html.contains("bids 300"));
+    assert_eq!(db.store.game(id).await.unwrap().unwrap().head_seq, 1);
+    db.drop().await;
+}
