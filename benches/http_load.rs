@@ -1,0 +1,339 @@
+//! HTTP load: move submission throughput and latency over loopback with durable commits,
+//! against the limit of the same SQL run by pgbench; and the play page's render time in a
+//! database of 10,000 games and over a million commands.
+//!
+//! `cargo bench --bench http_load` (uses the tests' private PostgreSQL, or DATABASE_URL).
+//! Optional: `POSTPLAY_LOAD_SECONDS` (default 10), `POSTPLAY_LOAD_CLIENTS` (default 32),
+//! `POSTPLAY_RENDER_GAMES` (default 10000).
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use awc::Client;
+use common::{TestDb, spawn_app};
+use postplay::engine::audit::{genesis, link};
+use postplay::engine::bot::{bot_rng, play_random, random_command};
+use postplay::engine::{DynMatch, Log, Seed, find_game};
+use postplay::store::{NewSeat, chain_time};
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn env_number(key: &str, default: u64) -> u64 {
+    std::env::var(key)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+struct Game {
+    id: i64,
+    tokens: Vec<String>,
+    live: Box<dyn DynMatch>,
+}
+
+async fn new_games(db: &TestDb, count: usize, first_seed: u64) -> Vec<Game> {
+    let kind = find_game("whitehouse").unwrap();
+    let mut games = Vec::new();
+    for n in 0..count {
+        let seed = Seed::from_number(first_seed + n as u64);
+        let seats: Vec<NewSeat> = (0..4)
+            .map(|i| NewSeat {
+                name: format!("P{i}"),
+                email: None,
+            })
+            .collect();
+        let created = db
+            .store
+            .create_game("whitehouse", &json!({}), &seats, seed)
+            .await
+            .unwrap();
+        games.push(Game {
+            id: created.id,
+            tokens: created.seat_tokens,
+            live: kind.new_match(&json!({}), 4, seed).unwrap(),
+        });
+    }
+    games
+}
+
+/// Each client plays its own games move after move for `seconds`; `pace` spaces the moves of
+/// one client. Returns the latencies of acknowledged moves and the elapsed time.
+async fn drive(
+    base: &str,
+    games: Vec<Game>,
+    clients: usize,
+    seconds: u64,
+    pace: Option<Duration>,
+) -> (Vec<Duration>, Duration) {
+    let mut shares: Vec<Vec<Game>> = (0..clients).map(|_| Vec::new()).collect();
+    for (i, game) in games.into_iter().enumerate() {
+        shares[i % clients].push(game);
+    }
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(seconds);
+    let tasks: Vec<_> = shares
+        .into_iter()
+        .enumerate()
+        .map(|(c, mut mine)| {
+            let base = base.to_string();
+            actix_web::rt::spawn(async move {
+                let client = Client::builder().timeout(Duration::from_secs(30)).finish();
+                let mut rng = bot_rng(&Seed::from_number(c as u64));
+                let mut latencies = Vec::new();
+                let mut turn = 0usize;
+                while Instant::now() < deadline {
+                    let count = mine.len();
+                    let game = &mut mine[turn % count];
+                    turn += 1;
+                    if game.live.outcome().is_some() {
+                        if mine.iter().all(|g| g.live.outcome().is_some()) {
+                            break;
+                        }
+                        continue;
+                    }
+                    let seat = game.live.active()[0];
+                    let command = random_command(game.live.as_ref(), seat, &mut rng).unwrap();
+                    let body = json!({"command": command, "expected_seq": game.live.applied()})
+                        .to_string();
+                    let sent = Instant::now();
+                    let mut res = client
+                        .post(format!("{base}/api/games/{}/commands", game.id))
+                        .bearer_auth(&game.tokens[seat])
+                        .insert_header(("Content-Type", "application/json"))
+                        .send_body(body)
+                        .await
+                        .expect("the server answers");
+                    let _ = res.body().await;
+                    assert_eq!(res.status().as_u16(), 201);
+                    latencies.push(sent.elapsed());
+                    game.live
+                        .apply_json(seat, &command, &mut Log::silent())
+                        .unwrap();
+                    if let Some(pace) = pace {
+                        actix_web::rt::time::sleep(pace.saturating_sub(sent.elapsed())).await;
+                    }
+                }
+                latencies
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for task in tasks {
+        all.extend(task.await.unwrap());
+    }
+    let elapsed = start.elapsed();
+    all.sort();
+    (all, elapsed)
+}
+
+fn pgbench(db: &TestDb, clients: u64, seconds: u64) -> f64 {
+    let beside = postplay::pg::find_binaries().unwrap().join("pgbench");
+    let bin = if beside.exists() {
+        beside
+    } else {
+        let mut found: Vec<_> = std::fs::read_dir("/usr/lib/postgresql")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path().join("bin/pgbench"))
+            .filter(|p| p.exists())
+            .collect();
+        found.sort();
+        found.pop().unwrap_or_else(|| "pgbench".into())
+    };
+    let script = std::env::temp_dir().join("postplay-move.sql");
+    // Exactly the SQL of one move: the seat's token look-up, the game row, then in one
+    // transaction the optimistic head update, the command insert and the NOTIFY.
+    std::fs::write(
+        &script,
+        "\\set g random(1, 200)\n\
+         SELECT game_id, seat FROM seats WHERE token_hash = (SELECT token_hash FROM seats WHERE game_id = :g AND seat = 0);\n\
+         SELECT id, kind, rules_version, options, seat_count, seed, commitment, status, head_seq, head_hash, created_at, updated_at FROM games WHERE id = :g;\n\
+         BEGIN;\n\
+         UPDATE bench_games SET head_seq = head_seq + 1, head_hash = md5(random()::text), status = 'running', updated_at = now() WHERE id = :g;\n\
+         INSERT INTO bench_commands (game_id, seq, seat, command, created_at, hash) SELECT :g, head_seq, 0, '{\"type\":\"play\",\"card\":\"CA\"}', now(), md5(random()::text) FROM bench_games WHERE id = :g;\n\
+         SELECT pg_notify('postplay_bench', :g::text);\n\
+         COMMIT;\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(bin)
+        .args([
+            "-n",
+            "-c",
+            &clients.to_string(),
+            "-j",
+            "2",
+            "-T",
+            &seconds.to_string(),
+            "-f",
+            script.to_str().unwrap(),
+        ])
+        .arg(db.url())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "pgbench: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text.lines()
+        .find(|l| l.starts_with("tps = "))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .and_then(|v| v.parse().ok())
+        .expect("pgbench reports tps")
+}
+
+async fn render_bench(db: &TestDb, base: &str, games: usize) {
+    let kind = find_game("whitehouse").unwrap();
+    let started = Instant::now();
+    let mut tokens = Vec::new();
+    let mut total_commands = 0usize;
+    let mut batch: (
+        Vec<i64>,
+        Vec<i64>,
+        Vec<i32>,
+        Vec<serde_json::Value>,
+        Vec<chrono::DateTime<chrono::Utc>>,
+        Vec<String>,
+    ) = Default::default();
+    for n in 0..games {
+        let seed = Seed::from_number(1_000_000 + n as u64);
+        let playout = play_random(kind, &json!({}), 4, seed).unwrap();
+        let seats: Vec<NewSeat> = (0..4)
+            .map(|i| NewSeat {
+                name: format!("P{i}"),
+                email: None,
+            })
+            .collect();
+        let created = db
+            .store
+            .create_game("whitehouse", &json!({}), &seats, seed)
+            .await
+            .unwrap();
+        let mut previous = genesis(&seed.commitment()).unwrap();
+        let at = chrono::Utc::now();
+        for (i, entry) in playout.record.commands.iter().enumerate() {
+            previous = link(
+                &previous,
+                i as u64 + 1,
+                entry.seat,
+                &entry.command,
+                &chain_time(&at),
+            );
+            batch.0.push(created.id);
+            batch.1.push(i as i64 + 1);
+            batch.2.push(entry.seat as i32);
+            batch.3.push(entry.command.clone());
+            batch.4.push(at);
+            batch.5.push(hex::encode(previous));
+        }
+        total_commands += playout.record.commands.len();
+        sqlx::query(
+            "UPDATE games SET head_seq = $2, head_hash = $3, status = 'over' WHERE id = $1",
+        )
+        .bind(created.id)
+        .bind(playout.record.commands.len() as i64)
+        .bind(hex::encode(previous))
+        .execute(db.store.pool())
+        .await
+        .unwrap();
+        tokens.push(created.seat_tokens[0].clone());
+        if batch.0.len() > 20_000 || n + 1 == games {
+            sqlx::query(
+                "INSERT INTO commands (game_id, seq, seat, command, created_at, hash) \
+                 SELECT * FROM UNNEST($1::bigint[], $2::bigint[], $3::int[], $4::jsonb[], $5::timestamptz[], $6::text[])",
+            )
+            .bind(&batch.0)
+            .bind(&batch.1)
+            .bind(&batch.2)
+            .bind(&batch.3)
+            .bind(&batch.4)
+            .bind(&batch.5)
+            .execute(db.store.pool())
+            .await
+            .unwrap();
+            batch = Default::default();
+        }
+    }
+    sqlx::query("VACUUM ANALYZE")
+        .execute(db.store.pool())
+        .await
+        .unwrap();
+    println!(
+        "render: {games} games, {total_commands} commands loaded in {:.1?}",
+        started.elapsed()
+    );
+    let client = Client::builder().timeout(Duration::from_secs(30)).finish();
+    let mut rng = bot_rng(&Seed::from_number(9));
+    let mut latencies = Vec::new();
+    for _ in 0..2000 {
+        let token = &tokens[rng.index(tokens.len())];
+        let sent = Instant::now();
+        let mut res = client
+            .get(format!("{base}/play/{token}"))
+            .send()
+            .await
+            .unwrap();
+        let _ = res.body().limit(1 << 22).await.unwrap();
+        assert_eq!(res.status().as_u16(), 200);
+        latencies.push(sent.elapsed());
+    }
+    latencies.sort();
+    println!(
+        "render: GET /play/{{token}} of a random game (mostly first views: replay from the database), 2000 requests: p50 {:.2?}, p99 {:.2?}, max {:.2?}",
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99),
+        latencies.last().unwrap()
+    );
+}
+
+fn main() {
+    actix_web::rt::System::new().block_on(async {
+        let seconds = env_number("POSTPLAY_LOAD_SECONDS", 10);
+        let clients = env_number("POSTPLAY_LOAD_CLIENTS", 32) as usize;
+        let db = TestDb::new().await;
+        let base = spawn_app(&db);
+        let games = new_games(&db, 200, 1).await;
+        let (latencies, elapsed) = drive(&base, games, clients, seconds, None).await;
+        let rate = latencies.len() as f64 / elapsed.as_secs_f64();
+        println!(
+            "moves over HTTP, {clients} clients, 200 games: {:.0} moves/s; p50 {:.2?}, p99 {:.2?}",
+            rate,
+            percentile(&latencies, 0.5),
+            percentile(&latencies, 0.99)
+        );
+        let half = rate / 2.0;
+        let pace = Duration::from_secs_f64(clients as f64 / half);
+        let games = new_games(&db, 200, 10_000).await;
+        let (paced, elapsed) = drive(&base, games, clients, seconds, Some(pace)).await;
+        println!(
+            "moves over HTTP at half that rate ({:.0}/s offered): {:.0} moves/s; p50 {:.2?}, p99 {:.2?}",
+            half,
+            paced.len() as f64 / elapsed.as_secs_f64(),
+            percentile(&paced, 0.5),
+            percentile(&paced, 0.99)
+        );
+        sqlx::query("CREATE TABLE bench_games AS SELECT * FROM games").execute(db.store.pool()).await.unwrap();
+        sqlx::query("CREATE TABLE bench_commands (LIKE commands INCLUDING ALL)").execute(db.store.pool()).await.unwrap();
+        sqlx::query("ALTER TABLE bench_commands ADD UNIQUE (game_id, seq)").execute(db.store.pool()).await.ok();
+        sqlx::query("ALTER TABLE bench_games ADD PRIMARY KEY (id)").execute(db.store.pool()).await.unwrap();
+        let limit = pgbench(&db, clients as u64, seconds);
+        println!("pgbench, the same SQL per move, {clients} clients: {limit:.0} tps; HTTP reaches {:.0}% of it", 100.0 * rate / limit);
+        let render_games = env_number("POSTPLAY_RENDER_GAMES", 10_000) as usize;
+        if render_games > 0 {
+            render_bench(&db, &base, render_games).await;
+        }
+        db.drop().await;
+    });
+}
