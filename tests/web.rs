@@ -376,3 +376,57 @@ async fn a_move_through_the_html_form_redirects_and_shows() {
     assert_eq!(db.store.game(id).await.unwrap().unwrap().head_seq, 1);
     db.drop().await;
 }
+
+#[actix_web::test]
+async fn open_pages_hear_of_new_moves() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::default();
+    let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 17).await;
+    let mut events = client
+        .get(format!("{base}/games/{id}/events"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        events.headers().get("content-type").unwrap(),
+        "text/event-stream"
+    );
+    let hello = futures_util::StreamExt::next(&mut events)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&hello).starts_with(": connected"));
+    // The process's listener connects to PostgreSQL on its own schedule: move until an event
+    // arrives (the first normally does).
+    let mut rng = bot_rng(&Seed::from_number(17));
+    for attempt in 1..=5 {
+        let loaded = db.store.clone_handle().load(id).await.unwrap();
+        let seat = loaded.game.active()[0];
+        let command = fill_at_random(&loaded.game.choices(seat)[0], &mut rng);
+        let body = json!({"command": command}).to_string();
+        let (status, _) = post_json(
+            &client,
+            &format!("{base}/api/games/{id}/commands"),
+            Some(&tokens[seat]),
+            &body,
+        )
+        .await;
+        assert_eq!(status, 201);
+        let wait = std::time::Duration::from_secs(2);
+        if let Ok(Some(Ok(event))) =
+            actix_web::rt::time::timeout(wait, futures_util::StreamExt::next(&mut events)).await
+        {
+            let text = String::from_utf8_lossy(&event).into_owned();
+            let seq: usize = text
+                .trim()
+                .strip_prefix("data: ")
+                .and_then(|n| n.parse().ok())
+                .expect("data: <seq>");
+            assert!((1..=attempt).contains(&seq), "{text}");
+            db.drop().await;
+            return;
+        }
+    }
+    panic!("no event for five moves");
+}
