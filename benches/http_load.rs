@@ -194,19 +194,22 @@ fn pgbench(db: &TestDb, clients: u64, seconds: u64) -> f64 {
         .expect("pgbench reports tps")
 }
 
+/// Columns of command rows waiting for one bulk insert.
+type Batch = (
+    Vec<i64>,
+    Vec<i64>,
+    Vec<i32>,
+    Vec<serde_json::Value>,
+    Vec<chrono::DateTime<chrono::Utc>>,
+    Vec<String>,
+);
+
 async fn render_bench(db: &TestDb, base: &str, games: usize) {
     let kind = find_game("whitehouse").unwrap();
     let started = Instant::now();
     let mut tokens = Vec::new();
     let mut total_commands = 0usize;
-    let mut batch: (
-        Vec<i64>,
-        Vec<i64>,
-        Vec<i32>,
-        Vec<serde_json::Value>,
-        Vec<chrono::DateTime<chrono::Utc>>,
-        Vec<String>,
-    ) = Default::default();
+    let mut batch = Batch::default();
     for n in 0..games {
         let seed = Seed::from_number(1_000_000 + n as u64);
         let playout = play_random(kind, &json!({}), 4, seed).unwrap();
@@ -263,7 +266,7 @@ async fn render_bench(db: &TestDb, base: &str, games: usize) {
             .execute(db.store.pool())
             .await
             .unwrap();
-            batch = Default::default();
+            batch = Batch::default();
         }
     }
     sqlx::query("VACUUM ANALYZE")
