@@ -430,3 +430,96 @@ async fn open_pages_hear_of_new_moves() {
     }
     panic!("no event for five moves");
 }
+
+/// The form fields a browser sends for `choice` (number `index`) filled with `command`.
+fn form_for(choice: &Choice, index: usize, command: &Value) -> Vec<(String, String)> {
+    use postplay::engine::ParamKind;
+    let mut fields = vec![("choice".to_string(), index.to_string())];
+    for (i, param) in choice.params.iter().enumerate() {
+        let value = &command[&param.field];
+        let name = format!("p{i}");
+        match &param.kind {
+            ParamKind::One { options } => {
+                let at = options.iter().position(|o| &o.value == value).unwrap();
+                fields.push((name, at.to_string()));
+            }
+            ParamKind::Pick { options, .. } => {
+                for picked in value.as_array().unwrap() {
+                    let at = options.iter().position(|o| &o.value == picked).unwrap();
+                    fields.push((name.clone(), at.to_string()));
+                }
+            }
+            ParamKind::Number { .. } => fields.push((name, value.to_string())),
+            ParamKind::Distribute { .. } => {
+                for (j, count) in value.as_array().unwrap().iter().enumerate() {
+                    fields.push((format!("{name}_{j}"), count.to_string()));
+                }
+            }
+        }
+    }
+    fields
+}
+
+#[actix_web::test]
+async fn a_whole_game_through_the_html_forms_hiding_every_hand_from_every_seat() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::builder().disable_redirects().finish();
+    let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 18).await;
+    let mut rng = bot_rng(&Seed::from_number(18));
+    let mut cookies = Vec::new();
+    for token in &tokens {
+        let res = client
+            .get(format!("{base}/play/{token}"))
+            .send()
+            .await
+            .unwrap();
+        let set = res.headers().get("set-cookie").unwrap().to_str().unwrap();
+        cookies.push(set.split(';').next().unwrap().to_string());
+    }
+    let mut moves = 0;
+    loop {
+        let loaded = db.store.clone_handle().load(id).await.unwrap();
+        if loaded.game.outcome().is_some() {
+            break;
+        }
+        if moves % 3 == 0 {
+            for (seat, token) in tokens.iter().enumerate() {
+                let secret = others_cards(&db, id, seat).await;
+                let (_, page) = get_text(&client, &format!("{base}/play/{token}")).await;
+                for card in &secret {
+                    assert!(
+                        !page.contains(&format!("data-card=\"{card}\"")),
+                        "seat {seat} sees {card}"
+                    );
+                }
+            }
+        }
+        let seat = loaded.game.active()[0];
+        let choices = loaded.game.choices(seat);
+        let index = rng.index(choices.len());
+        let command = fill_at_random(&choices[index], &mut rng);
+        let csrf = cookies[seat].trim_start_matches("pp_csrf=").to_string();
+        let mut fields = form_for(&choices[index], index, &command);
+        fields.push(("csrf".into(), csrf));
+        fields.push(("seq".into(), loaded.row.head_seq.to_string()));
+        let body: String = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(&fields)
+            .finish();
+        let mut res = client
+            .post(format!("{base}/play/{}", tokens[seat]))
+            .insert_header(("Cookie", cookies[seat].clone()))
+            .insert_header(("Content-Type", "application/x-www-form-urlencoded"))
+            .send_body(body)
+            .await
+            .unwrap();
+        let status = res.status().as_u16();
+        let page = res.body().limit(1 << 22).await.unwrap();
+        assert_eq!(status, 303, "{command}: {}", String::from_utf8_lossy(&page));
+        moves += 1;
+    }
+    let (_, page) = get_text(&client, &format!("{base}/play/{}", tokens[0])).await;
+    assert!(page.contains("Game over."), "the end is shown");
+    assert_eq!(db.store.game(id).await.unwrap().unwrap().head_seq, moves);
+    db.drop().await;
+}
