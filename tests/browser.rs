@@ -171,6 +171,41 @@ async fn a_player_moves_by_clicking_and_sees_the_board_update() {
         .unwrap();
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-play.png");
     std::fs::write(&path, bytes).unwrap();
+    // One step of the replay viewer, and a step forward with the arrow key.
+    driver
+        .call(
+            "POST",
+            "/url",
+            Some(json!({"url": format!("{base}/games/{id}/replay?at=0")})),
+        )
+        .await;
+    assert!(driver.source().await.contains("Move <b>0</b> of 1"));
+    let body = driver.find("body").await;
+    driver
+        .call(
+            "POST",
+            &format!("/element/{body}/value"),
+            Some(json!({"text": "\u{E014}"})),
+        )
+        .await;
+    let mut stepped = false;
+    for _ in 0..50 {
+        if driver.source().await.contains("Move <b>1</b> of 1") {
+            stepped = true;
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(stepped, "the right arrow steps forward");
+    let png = driver.call("GET", "/screenshot", None).await;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(png.as_str().unwrap())
+        .unwrap();
+    std::fs::write(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-replay.png"),
+        bytes,
+    )
+    .unwrap();
     driver.call("DELETE", "", None).await;
     driver.process.kill().ok();
     driver.process.wait().ok();

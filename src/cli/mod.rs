@@ -4,6 +4,7 @@ mod games;
 mod replay;
 mod selfplay;
 mod serve;
+mod transfer;
 mod verify;
 
 pub use selfplay::random_seed;
@@ -31,6 +32,10 @@ enum Command {
     Serve(serve::Args),
     /// Apply the database migrations and exit.
     Migrate,
+    /// Write a game's record (docs/record-format.md) from the database.
+    Export(transfer::ExportArgs),
+    /// Verify a record and store it as a new game.
+    Import(transfer::ImportArgs),
     /// Verify an exported game: hash chain, seed commitment, full replay, final state.
     Verify(verify::Args),
 }
@@ -45,5 +50,7 @@ pub fn run() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Migrate => serve::migrate(),
+        Command::Export(args) => transfer::export(args),
+        Command::Import(args) => transfer::import(args),
     }
 }

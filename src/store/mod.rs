@@ -514,6 +514,12 @@ impl Store {
     /// The record of a game (docs/record-format.md): names but never emails or tokens; the
     /// seed only once the game is over.
     pub async fn export(&self, id: i64) -> Result<Record, StoreError> {
+        self.export_with(id, false).await
+    }
+
+    /// The record of a game; `reveal_seed` includes the seed even while the game runs (for an
+    /// administrator moving a running game to another server, never for players).
+    pub async fn export_with(&self, id: i64, reveal_seed: bool) -> Result<Record, StoreError> {
         let loaded = self.load(id).await?;
         let row = &loaded.row;
         let seats = self.seats(id).await?;
@@ -525,7 +531,7 @@ impl Store {
             options: row.options.clone(),
             seats: row.seat_count as usize,
             seat_names: seats.into_iter().map(|s| s.name).collect(),
-            seed: over.then_some(row.seed),
+            seed: (over || reveal_seed).then_some(row.seed),
             commitment: Some(row.commitment.clone()),
             chain_head: Some(row.head_hash.clone()),
             commands: commands
@@ -537,7 +543,84 @@ impl Store {
                     hash: Some(c.hash),
                 })
                 .collect(),
-            final_state_hash: over.then(|| loaded.game.state_hash()),
+            final_state_hash: (over || reveal_seed).then(|| loaded.game.state_hash()),
+        })
+    }
+
+    /// Stores a game from a record after verifying it (chain, commitment, replay), keeping
+    /// its log, times and hashes; new links are made for the organiser and every seat. The
+    /// record must carry its seed: a game cannot go on without it.
+    pub async fn import(&self, record: &Record) -> Result<CreatedGame, StoreError> {
+        let verified = crate::engine::audit::verify(record, record.chain_head.as_deref())
+            .map_err(|e| StoreError::Invalid(format!("the record does not verify: {e}")))?;
+        let seed = record
+            .seed
+            .ok_or_else(|| StoreError::Invalid("the record has no seed".into()))?;
+        let game = find_game(&record.game)
+            .ok_or_else(|| StoreError::Invalid(format!("no game called {:?}", record.game)))?;
+        let mut times = Vec::with_capacity(record.commands.len());
+        for (i, entry) in record.commands.iter().enumerate() {
+            let at = entry.at.as_deref().unwrap_or_default();
+            let parsed = DateTime::parse_from_rfc3339(at)
+                .map_err(|e| StoreError::Invalid(format!("entry {}: time {at:?}: {e}", i + 1)))?
+                .with_timezone(&Utc);
+            times.push(parsed);
+        }
+        let over = verified.outcome.is_some();
+        let organiser_token = new_token();
+        let seat_tokens: Vec<String> = (0..record.seats).map(|_| new_token()).collect();
+        let mut tx = self.pool.begin().await?;
+        let id: i64 = sqlx::query(
+            "INSERT INTO games (kind, rules_version, options, seat_count, seed, commitment, \
+             organiser_token_hash, head_seq, head_hash, status) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+        )
+        .bind(&record.game)
+        .bind(record.rules_version as i32)
+        .bind(&record.options)
+        .bind(record.seats as i32)
+        .bind(seed.0.to_vec())
+        .bind(seed.commitment())
+        .bind(token_hash(&organiser_token))
+        .bind(record.commands.len() as i64)
+        .bind(&verified.chain_head)
+        .bind(if over { "over" } else { "running" })
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get("id")?;
+        for (seat, token) in seat_tokens.iter().enumerate() {
+            let name = record
+                .seat_names
+                .get(seat)
+                .cloned()
+                .unwrap_or_else(|| game.seat_name(seat, record.seats));
+            sqlx::query(
+                "INSERT INTO seats (game_id, seat, name, token_hash) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(id)
+            .bind(seat as i32)
+            .bind(name)
+            .bind(token_hash(token))
+            .execute(&mut *tx)
+            .await?;
+        }
+        for (i, entry) in record.commands.iter().enumerate() {
+            sqlx::query("INSERT INTO commands (game_id, seq, seat, command, created_at, hash) VALUES ($1, $2, $3, $4, $5, $6)")
+                .bind(id)
+                .bind(i as i64 + 1)
+                .bind(entry.seat as i32)
+                .bind(&entry.command)
+                .bind(times[i])
+                .bind(entry.hash.as_deref().unwrap_or_default())
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        tracing::info!(game = id, kind = %record.game, commands = record.commands.len(), "game imported");
+        Ok(CreatedGame {
+            id,
+            organiser_token,
+            seat_tokens,
         })
     }
 

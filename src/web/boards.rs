@@ -84,6 +84,7 @@ struct WhitehouseBoard {
     kitty: String,
     last_trick: String,
     hand: String,
+    open_hands: Vec<(String, String)>,
 }
 
 fn cards_html(cards: &[Card]) -> String {
@@ -192,6 +193,15 @@ fn whitehouse(view: &Value, names: &[String]) -> Option<String> {
             })
             .unwrap_or_default(),
         hand: cards_html(&own_hand),
+        open_hands: if v.you.is_none() {
+            v.hands
+                .iter()
+                .enumerate()
+                .filter_map(|(s, h)| h.as_ref().map(|h| (name(s), cards_html(h))))
+                .collect()
+        } else {
+            Vec::new()
+        },
     };
     board.render().ok()
 }

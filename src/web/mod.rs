@@ -118,6 +118,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/play/{token}", web::post().to(pages::play_move))
         .route("/games/{id}", web::get().to(pages::spectate))
         .route("/games/{id}/log", web::get().to(pages::public_log))
+        .route("/games/{id}/replay", web::get().to(pages::replay))
         .route("/games/{id}/events", web::get().to(events::events))
         .route("/api/games/{id}/view", web::get().to(api::view_by_id))
         .route("/api/games/{id}/choices", web::get().to(api::choices_by_id))

@@ -659,3 +659,101 @@ pub async fn public_log(
         },
     )
 }
+
+#[derive(Template)]
+#[template(path = "replay.html")]
+struct Replay {
+    title: String,
+    kind: String,
+    game_id: i64,
+    at: i64,
+    head: i64,
+    open: bool,
+    can_open: bool,
+    first_url: String,
+    back_url: String,
+    forward_url: String,
+    last_url: String,
+    step_lines: Vec<String>,
+    board: String,
+    commitment: String,
+    seed: Option<String>,
+}
+
+/// The query of the replay viewer.
+#[derive(serde::Deserialize)]
+pub struct ReplayQuery {
+    at: Option<i64>,
+    open: Option<u8>,
+}
+
+/// `GET /games/{id}/replay?at=N[&open=1]`: the board as it was after move N (public view; a
+/// finished game may be shown with all cards open), with links to step through.
+pub async fn replay(
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    query: web::Query<ReplayQuery>,
+) -> Result<HttpResponse, WebError> {
+    let row = state.store.game(*id).await?.ok_or(WebError::NotFound)?;
+    let game = find_game(&row.kind).ok_or(WebError::NotFound)?;
+    let head = row.head_seq;
+    let at = query.at.unwrap_or(head).clamp(0, head);
+    let over = row.status == "over";
+    let open = over && query.open == Some(1);
+    let mut live = game
+        .new_match(&row.options, row.seat_count as usize, row.seed)
+        .map_err(|e| WebError::Internal(e.to_string()))?;
+    let mut log = crate::engine::Log::recording();
+    let mut step_lines = Vec::new();
+    for entry in state
+        .store
+        .commands(*id, 0)
+        .await?
+        .into_iter()
+        .take(at as usize)
+    {
+        live.apply_json(entry.seat, &entry.command, &mut log)
+            .map_err(|e| WebError::Internal(format!("move {}: {e}", entry.seq)))?;
+        step_lines = log.take();
+    }
+    let names: Vec<String> = state
+        .store
+        .seats(*id)
+        .await?
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    let viewer = if open {
+        Viewer::Auditor
+    } else {
+        Viewer::Spectator
+    };
+    let url = |n: i64| {
+        format!(
+            "/games/{}/replay?at={}{}",
+            row.id,
+            n.clamp(0, head),
+            if open { "&open=1" } else { "" }
+        )
+    };
+    html(
+        StatusCode::OK,
+        Replay {
+            title: format!("{} #{}", game.name(), row.id),
+            kind: row.kind.clone(),
+            game_id: row.id,
+            at,
+            head,
+            open,
+            can_open: over,
+            first_url: url(0),
+            back_url: url(at - 1),
+            forward_url: url(at + 1),
+            last_url: url(head),
+            step_lines: step_lines.iter().map(|l| render(l, &names)).collect(),
+            board: board_html(&row.kind, &live.view(viewer), &names),
+            commitment: row.commitment.clone(),
+            seed: over.then(|| row.seed.to_hex()),
+        },
+    )
+}
