@@ -301,6 +301,50 @@ async fn render_bench(db: &TestDb, base: &str, games: usize) {
     );
 }
 
+/// The replay viewer at random steps of a finished 1,070-command game (each request replays
+/// the log up to its step).
+async fn replay_viewer_bench(db: &TestDb, base: &str) {
+    let game = find_game("whitehouse").unwrap();
+    let options = json!({"partnership": false, "jokers": false, "target": 13});
+    let mut record = play_random(game, &options, 4, Seed::from_number(732))
+        .unwrap()
+        .record;
+    for (i, entry) in record.commands.iter_mut().enumerate() {
+        entry.at = Some(format!(
+            "2026-11-{:02}T{:02}:{:02}:00.000000Z",
+            1 + i / 1440,
+            i / 60 % 24,
+            i % 60
+        ));
+    }
+    record.chain_head = postplay::engine::audit::seal(&mut record);
+    let imported = db.store.import(&record).await.unwrap();
+    let client = Client::builder().timeout(Duration::from_secs(30)).finish();
+    let mut rng = bot_rng(&Seed::from_number(10));
+    let mut latencies = Vec::new();
+    for _ in 0..500 {
+        let at = rng.index(record.commands.len() + 1);
+        let open = if rng.below(2) == 0 { "" } else { "&open=1" };
+        let sent = Instant::now();
+        let mut res = client
+            .get(format!("{base}/games/{}/replay?at={at}{open}", imported.id))
+            .send()
+            .await
+            .unwrap();
+        let _ = res.body().limit(1 << 22).await.unwrap();
+        assert_eq!(res.status().as_u16(), 200);
+        latencies.push(sent.elapsed());
+    }
+    latencies.sort();
+    println!(
+        "replay viewer: step N of a {}-command game, 500 random steps: p50 {:.2?}, p99 {:.2?}, max {:.2?}",
+        record.commands.len(),
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99),
+        latencies.last().unwrap()
+    );
+}
+
 fn main() {
     actix_web::rt::System::new().block_on(async {
         let seconds = env_number("POSTPLAY_LOAD_SECONDS", 10);
@@ -333,6 +377,7 @@ fn main() {
         sqlx::query("ALTER TABLE bench_games ADD PRIMARY KEY (id)").execute(db.store.pool()).await.unwrap();
         let limit = pgbench(&db, clients as u64, seconds);
         println!("pgbench, the same SQL per move, {clients} clients: {limit:.0} tps; HTTP reaches {:.0}% of it", 100.0 * rate / limit);
+        replay_viewer_bench(&db, &base).await;
         let render_games = env_number("POSTPLAY_RENDER_GAMES", 10_000) as usize;
         if render_games > 0 {
             render_bench(&db, &base, render_games).await;
