@@ -8,6 +8,8 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+#[path = "support/long_game.rs"]
+mod long_game;
 
 use awc::Client;
 use common::{TestDb, spawn_app};
@@ -304,20 +306,7 @@ async fn render_bench(db: &TestDb, base: &str, games: usize) {
 /// The replay viewer at random steps of a finished 1,070-command game (each request replays
 /// the log up to its step).
 async fn replay_viewer_bench(db: &TestDb, base: &str) {
-    let game = find_game("whitehouse").unwrap();
-    let options = json!({"partnership": false, "jokers": false, "target": 13});
-    let mut record = play_random(game, &options, 4, Seed::from_number(732))
-        .unwrap()
-        .record;
-    for (i, entry) in record.commands.iter_mut().enumerate() {
-        entry.at = Some(format!(
-            "2026-11-{:02}T{:02}:{:02}:00.000000Z",
-            1 + i / 1440,
-            i / 60 % 24,
-            i % 60
-        ));
-    }
-    record.chain_head = postplay::engine::audit::seal(&mut record);
+    let record = long_game::long_record();
     let imported = db.store.import(&record).await.unwrap();
     let client = Client::builder().timeout(Duration::from_secs(30)).finish();
     let mut rng = bot_rng(&Seed::from_number(10));

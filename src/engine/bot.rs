@@ -191,17 +191,6 @@ pub fn play_random(
             })?;
         commands.push(RecordedCommand::new(seat, command));
     };
-    let record = Record {
-        game: game.id().to_string(),
-        rules_version: game.rules_version(),
-        options: live.options(),
-        seats,
-        seat_names: Vec::new(),
-        seed: Some(seed),
-        commitment: Some(seed.commitment()),
-        chain_head: None,
-        commands,
-        final_state_hash: Some(live.state_hash()),
-    };
+    let record = Record::of_play(live.as_ref(), seed, commands);
     Ok(Playout { record, outcome })
 }

@@ -107,6 +107,23 @@ pub struct Step {
 }
 
 impl Record {
+    /// The record of a game just played: its seed revealed, its final state hash, no names,
+    /// times or chain.
+    pub fn of_play(game: &dyn DynMatch, seed: Seed, commands: Vec<RecordedCommand>) -> Record {
+        Record {
+            game: game.game_id().to_string(),
+            rules_version: find_game(game.game_id()).map_or(1, |g| g.rules_version()),
+            options: game.options(),
+            seats: game.seats(),
+            seat_names: Vec::new(),
+            seed: Some(seed),
+            commitment: Some(seed.commitment()),
+            chain_head: None,
+            commands,
+            final_state_hash: Some(game.state_hash()),
+        }
+    }
+
     /// Sets up the record's game from its seed, before any command.
     pub fn start(&self) -> Result<Box<dyn DynMatch>, ReplayError> {
         let game =

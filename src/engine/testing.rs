@@ -97,18 +97,8 @@ where
         R::active(&live.state).is_empty(),
         "seed {seed}: seats awaited after the end"
     );
-    let record = Record {
-        game: R::ID.to_string(),
-        rules_version: R::RULES_VERSION,
-        options: serde_json::to_value(&live.options).unwrap(),
-        seats,
-        seat_names: Vec::new(),
-        seed: Some(seed),
-        commitment: Some(seed.commitment()),
-        chain_head: None,
-        commands,
-        final_state_hash: Some(live.state_hash()),
-    };
+    let mut record = Record::of_play(&live, seed, commands);
+    record.rules_version = R::RULES_VERSION;
     let mut replayed = Match::<R>::new(live.options.clone(), seats, seed).expect("setup");
     for (i, entry) in record.commands.iter().enumerate() {
         let typed: R::Command = serde_json::from_value(entry.command.clone()).expect("parses");
