@@ -55,14 +55,15 @@ async fn others_cards(db: &TestDb, id: i64, seat: usize) -> Vec<String> {
             );
         }
     }
-    cards.extend(
-        state["kitty"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|_| state["bidder"].as_u64() != Some(seat as u64))
-            .map(|c| c.as_str().unwrap().to_string()),
-    );
+    if let Some(kitty) = state["kitty"].as_array()
+        && state["bidder"].as_u64() != Some(seat as u64)
+    {
+        cards.extend(kitty.iter().map(|c| c.as_str().unwrap().to_string()));
+    }
+    // A Puerto Rico declarer's hand is laid face up for all to see.
+    if let Some(shown) = state["puerto_rico"]["shown"].as_array() {
+        cards.retain(|c| !shown.iter().any(|s| s == c));
+    }
     cards
 }
 
@@ -462,11 +463,20 @@ fn form_for(choice: &Choice, index: usize, command: &Value) -> Vec<(String, Stri
 
 #[actix_web::test]
 async fn a_whole_game_through_the_html_forms_hiding_every_hand_from_every_seat() {
+    whole_game_through_forms("whitehouse", 18).await;
+}
+
+#[actix_web::test]
+async fn a_whole_four_player_statehood_game_through_the_html_forms() {
+    whole_game_through_forms("statehood", 19).await;
+}
+
+async fn whole_game_through_forms(kind: &str, seed: u64) {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
     let client = Client::builder().disable_redirects().finish();
-    let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 18).await;
-    let mut rng = bot_rng(&Seed::from_number(18));
+    let (id, tokens) = create_game(&db, kind, &["Ann", "Bo", "Cy", "Di"], seed).await;
+    let mut rng = bot_rng(&Seed::from_number(seed));
     let mut cookies = Vec::new();
     for token in &tokens {
         let res = client

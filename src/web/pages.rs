@@ -480,7 +480,7 @@ async fn play_page(
         post_url: token.map(|t| format!("/play/{t}")).unwrap_or_default(),
         csrf: csrf_token,
         error,
-        outcome: loaded.game.outcome().map(|o| o.reason),
+        outcome: loaded.game.outcome().map(|o| render(&o.reason, &names)),
         waiting_for: active
             .iter()
             .map(|&s| names[s].clone())

@@ -1,0 +1,159 @@
+//! Statehood: a 2–4 player game of declaring statehood for DC, Puerto Rico and the four
+//! territories, and challenging others' declarations (../shared/rules/statehood.txt).
+//! Readings of the text: RULES.md.
+
+mod choices;
+mod play;
+mod state;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+pub use state::{
+    Command, Declaration, DeclarationKind, HandEnd, Options, Phase, PrAnswer, PrDeclaration, State,
+    WonCard,
+};
+pub use view::View;
+
+use crate::cards::Card;
+use crate::engine::{
+    Choice, GameRng, Log, OptionKind, OptionSpec, Outcome, RuleError, Rules, Seat, SetupError,
+    Viewer,
+};
+use serde_json::json;
+
+/// The Statehood rules.
+pub struct Statehood;
+
+/// The Puerto Rico card.
+pub fn puerto_rico() -> Card {
+    Card::from_code("PR").expect("the pack has Puerto Rico")
+}
+
+/// The DC card.
+pub fn dc() -> Card {
+    Card::from_code("DC").expect("the pack has DC")
+}
+
+impl Rules for Statehood {
+    const ID: &'static str = "statehood";
+    const NAME: &'static str = "Statehood";
+    const RULES_VERSION: u32 = 1;
+    type Options = Options;
+    type State = State;
+    type Command = Command;
+    type View = View;
+
+    fn seat_counts() -> (usize, usize) {
+        (2, 4)
+    }
+
+    fn option_specs() -> Vec<OptionSpec> {
+        vec![OptionSpec {
+            key: "target",
+            label: "Points to win",
+            kind: OptionKind::Integer { min: 1, max: 500 },
+            default: json!(56),
+        }]
+    }
+
+    fn setup(options: &Options, seats: usize, rng: &mut GameRng) -> Result<State, SetupError> {
+        options.validate()?;
+        let dealer = play::draw_for_dealer(seats, rng);
+        let mut state = State {
+            options: options.clone(),
+            seats,
+            hand_number: 0,
+            dealer,
+            phase: Phase::Turn,
+            turn: 0,
+            hands: vec![Vec::new(); seats],
+            stock: Vec::new(),
+            discard: Vec::new(),
+            drawn: None,
+            declaration: None,
+            puerto_rico: None,
+            won: vec![Vec::new(); seats],
+            scores: vec![0; seats],
+            last_hand: None,
+            outcome: None,
+        };
+        play::deal(&mut state, rng, &mut Log::silent());
+        Ok(state)
+    }
+
+    fn active(state: &State) -> Vec<Seat> {
+        match state.phase {
+            Phase::Over => Vec::new(),
+            Phase::PuertoRicoChallenges => state.pr_pending(),
+            _ => vec![state.turn],
+        }
+    }
+
+    fn choices(state: &State, seat: Seat) -> Vec<Choice> {
+        if !Self::active(state).contains(&seat) {
+            return Vec::new();
+        }
+        choices::for_seat(state, seat)
+    }
+
+    fn apply(
+        state: &mut State,
+        seat: Seat,
+        command: &Command,
+        rng: &mut GameRng,
+        log: &mut Log,
+    ) -> Result<(), RuleError> {
+        if !Self::active(state).contains(&seat) {
+            return Err(RuleError::NotYourTurn);
+        }
+        match (state.phase, command) {
+            (Phase::Turn, Command::TakeDiscard { discard }) => {
+                state.take_discard(seat, *discard, rng, log)
+            }
+            (Phase::Turn, Command::Draw) => state.draw(seat, log),
+            (Phase::Turn, Command::DeclareWild { wildcard, defence }) => {
+                state.declare_wild(seat, *wildcard, *defence, log)
+            }
+            (Phase::Turn, Command::DeclareDc { defence }) => state.declare_dc(seat, defence, log),
+            (Phase::Turn | Phase::ForcedPuertoRico, Command::DeclarePuertoRico) => {
+                state.declare_puerto_rico(seat, log)
+            }
+            (Phase::Drawn, Command::Discard { card }) => {
+                state.discard_after_draw(seat, *card, rng, log)
+            }
+            (Phase::Challenges, Command::Challenge { cards }) => state.challenge(seat, cards, log),
+            (Phase::Challenges, Command::Pass) => {
+                state.pass_challenge(seat, log);
+                Ok(())
+            }
+            (Phase::PuertoRicoChallenges, Command::Pass) => {
+                state.answer_puerto_rico(seat, PrAnswer::Pass, rng, log)
+            }
+            (Phase::PuertoRicoChallenges, Command::ChallengePuertoRico { cards }) => {
+                state.answer_puerto_rico(seat, PrAnswer::Cards(cards.clone()), rng, log)
+            }
+            (phase, _) => Err(RuleError::illegal(match phase {
+                Phase::Turn => "take the discard, draw, or declare statehood",
+                Phase::Drawn => "discard a card now",
+                Phase::Challenges => "challenge the declaration or pass",
+                Phase::ForcedPuertoRico => "the stock is gone: declare Puerto Rico",
+                Phase::PuertoRicoChallenges => "challenge Puerto Rico with six cards or pass",
+                Phase::Over => "the game is over",
+            })),
+        }
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        state.outcome.clone()
+    }
+
+    fn on_timeout(state: &State, seat: Seat) -> Command {
+        choices::cautious(state, seat)
+    }
+}

@@ -1,0 +1,426 @@
+//! Scenario tests from the printed rules and the published clarification.
+
+use super::*;
+use crate::cards::{compare_rank_ev, highest_by_rank_ev};
+use crate::engine::{Match, Seed};
+use std::cmp::Ordering;
+
+fn c(code: &str) -> Card {
+    Card::from_code(code).unwrap_or_else(|| panic!("no card {code}"))
+}
+
+fn cards(codes: &[&str]) -> Vec<Card> {
+    codes.iter().map(|code| c(code)).collect()
+}
+
+fn act(state: &mut State, seat: Seat, command: Command) -> Result<(), RuleError> {
+    let mut rng = GameRng::new(&Seed::from_number(7), 3);
+    Statehood::apply(state, seat, &command, &mut rng, &mut Log::recording())
+}
+
+/// A hand in progress: the given hands, stock (top last) and discard pile; seat 0 to move.
+fn table(hands: &[&[&str]], stock: &[&str], discard: &[&str]) -> State {
+    let mut state = Match::<Statehood>::new(Options::default(), hands.len(), Seed::from_number(1))
+        .unwrap()
+        .state;
+    state.hands = hands.iter().map(|h| cards(h)).collect();
+    state.stock = cards(stock);
+    state.discard = cards(discard);
+    state.dealer = hands.len() - 1;
+    state.turn = 0;
+    state.phase = Phase::Turn;
+    state.hand_number = 1;
+    state
+}
+
+const STOCK: &[&str] = &["ND", "SD", "MT", "WV", "ID", "NE", "KS", "MS", "AR", "IA"];
+
+#[test]
+fn virgin_islands_defended_by_georgia_is_16() {
+    let mut state = table(
+        &[
+            &["VI", "GA", "AK", "WY", "VT", "DE", "RI"],
+            &["TX", "FL", "OH", "NC", "TN", "IN", "MO"],
+        ],
+        STOCK,
+        &["UT"],
+    );
+    act(
+        &mut state,
+        0,
+        Command::DeclareWild {
+            wildcard: c("VI"),
+            defence: c("GA"),
+        },
+    )
+    .unwrap();
+    let declaration = state.declaration.clone().unwrap();
+    assert_eq!(declaration.defence_total(), 16);
+    assert_eq!((state.phase, state.turn), (Phase::Challenges, 1));
+    // Seat 1 beats 16 with Texas (40): the wildcard goes to seat 1 with both cards beneath it.
+    let err = act(
+        &mut state,
+        1,
+        Command::Challenge {
+            cards: cards(&["NC"]),
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a challenge must beat 16 electoral votes; yours has 16"
+    );
+    act(
+        &mut state,
+        1,
+        Command::Challenge {
+            cards: cards(&["TX"]),
+        },
+    )
+    .unwrap();
+    assert_eq!(state.scores, vec![0, 1]);
+    assert_eq!(
+        state.won[1],
+        vec![WonCard {
+            card: c("VI"),
+            beneath: cards(&["GA", "TX"])
+        }]
+    );
+    assert_eq!(
+        state.hands[1].len(),
+        7,
+        "the challenger draws back to seven"
+    );
+    assert_eq!(state.hands[0].len(), 7, "the declarer draws back last");
+    assert_eq!(
+        (state.phase, state.turn),
+        (Phase::Turn, 1),
+        "play goes on to the declarer's left"
+    );
+}
+
+#[test]
+fn dc_defended_by_colorado_virginia_and_california_is_77() {
+    let mut state = table(
+        &[
+            &["DC", "CO", "VA", "CA", "AK", "WY", "TX"],
+            &["FL", "OH", "NC", "TN", "IN", "MO", "SC"],
+        ],
+        STOCK,
+        &["UT"],
+    );
+    let err = act(
+        &mut state,
+        0,
+        Command::DeclareDc {
+            defence: cards(&["CO", "TX"]),
+        },
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("defend with blue cards"), "{err}");
+    act(
+        &mut state,
+        0,
+        Command::DeclareDc {
+            defence: cards(&["CO", "VA", "CA"]),
+        },
+    )
+    .unwrap();
+    assert_eq!(state.declaration.as_ref().unwrap().defence_total(), 77);
+    // Florida, Ohio and North Carolina make 63: not enough, and no blue cards may challenge.
+    let err = act(
+        &mut state,
+        1,
+        Command::Challenge {
+            cards: cards(&["FL", "OH", "NC"]),
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a challenge must beat 77 electoral votes; yours has 63"
+    );
+    act(&mut state, 1, Command::Pass).unwrap();
+    assert_eq!(
+        state.scores,
+        vec![3, 0],
+        "unchallenged, the declarer scores DC's 3 points"
+    );
+}
+
+#[test]
+fn challenges_10_11_pass_12_go_to_the_last_player() {
+    // "defends it with 10 electoral votes. The player to his/her left challenges it with 11,
+    // the next player passes, and the last player challenges with 12."
+    let mut state = table(
+        &[
+            &["VI", "CO", "AK", "WY", "VT", "DE", "RI"],
+            &["AZ", "ND", "SD", "MT", "WV", "ID", "NE"],
+            &["TX", "FL", "OH", "NC", "TN", "IN", "MO"],
+            &["WA", "KS", "MS", "AR", "IA", "UT", "OK"],
+        ],
+        &[
+            "KY", "AL", "LA", "SC", "HI", "ME", "NH", "NM", "CT", "NV", "OR", "MN",
+        ],
+        &["GU"],
+    );
+    act(
+        &mut state,
+        0,
+        Command::DeclareWild {
+            wildcard: c("VI"),
+            defence: c("CO"),
+        },
+    )
+    .unwrap();
+    act(
+        &mut state,
+        1,
+        Command::Challenge {
+            cards: cards(&["AZ"]),
+        },
+    )
+    .unwrap();
+    act(&mut state, 2, Command::Pass).unwrap();
+    let err = act(
+        &mut state,
+        3,
+        Command::Challenge {
+            cards: cards(&["UT"]),
+        },
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("must beat 11"), "{err}");
+    act(
+        &mut state,
+        3,
+        Command::Challenge {
+            cards: cards(&["WA"]),
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        state.scores,
+        vec![0, 0, 0, 1],
+        "the last player wins the Virgin Islands"
+    );
+    assert_eq!(state.won[3][0].beneath, cards(&["CO", "AZ", "WA"]));
+    assert_eq!(
+        state.hands[2].len(),
+        7,
+        "the player who passed does not draw"
+    );
+}
+
+#[test]
+fn puerto_rico_upcard_ends_the_hand_and_the_deal_passes_left() {
+    let mut found = false;
+    for n in 0..5000u64 {
+        let mut state = Match::<Statehood>::new(Options::default(), 3, Seed::from_number(n))
+            .unwrap()
+            .state;
+        let dealer = state.dealer;
+        let mut log = Log::recording();
+        play::deal(
+            &mut state,
+            &mut GameRng::new(&Seed::from_number(n), 1),
+            &mut log,
+        );
+        let lines = log.take().join("\n");
+        if lines.contains("Puerto Rico is turned up") {
+            assert_ne!(state.discard.last(), Some(&puerto_rico()));
+            assert_eq!(
+                state.dealer,
+                (dealer + 1) % 3,
+                "the deal passed to the left"
+            );
+            assert_eq!(
+                state.turn,
+                (dealer + 2) % 3,
+                "the new dealer's left plays first"
+            );
+            assert_eq!(
+                state.hand_number, 3,
+                "hand 2 ended at once; hand 3 is dealt"
+            );
+            found = true;
+            break;
+        }
+    }
+    assert!(found, "some seed turns up Puerto Rico");
+}
+
+#[test]
+fn discarding_puerto_rico_forfeits_the_hand() {
+    let mut state = table(
+        &[
+            &["PR", "AK", "WY", "VT", "DE", "RI", "NH"],
+            &["TX", "FL", "OH", "NC", "TN", "IN", "MO"],
+            &["CA", "NY", "PA", "IL", "GA", "MI", "NJ"],
+        ],
+        STOCK,
+        &["UT"],
+    );
+    let choices = Statehood::choices(&state, 0);
+    assert!(
+        choices[0].warning.as_deref().unwrap().contains("forfeits"),
+        "the choice warns"
+    );
+    act(&mut state, 0, Command::TakeDiscard { discard: c("PR") }).unwrap();
+    assert_eq!(state.scores, vec![0, 6, 6]);
+    assert_eq!(state.hand_number, 2, "a new hand is dealt");
+}
+
+#[test]
+fn the_stock_running_out_forces_puerto_rico() {
+    let mut state = table(
+        &[
+            &["AK", "WY", "VT", "DE", "RI", "NH", "ME"],
+            &["PR", "FL", "OH", "NC", "TN", "IN", "MO"],
+        ],
+        &["ND"],
+        &["UT"],
+    );
+    act(&mut state, 0, Command::Draw).unwrap();
+    act(&mut state, 0, Command::Discard { card: c("ND") }).unwrap();
+    assert_eq!((state.phase, state.turn), (Phase::ForcedPuertoRico, 1));
+    let choices = Statehood::choices(&state, 1);
+    assert_eq!(choices.len(), 1);
+    assert!(act(&mut state, 1, Command::Draw).is_err());
+    act(&mut state, 1, Command::DeclarePuertoRico).unwrap();
+    assert_eq!(state.phase, Phase::PuertoRicoChallenges);
+}
+
+#[test]
+fn a_successful_puerto_rico_challenge_scores_six() {
+    // The declarer shows 0 + 30 + 17 + 16 + 11 + 11 + 10 = 95; seat 1's six make 130.
+    let mut state = table(
+        &[
+            &["PR", "FL", "OH", "NC", "TN", "IN", "MO"],
+            &["CA", "NY", "PA", "IL", "GA", "AK", "VI"],
+            &["WY", "VT", "DE", "RI", "NH", "ME", "DC"],
+        ],
+        STOCK,
+        &["UT"],
+    );
+    act(&mut state, 0, Command::DeclarePuertoRico).unwrap();
+    assert_eq!(Statehood::active(&state), vec![1, 2], "both answer at once");
+    act(
+        &mut state,
+        2,
+        Command::ChallengePuertoRico {
+            cards: cards(&["WY", "VT", "DE", "RI", "NH", "ME"]),
+        },
+    )
+    .unwrap();
+    // Seat 2's answer stays sealed from seat 1 until all are in.
+    let seen = serde_json::to_string(&Statehood::view(&state, Viewer::Seat(1))).unwrap();
+    assert!(seen.contains("\"answered\":[true,false,true]"));
+    assert!(!seen.contains("\"cards\""), "{seen}");
+    act(
+        &mut state,
+        1,
+        Command::ChallengePuertoRico {
+            cards: cards(&["CA", "NY", "PA", "IL", "GA", "AK"]),
+        },
+    )
+    .unwrap();
+    assert_eq!(state.scores, vec![0, 6, 0]);
+    assert_eq!(state.hand_number, 2);
+}
+
+#[test]
+fn an_unsuccessful_puerto_rico_challenge_gives_the_declarer_the_bonus() {
+    // Seat 1 challenges with 21 against 95 and holds Guam (1) and DC (3); seat 2 passes and
+    // its Virgin Islands do not count.
+    let mut state = table(
+        &[
+            &["PR", "FL", "OH", "NC", "TN", "IN", "MO"],
+            &["WY", "VT", "DE", "RI", "NH", "GU", "DC"],
+            &["VI", "CA", "NY", "PA", "IL", "GA", "AK"],
+        ],
+        STOCK,
+        &["UT"],
+    );
+    act(&mut state, 0, Command::DeclarePuertoRico).unwrap();
+    act(
+        &mut state,
+        1,
+        Command::ChallengePuertoRico {
+            cards: cards(&["WY", "VT", "DE", "RI", "NH", "GU"]),
+        },
+    )
+    .unwrap();
+    act(&mut state, 2, Command::Pass).unwrap();
+    assert_eq!(state.scores, vec![6 + 1 + 3, 0, 0]);
+    assert!(state.last_hand.as_ref().unwrap().summary.contains("plus 4"));
+}
+
+#[test]
+fn the_game_goes_on_while_the_leaders_are_tied_above_the_target() {
+    let mut state = table(
+        &[
+            &["PR", "AK", "WY", "VT", "DE", "RI", "NH"],
+            &["TX", "FL", "OH", "NC", "TN", "IN", "MO"],
+            &["CA", "NY", "PA", "IL", "GA", "MI", "NJ"],
+        ],
+        STOCK,
+        &["UT"],
+    );
+    state.scores = vec![10, 52, 52];
+    act(&mut state, 0, Command::TakeDiscard { discard: c("PR") }).unwrap();
+    assert_eq!(state.scores, vec![10, 58, 58]);
+    assert!(state.outcome.is_none(), "58–58: play goes on");
+    let mut state = table(
+        &[
+            &["PR", "AK", "WY", "VT", "DE", "RI", "NH"],
+            &["TX", "FL", "OH", "NC", "TN", "IN", "MO"],
+            &["CA", "NY", "PA", "IL", "GA", "MI", "NJ"],
+        ],
+        STOCK,
+        &["UT"],
+    );
+    state.scores = vec![10, 52, 50];
+    act(&mut state, 0, Command::TakeDiscard { discard: c("PR") }).unwrap();
+    assert_eq!(state.outcome.as_ref().unwrap().winners, vec![1]);
+}
+
+#[test]
+fn tie_rule_queen_of_hearts_played_first_beats_queen_of_diamonds() {
+    let (tn, ind) = (c("TN"), c("IN"));
+    assert_eq!((tn.rank(), tn.ev()), (ind.rank(), ind.ev()));
+    assert_eq!(compare_rank_ev(tn, ind), Ordering::Equal);
+    assert_eq!(highest_by_rank_ev(&[tn, ind]), Some(0), "Q♥ first wins");
+    assert_eq!(
+        highest_by_rank_ev(&[ind, tn]),
+        Some(0),
+        "whichever is first"
+    );
+    assert_eq!(
+        compare_rank_ev(c("OH"), c("NC")),
+        Ordering::Greater,
+        "K♥ 17 beats K♦ 16"
+    );
+}
+
+#[test]
+fn drawing_then_keeping_or_discarding() {
+    let mut state = table(
+        &[
+            &["AK", "WY", "VT", "DE", "RI", "NH", "ME"],
+            &["TX", "FL", "OH", "NC", "TN", "IN", "MO"],
+        ],
+        STOCK,
+        &["UT"],
+    );
+    act(&mut state, 0, Command::Draw).unwrap();
+    assert_eq!(state.drawn, Some(c("IA")));
+    assert!(
+        Statehood::view(&state, Viewer::Seat(1)).drawn.is_none(),
+        "only the drawer sees it"
+    );
+    act(&mut state, 0, Command::Discard { card: c("AK") }).unwrap();
+    assert!(state.hands[0].contains(&c("IA")), "kept the drawn card");
+    assert_eq!(state.discard.last(), Some(&c("AK")));
+    assert_eq!(state.turn, 1);
+}
