@@ -1,9 +1,13 @@
 //! The hosted games, each pure rules with no I/O, and the registry that lists them.
 
+pub mod electoral_combat;
 pub mod whitehouse;
 
 use crate::engine::DynGame;
 use crate::engine::dynamic::Adapter;
 
 /// Every hosted game, in the order shown to people.
-pub static ALL: &[&dyn DynGame] = &[&Adapter::<whitehouse::Whitehouse>::NEW];
+pub static ALL: &[&dyn DynGame] = &[
+    &Adapter::<whitehouse::Whitehouse>::NEW,
+    &Adapter::<electoral_combat::ElectoralCombat>::NEW,
+];
