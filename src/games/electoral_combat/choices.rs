@@ -87,7 +87,11 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                 ),
                 json!({"type": "take_higher"}),
             )
-            .with_param("with", "Which other card do you take?", live_except(state, high)),
+            .with_param(
+                "with",
+                "Which other card do you take?",
+                live_except(state, high),
+            ),
             Choice::action(
                 format!(
                     "Take the lower card, {}, and two face-down cards",
@@ -114,7 +118,11 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                 ),
                 json!({"type": "take_higher"}),
             )
-            .with_param("with", "Which other card do you take?", live_except(state, third)),
+            .with_param(
+                "with",
+                "Which other card do you take?",
+                live_except(state, third),
+            ),
         ],
         Phase::Guess { reference, .. } => {
             let against = match reference {
@@ -178,7 +186,11 @@ pub fn cautious(state: &State, seat: Seat) -> Command {
                 let ev = state.ev(c);
                 // Book Deal keeps the smallest card, the usual game the largest; the earliest
                 // won among equals.
-                let key = if state.options.book_deal { 100 - ev } else { ev };
+                let key = if state.options.book_deal {
+                    100 - ev
+                } else {
+                    ev
+                };
                 (key, usize::MAX - i)
             });
             Command::Rebuild {

@@ -175,7 +175,10 @@ impl State {
             Purpose::Third { first, second } => {
                 let a = self.ev(self.table[first].card);
                 if ev > a {
-                    self.phase = Phase::TieHigh { seat: layer, third: slot };
+                    self.phase = Phase::TieHigh {
+                        seat: layer,
+                        third: slot,
+                    };
                     return;
                 }
                 if ev == a {
@@ -188,7 +191,11 @@ impl State {
                     for s in self.face_down().collect::<Vec<_>>() {
                         self.give(s, layer);
                     }
-                    self.log_takes(layer, log, "takes the lower third card and the two face-down cards");
+                    self.log_takes(
+                        layer,
+                        log,
+                        "takes the lower third card and the two face-down cards",
+                    );
                 }
                 self.give_rest(other(layer));
                 self.log_takes(other(layer), log, "takes the rest");
@@ -219,12 +226,16 @@ impl State {
             Purpose::Recount => self.recount_next(log),
             Purpose::RecountTiebreak => {
                 let revealer = self.wild_by();
-                let winner = if ev % 2 == 0 { other(revealer) } else { revealer };
+                let winner = if ev.is_multiple_of(2) {
+                    other(revealer)
+                } else {
+                    revealer
+                };
                 log.push(|| {
                     format!(
                         "Recount tie-break: {} is {}",
                         ev,
-                        if ev % 2 == 0 { "even" } else { "odd" }
+                        if ev.is_multiple_of(2) { "even" } else { "odd" }
                     )
                 });
                 self.win_all(winner, log);
@@ -243,11 +254,19 @@ impl State {
                     .filter(|&s| self.table[s].up)
                     .map(|s| self.ev(self.table[s].card))
                     .sum();
-                let winner = if total % 2 == 0 { revealer } else { other(revealer) };
+                let winner = if total.is_multiple_of(2) {
+                    revealer
+                } else {
+                    other(revealer)
+                };
                 log.push(|| {
                     format!(
                         "Swing State: the total is {total}, {}",
-                        if total % 2 == 0 { "even" } else { "odd" }
+                        if total.is_multiple_of(2) {
+                            "even"
+                        } else {
+                            "odd"
+                        }
                     )
                 });
                 self.win_all(winner, log);
@@ -404,7 +423,12 @@ impl State {
         };
         let (pe, re) = (self.ev(self.table[p].card), self.ev(self.table[r].card));
         if pe == re {
-            log.push(|| format!("Recount: equal values, {} turns another card", who(opponent)));
+            log.push(|| {
+                format!(
+                    "Recount: equal values, {} turns another card",
+                    who(opponent)
+                )
+            });
             self.phase = Phase::Turn {
                 seat: opponent,
                 purpose: Purpose::RecountTiebreak,
@@ -439,7 +463,9 @@ impl State {
             for slot in wilds {
                 self.remove(slot);
             }
-            log.push(|| "another wild card is among them; every revealed wild card leaves the game".into());
+            log.push(|| {
+                "another wild card is among them; every revealed wild card leaves the game".into()
+            });
             self.win_all(seat, log);
             return;
         }
@@ -489,7 +515,15 @@ impl State {
         };
         self.signs = [None, None];
         self.last_signs = Some([a, b]);
-        log.push(|| format!("{} shows {}, {} shows {}", who(0), a.word(), who(1), b.word()));
+        log.push(|| {
+            format!(
+                "{} shows {}, {} shows {}",
+                who(0),
+                a.word(),
+                who(1),
+                b.word()
+            )
+        });
         if a == b {
             self.draws += 1;
             log.push(|| "a draw: the round is played again".into());

@@ -101,7 +101,8 @@ impl Rules for ElectoralCombat {
         if !Self::is_active(state, seat) {
             return Err(RuleError::NotYourTurn);
         }
-        let no_card = |slot: usize| RuleError::illegal(format!("there is no card {} to take", slot + 1));
+        let no_card =
+            |slot: usize| RuleError::illegal(format!("there is no card {} to take", slot + 1));
         match (state.phase, command) {
             (Phase::Rebuild { .. }, Command::Rebuild { card }) => {
                 let highest = state

@@ -91,7 +91,9 @@ impl Sign {
     pub fn beats(self, other: Sign) -> bool {
         matches!(
             (self, other),
-            (Sign::Rock, Sign::Scissors) | (Sign::Paper, Sign::Rock) | (Sign::Scissors, Sign::Paper)
+            (Sign::Rock, Sign::Scissors)
+                | (Sign::Paper, Sign::Rock)
+                | (Sign::Scissors, Sign::Paper)
         )
     }
 
