@@ -135,13 +135,28 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                     exposed_sum(state)
                 ),
             };
+            let hopeless = |g: Guess| match reference {
+                Reference::Card { slot } => {
+                    let ev = state.ev(state.table[slot].card);
+                    !unseen_states(state).any(|u| Guess::of(u, ev) == g)
+                }
+                Reference::Sum => false,
+            };
             [Guess::Higher, Guess::Lower, Guess::Equal]
                 .into_iter()
                 .map(|g| {
-                    Choice::action(
+                    let choice = Choice::action(
                         format!("Fake News: {against}: {}", g.word()),
                         json!({"type": "guess", "guess": g}),
-                    )
+                    );
+                    if hopeless(g) {
+                        choice.warn(format!(
+                            "no state card still unseen is {}: only a wild card would save this guess",
+                            g.word()
+                        ))
+                    } else {
+                        choice
+                    }
                 })
                 .collect()
         }
@@ -166,6 +181,17 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
         ],
         Phase::Over => Vec::new(),
     }
+}
+
+/// The votes of every state card nobody has seen yet (not won, not face up): what a face-down
+/// card may be.
+fn unseen_states(state: &State) -> impl Iterator<Item = u32> + '_ {
+    ECard::deck().into_iter().filter_map(move |card| {
+        let seen = card.wild().is_some()
+            || state.won.iter().any(|pile| pile.contains(&card))
+            || state.table.iter().any(|s| s.card == card && s.up);
+        (!seen).then(|| state.ev(card))
+    })
 }
 
 fn exposed_sum(state: &State) -> u32 {

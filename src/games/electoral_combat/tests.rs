@@ -971,3 +971,18 @@ fn wrong_moves_are_refused_and_change_nothing() {
     );
     assert_eq!(s, before);
 }
+
+#[test]
+fn a_guess_no_unseen_card_can_make_right_is_flagged() {
+    // California (54) is the most any card has: "higher" cannot be right.
+    let mut s = table(0, ["CA", FN, "IA", "KS", "TX"]);
+    turn(&mut s, 0, 0);
+    turn(&mut s, 1, 1);
+    let choices = ElectoralCombat::choices(&s, 1);
+    let warned: Vec<bool> = choices.iter().map(|c| c.warning.is_some()).collect();
+    assert_eq!(
+        warned,
+        vec![true, false, true],
+        "higher and equal are hopeless"
+    );
+}
