@@ -986,3 +986,48 @@ fn a_guess_no_unseen_card_can_make_right_is_flagged() {
         "higher and equal are hopeless"
     );
 }
+
+#[test]
+fn swing_state_as_the_tie_breaking_third_card_totals_all_four() {
+    // Arizona 11 + Indiana 11, then Ohio 17 (other player) + Iowa 6 (revealer) = 45: odd.
+    let mut s = table(0, ["AZ", "IN", SS, "OH", "IA"]);
+    turn(&mut s, 0, 0);
+    turn(&mut s, 1, 1);
+    turn(&mut s, 0, 2);
+    assert!(matches!(
+        s.phase,
+        Phase::Turn {
+            seat: 1,
+            purpose: Purpose::SwingState
+        }
+    ));
+    turn(&mut s, 1, 3);
+    turn(&mut s, 0, 4);
+    assert_eq!(won(&s, 1), vec!["AZ", "IA", "IN", "OH"]);
+}
+
+#[test]
+fn russian_collusion_as_the_tie_breaking_third_card_plays_four_rounds() {
+    let mut s = table(0, ["AZ", "IN", RU, "OH", "IA"]);
+    turn(&mut s, 0, 0);
+    turn(&mut s, 1, 1);
+    turn(&mut s, 0, 2);
+    let mut rounds = 0;
+    while s.hand == 1 {
+        ok(&mut s, 0, Command::Rps { sign: Sign::Paper });
+        ok(
+            &mut s,
+            1,
+            Command::Rps {
+                sign: Sign::Scissors,
+            },
+        );
+        rounds += 1;
+        if let Phase::RpsTake { seat } = s.phase {
+            let slot = s.live().last().unwrap();
+            ok(&mut s, seat, Command::Take { slot });
+        }
+    }
+    assert_eq!(rounds, 4);
+    assert_eq!(won(&s, 1), vec!["AZ", "IA", "IN", "OH"]);
+}
