@@ -45,7 +45,7 @@ async fn others_cards(db: &TestDb, id: i64, seat: usize) -> Vec<String> {
     let loaded = db.store.load(id).await.unwrap();
     let state = loaded.game.state_json();
     let mut cards = Vec::new();
-    for (s, hand) in state["hands"].as_array().unwrap().iter().enumerate() {
+    for (s, hand) in state["hands"].as_array().into_iter().flatten().enumerate() {
         if s != seat {
             cards.extend(
                 hand.as_array()
@@ -53,6 +53,28 @@ async fn others_cards(db: &TestDb, id: i64, seat: usize) -> Vec<String> {
                     .iter()
                     .map(|c| c.as_str().unwrap().to_string()),
             );
+        }
+    }
+    // Electoral College Combat: both stacks and the face-down cards on the table; won cards
+    // put back for the last two hands were public before and stay so.
+    let public: Vec<&Value> = state["added"].as_array().into_iter().flatten().collect();
+    for stack in state["stacks"].as_array().into_iter().flatten() {
+        cards.extend(
+            stack
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| !public.contains(c))
+                .map(|c| c.as_str().unwrap().to_string()),
+        );
+    }
+    for slot in state["table"].as_array().into_iter().flatten() {
+        if slot["up"] == false
+            && slot["won_by"].is_null()
+            && slot["removed"] == false
+            && !public.contains(&&slot["card"])
+        {
+            cards.push(slot["card"].as_str().unwrap().to_string());
         }
     }
     if let Some(kitty) = state["kitty"].as_array()
@@ -463,19 +485,24 @@ fn form_for(choice: &Choice, index: usize, command: &Value) -> Vec<(String, Stri
 
 #[actix_web::test]
 async fn a_whole_game_through_the_html_forms_hiding_every_hand_from_every_seat() {
-    whole_game_through_forms("whitehouse", 18).await;
+    whole_game_through_forms("whitehouse", 4, 18).await;
 }
 
 #[actix_web::test]
 async fn a_whole_four_player_statehood_game_through_the_html_forms() {
-    whole_game_through_forms("statehood", 19).await;
+    whole_game_through_forms("statehood", 4, 19).await;
 }
 
-async fn whole_game_through_forms(kind: &str, seed: u64) {
+#[actix_web::test]
+async fn a_whole_electoral_college_combat_game_through_the_html_forms() {
+    whole_game_through_forms("electoral-combat", 2, 20).await;
+}
+
+async fn whole_game_through_forms(kind: &str, seats: usize, seed: u64) {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
     let client = Client::builder().disable_redirects().finish();
-    let (id, tokens) = create_game(&db, kind, &["Ann", "Bo", "Cy", "Di"], seed).await;
+    let (id, tokens) = create_game(&db, kind, &["Ann", "Bo", "Cy", "Di"][..seats], seed).await;
     let mut rng = bot_rng(&Seed::from_number(seed));
     let mut cookies = Vec::new();
     for token in &tokens {

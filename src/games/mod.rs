@@ -1,5 +1,6 @@
 //! The hosted games, each pure rules with no I/O, and the registry that lists them.
 
+pub mod electoral_combat;
 pub mod statehood;
 pub mod whitehouse;
 
@@ -10,4 +11,5 @@ use crate::engine::dynamic::Adapter;
 pub static ALL: &[&dyn DynGame] = &[
     &Adapter::<whitehouse::Whitehouse>::NEW,
     &Adapter::<statehood::Statehood>::NEW,
+    &Adapter::<electoral_combat::ElectoralCombat>::NEW,
 ];

@@ -13,6 +13,7 @@ pub fn board_html(kind: &str, view: &Value, names: &[String]) -> String {
     let special = match kind {
         "whitehouse" => whitehouse(view, names),
         "statehood" => statehood(view, names),
+        "electoral-combat" => electoral_combat(view, names),
         _ => None,
     };
     special.unwrap_or_else(|| value_html(view))
@@ -390,4 +391,266 @@ fn statehood(view: &Value, names: &[String]) -> Option<String> {
         },
     };
     board.render().ok()
+}
+
+#[derive(Deserialize)]
+struct EcView {
+    phase: Value,
+    hand: u8,
+    layer: Seat,
+    awaiting: Vec<Seat>,
+    table: Vec<EcSlot>,
+    wild: Option<EcWild>,
+    added: Vec<String>,
+    stack_sizes: [usize; 2],
+    won: [Vec<String>; 2],
+    votes: [u32; 2],
+    to_win: u32,
+    book_deal: bool,
+    apportionment: u32,
+    removed: Vec<String>,
+    signed: [bool; 2],
+    last_signs: Option<[String; 2]>,
+    draws: u32,
+    last_hand: Option<EcHand>,
+}
+
+#[derive(Deserialize)]
+struct EcSlot {
+    slot: usize,
+    card: Option<String>,
+    turned_by: Option<Seat>,
+    won_by: Option<Seat>,
+    removed: bool,
+}
+
+#[derive(Deserialize)]
+struct EcWild {
+    kind: String,
+    by: Seat,
+}
+
+#[derive(Deserialize)]
+struct EcHand {
+    hand: u8,
+    cards: Vec<EcHandCard>,
+}
+
+#[derive(Deserialize)]
+struct EcHandCard {
+    card: String,
+    to: Option<Seat>,
+}
+
+struct EcPlayer {
+    area: &'static str,
+    name: String,
+    turn: bool,
+    layer: bool,
+    votes: u32,
+    stack: usize,
+    signed: bool,
+}
+
+#[derive(Template)]
+#[template(path = "boards/electoral_combat.html")]
+struct EcBoard {
+    players: Vec<EcPlayer>,
+    table: Vec<String>,
+    hand: u8,
+    phase: String,
+    goal: String,
+    wild: String,
+    added: String,
+    signs: String,
+    last_hand: String,
+    removed: String,
+    piles: Vec<(String, String)>,
+}
+
+/// An Electoral College Combat card, with its votes under the game's apportionment.
+fn ec_card_html(code: &str, ev_2012: bool) -> String {
+    use crate::games::electoral_combat::ECard;
+    match ECard::from_code(code) {
+        Some(ECard::State(card)) => {
+            let colour = match card.color() {
+                Some(crate::cards::Color::Red) => "red",
+                _ => "blue",
+            };
+            format!(
+                r#"<span class="card {colour}" data-card="{}"><b>{}</b><span class="state">{}</span><i>{}</i></span>"#,
+                card.code(),
+                card.code(),
+                super::render::esc(card.name()),
+                ECard::State(card).ev(ev_2012)
+            )
+        }
+        Some(ECard::Wild(wild)) => format!(
+            r#"<span class="card wild" data-card="{}"><b>✦</b><span class="state">{}</span><i>wild</i></span>"#,
+            wild.code(),
+            super::render::esc(wild.name())
+        ),
+        None => super::render::esc(code),
+    }
+}
+
+fn electoral_combat(view: &Value, names: &[String]) -> Option<String> {
+    let v: EcView = serde_json::from_value(view.clone()).ok()?;
+    let ev_2012 = v.apportionment == 2012;
+    let name = |s: Seat| {
+        names
+            .get(s)
+            .cloned()
+            .unwrap_or_else(|| format!("Player {}", s + 1))
+    };
+    let cards = |codes: &[String]| {
+        codes
+            .iter()
+            .map(|c| ec_card_html(c, ev_2012))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let step = v.phase.get("step").and_then(Value::as_str).unwrap_or("");
+    let seat = v
+        .phase
+        .get("seat")
+        .and_then(Value::as_u64)
+        .map(|s| name(s as usize))
+        .unwrap_or_default();
+    let phase = match step {
+        "rebuild" => format!("{seat} adds a won card to the last hand"),
+        "turn" => format!("{seat} turns over a card"),
+        "choose" => format!("{seat} chooses what to take"),
+        "tie_high" => format!("{seat} takes the third card and one other"),
+        "guess" => format!("{seat} guesses higher, lower or equal (Fake News)"),
+        "rps" => "rock, paper, scissors: both choose, sealed (Russian Collusion)".to_string(),
+        "rps_take" => format!("{seat} wins the round and takes a card"),
+        _ => "the game is over".to_string(),
+    };
+    let table = v
+        .table
+        .iter()
+        .map(|t| {
+            let card = match &t.card {
+                Some(code) => ec_card_html(code, ev_2012),
+                None => format!(
+                    r#"<span class="card down"><b>?</b><span class="state">card {}</span></span>"#,
+                    t.slot + 1
+                ),
+            };
+            let note = if t.removed {
+                "out of the game".to_string()
+            } else if let Some(w) = t.won_by {
+                format!("won by {}", name(w))
+            } else if let Some(b) = t.turned_by {
+                format!("turned by {}", name(b))
+            } else {
+                String::new()
+            };
+            format!(
+                r#"<span class="slot">{card}<br><span class="small">{}</span></span>"#,
+                super::render::esc(&note)
+            )
+        })
+        .collect();
+    let board = EcBoard {
+        players: (0..2)
+            .map(|s| EcPlayer {
+                area: if s == 0 { "s0" } else { "s2" },
+                name: name(s),
+                turn: v.awaiting.contains(&s),
+                layer: v.layer == s,
+                votes: v.votes[s],
+                stack: v.stack_sizes[s],
+                signed: v.signed[s],
+            })
+            .collect(),
+        table,
+        hand: v.hand,
+        phase,
+        goal: if v.book_deal {
+            format!("Book Deal: fewer than {} electoral votes wins", v.to_win)
+        } else {
+            format!("{} electoral votes or more wins", v.to_win)
+        },
+        wild: v
+            .wild
+            .map(|w| {
+                let wild_name = crate::games::electoral_combat::ECard::from_code(&w.kind)
+                    .and_then(|c| c.wild())
+                    .map_or(w.kind.clone(), |k| k.name().to_string());
+                format!("{wild_name}, turned over by {}", name(w.by))
+            })
+            .unwrap_or_default(),
+        added: cards(&v.added),
+        signs: v
+            .last_signs
+            .map(|[a, b]| {
+                format!(
+                    "{} showed {a}, {} showed {b}{}",
+                    name(0),
+                    name(1),
+                    if v.draws > 0 {
+                        format!(" ({} drawn rounds replayed)", v.draws)
+                    } else {
+                        String::new()
+                    }
+                )
+            })
+            .unwrap_or_default(),
+        last_hand: v
+            .last_hand
+            .map(|h| {
+                let went: Vec<String> = h
+                    .cards
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "{} {}",
+                            ec_card_html(&c.card, ev_2012),
+                            super::render::esc(&c.to.map_or("out".to_string(), name))
+                        )
+                    })
+                    .collect();
+                format!("hand {}: {}", h.hand, went.join(" · "))
+            })
+            .unwrap_or_default(),
+        removed: cards(&v.removed),
+        piles: (0..2).map(|s| (name(s), cards(&v.won[s]))).collect(),
+    };
+    board.render().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Seed, Viewer, bot};
+
+    #[test]
+    fn electoral_combat_board_renders_every_step_of_a_game() {
+        let game = crate::engine::find_game("electoral-combat").unwrap();
+        let names = vec!["Ann".to_string(), "Bo".to_string()];
+        for n in 0..5 {
+            let seed = Seed::from_number(n);
+            let mut live = game
+                .new_match(&serde_json::json!({"apportionment": 2012}), 2, seed)
+                .unwrap();
+            let mut rng = bot::bot_rng(&seed);
+            loop {
+                for viewer in [Viewer::Seat(0), Viewer::Spectator] {
+                    let view = live.view(viewer);
+                    let html = electoral_combat(&view, &names)
+                        .unwrap_or_else(|| panic!("no board for {view}"));
+                    assert!(html.contains("Ann") && html.contains("Bo"));
+                }
+                if live.outcome().is_some() {
+                    break;
+                }
+                let seat = live.active()[0];
+                let command = bot::random_command(live.as_ref(), seat, &mut rng).unwrap();
+                live.apply_json(seat, &command, &mut crate::engine::Log::silent())
+                    .unwrap();
+            }
+        }
+    }
 }
