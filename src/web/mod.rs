@@ -159,6 +159,9 @@ pub fn start(
             .app_data(web::PayloadConfig::new(64 * 1024))
             .configure(routes)
     })
+    // Open live-refresh streams never finish by themselves: give requests in flight five
+    // seconds on shutdown, then stop (and with that, the private PostgreSQL).
+    .shutdown_timeout(5)
     .listen(listener)?
     .run();
     Ok(server)
