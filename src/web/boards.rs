@@ -89,6 +89,23 @@ struct WhitehouseBoard {
     open_hands: Vec<(String, String)>,
 }
 
+/// Every hand shown, with its holder's name, for a viewer who is no player (an auditor of a
+/// finished game); nothing for a player.
+fn open_hands(
+    you: Option<Seat>,
+    hands: &[Option<Vec<Card>>],
+    name: &dyn Fn(Seat) -> String,
+) -> Vec<(String, String)> {
+    if you.is_some() {
+        return Vec::new();
+    }
+    hands
+        .iter()
+        .enumerate()
+        .filter_map(|(s, h)| h.as_ref().map(|h| (name(s), cards_html(h))))
+        .collect()
+}
+
 fn cards_html(cards: &[Card]) -> String {
     cards
         .iter()
@@ -195,15 +212,7 @@ fn whitehouse(view: &Value, names: &[String]) -> Option<String> {
             })
             .unwrap_or_default(),
         hand: cards_html(&own_hand),
-        open_hands: if v.you.is_none() {
-            v.hands
-                .iter()
-                .enumerate()
-                .filter_map(|(s, h)| h.as_ref().map(|h| (name(s), cards_html(h))))
-                .collect()
-        } else {
-            Vec::new()
-        },
+        open_hands: open_hands(v.you, &v.hands, &name),
     };
     board.render().ok()
 }
@@ -380,15 +389,7 @@ fn statehood(view: &Value, names: &[String]) -> Option<String> {
             .and_then(|s| v.hands.get(s).cloned().flatten())
             .map(|h| cards_html(&h))
             .unwrap_or_default(),
-        open_hands: if v.you.is_none() {
-            v.hands
-                .iter()
-                .enumerate()
-                .filter_map(|(s, h)| h.as_ref().map(|h| (name(s), cards_html(h))))
-                .collect()
-        } else {
-            Vec::new()
-        },
+        open_hands: open_hands(v.you, &v.hands, &name),
     };
     board.render().ok()
 }
