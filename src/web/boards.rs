@@ -231,6 +231,7 @@ struct StatehoodView {
     discard_count: usize,
     drawn: Option<Card>,
     declaration: Option<StatehoodDeclaration>,
+    high: Option<StatehoodHigh>,
     puerto_rico: Option<StatehoodPr>,
     won: Vec<Vec<StatehoodWon>>,
     scores: Vec<i64>,
@@ -247,11 +248,32 @@ struct StatehoodDeclaration {
 }
 
 #[derive(Deserialize)]
+struct StatehoodHigh {
+    total: u32,
+    seat: Seat,
+}
+
+#[derive(Deserialize)]
 struct StatehoodPr {
     declarer: Seat,
     shown: Vec<Card>,
     defence: u32,
     answered: Vec<bool>,
+    answers: Vec<Option<StatehoodAnswer>>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum StatehoodAnswer {
+    Pass,
+    Cards(Vec<Card>),
+}
+
+#[derive(Deserialize)]
+struct StatehoodPrReveal {
+    declarer: Seat,
+    shown: Vec<Card>,
+    answers: Vec<Option<StatehoodAnswer>>,
 }
 
 #[derive(Deserialize)]
@@ -263,6 +285,7 @@ struct StatehoodWon {
 #[derive(Deserialize)]
 struct StatehoodHandEnd {
     summary: String,
+    puerto_rico: Option<StatehoodPrReveal>,
 }
 
 struct StatehoodPlayer {
@@ -340,6 +363,13 @@ fn statehood(view: &Value, names: &[String]) -> Option<String> {
                     total(cards)
                 ));
             }
+            if let Some(high) = &v.high {
+                text.push_str(&format!(
+                    "; high: {} with {} electoral votes (a challenge must beat it)",
+                    esc(&name(high.seat)),
+                    high.total
+                ));
+            }
             text
         })
         .unwrap_or_default();
@@ -350,8 +380,21 @@ fn statehood(view: &Value, names: &[String]) -> Option<String> {
                 .filter(|&s| !p.answered[s])
                 .map(|s| esc(&name(s)))
                 .collect();
+            let mine = v
+                .you
+                .and_then(|s| p.answers.get(s))
+                .and_then(Option::as_ref)
+                .map(|a| match a {
+                    StatehoodAnswer::Pass => "; you do not challenge (sealed)".to_string(),
+                    StatehoodAnswer::Cards(cards) => format!(
+                        "; you challenge with {} ({}, sealed)",
+                        cards_html(cards),
+                        total(cards)
+                    ),
+                })
+                .unwrap_or_default();
             format!(
-                "{} declares Puerto Rico, showing {} ({} electoral votes); still to answer: {}",
+                "{} declares Puerto Rico, showing {} ({} electoral votes); still to answer: {}{mine}",
                 esc(&name(p.declarer)),
                 cards_html(&p.shown),
                 p.defence,
@@ -381,7 +424,30 @@ fn statehood(view: &Value, names: &[String]) -> Option<String> {
         puerto_rico,
         last_hand: v
             .last_hand
-            .map(|h| crate::engine::log::render(&h.summary, names))
+            .map(|h| {
+                let mut text = esc(&crate::engine::log::render(&h.summary, names));
+                if let Some(p) = h.puerto_rico {
+                    text.push_str(&format!(
+                        "<br>Puerto Rico: {} showed {} ({})",
+                        esc(&name(p.declarer)),
+                        cards_html(&p.shown),
+                        total(&p.shown)
+                    ));
+                    for step in 1..p.answers.len() {
+                        let seat = (p.declarer + step) % p.answers.len();
+                        text.push_str(&match &p.answers[seat] {
+                            Some(StatehoodAnswer::Cards(cards)) => format!(
+                                "; {} challenged with {} ({})",
+                                esc(&name(seat)),
+                                cards_html(cards),
+                                total(cards)
+                            ),
+                            _ => format!("; {} did not challenge", esc(&name(seat))),
+                        });
+                    }
+                }
+                text
+            })
             .unwrap_or_default(),
         drawn: v.drawn.map(card_html).unwrap_or_default(),
         hand: v

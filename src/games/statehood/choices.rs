@@ -173,18 +173,31 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             json!({"type": "declare_puerto_rico"}),
         )],
         Phase::PuertoRicoChallenges => {
+            let defence = state.puerto_rico.as_ref().map_or(0, |p| p.defence());
             let mut choices = vec![
                 Choice::action("Do not challenge Puerto Rico", json!({"type": "pass"})).sealed(),
             ];
-            if hand.len() >= 6 {
+            // Puerto Rico is in the declarer's hand, never a challenger's; filtered all the same.
+            let usable: Vec<Card> = hand.iter().copied().filter(|&c| c != pr).collect();
+            if usable.len() >= 6 {
                 choices.push(
-                    Choice::action("Challenge Puerto Rico with six cards", json!({"type": "challenge_puerto_rico"}))
-                        .with_param(
-                            "cards",
-                            "Which six cards? (more electoral votes than the declarer's hand to succeed)",
-                            ParamKind::Pick { options: options(hand.iter().copied()), min: 6, max: 6, rule: PickRule::Any },
-                        )
-                        .sealed(),
+                    Choice::action(
+                        "Challenge Puerto Rico with six cards",
+                        json!({"type": "challenge_puerto_rico"}),
+                    )
+                    .with_param(
+                        "cards",
+                        &format!(
+                            "Which six cards? (more than {defence} electoral votes to succeed)"
+                        ),
+                        ParamKind::Pick {
+                            options: options(usable),
+                            min: 6,
+                            max: 6,
+                            rule: PickRule::Any,
+                        },
+                    )
+                    .sealed(),
                 );
             }
             choices

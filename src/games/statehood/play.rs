@@ -123,6 +123,7 @@ fn discard_card(state: &mut State, seat: Seat, card: Card, rng: &mut GameRng, lo
                 who(seat)
             ),
             points,
+            None,
             rng,
             log,
         );
@@ -447,6 +448,11 @@ impl State {
                     "Puerto Rico is challenged with exactly six cards",
                 ));
             }
+            if cards.contains(&puerto_rico()) {
+                return Err(RuleError::illegal(
+                    "Puerto Rico cannot be used to challenge",
+                ));
+            }
             require_in_hand(self, seat, cards)?;
         }
         self.puerto_rico.as_mut().expect("pending").answers[seat] = Some(answer);
@@ -461,33 +467,23 @@ impl State {
         let declaration = self.puerto_rico.clone().expect("pending");
         let defence = declaration.defence();
         let declarer = declaration.declarer;
-        let mut best: Option<(u32, Seat)> = None;
-        let mut unsuccessful = Vec::new();
-        let mut revealed = Vec::new();
-        for step in 1..self.seats {
-            let seat = (declarer + step) % self.seats;
-            if let Some(PrAnswer::Cards(cards)) = &declaration.answers[seat] {
-                let sum = total(cards);
-                revealed.push(format!("{} {sum} ({})", who(seat), labels(cards)));
-                if sum > defence {
-                    if best.is_none_or(|(b, _)| sum > b) {
-                        best = Some((sum, seat));
-                    }
-                } else {
-                    unsuccessful.push(seat);
-                }
-            }
-        }
+        let challenges = declaration.challenges();
         log.push(|| {
-            if revealed.is_empty() {
+            if challenges.is_empty() {
                 "nobody challenges Puerto Rico".to_string()
             } else {
+                let revealed: Vec<String> = challenges
+                    .iter()
+                    .map(|(seat, cards)| {
+                        format!("{} {} ({})", who(*seat), total(cards), labels(cards))
+                    })
+                    .collect();
                 format!("Puerto Rico challenges revealed: {}", revealed.join("; "))
             }
         });
         let mut points = vec![0i64; self.seats];
-        let summary = match best {
-            Some((sum, seat)) => {
+        let summary = match declaration.winner() {
+            Some((seat, sum)) => {
                 points[seat] = 6;
                 format!(
                     "{} wins Puerto Rico with {sum} electoral votes against {defence}: 6 points",
@@ -495,9 +491,11 @@ impl State {
                 )
             }
             None => {
-                let bonus: i64 = unsuccessful
+                // Every challenge failed: the wildcards and DC held by the unsuccessful
+                // challengers (their whole hands, the six committed included) add to the 6.
+                let bonus: i64 = challenges
                     .iter()
-                    .flat_map(|&s| self.hands[s].iter())
+                    .flat_map(|&(s, _)| self.hands[s].iter())
                     .map(|c| {
                         if c.is_territory() {
                             1
@@ -515,7 +513,7 @@ impl State {
                 )
             }
         };
-        end_hand(self, summary, points, rng, log);
+        end_hand(self, summary, points, Some(declaration), rng, log);
     }
 }
 
@@ -524,6 +522,7 @@ fn end_hand(
     state: &mut State,
     summary: String,
     points: Vec<i64>,
+    puerto_rico: Option<PrDeclaration>,
     rng: &mut GameRng,
     log: &mut Log,
 ) {
@@ -535,6 +534,7 @@ fn end_hand(
         hand: state.hand_number,
         summary,
         points,
+        puerto_rico,
     });
     let top = *state.scores.iter().max().expect("seats");
     let leaders: Vec<Seat> = (0..state.seats)

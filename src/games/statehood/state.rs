@@ -150,6 +150,32 @@ impl PrDeclaration {
     pub fn defence(&self) -> u32 {
         self.shown.iter().map(|c| c.ev()).sum()
     }
+
+    /// The challenges, in turn order from the declarer's left: seat and cards.
+    pub fn challenges(&self) -> Vec<(Seat, &[Card])> {
+        let seats = self.answers.len();
+        (1..seats)
+            .map(|step| (self.declarer + step) % seats)
+            .filter_map(|seat| match &self.answers[seat] {
+                Some(PrAnswer::Cards(cards)) => Some((seat, cards.as_slice())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The winning challenge: the successful one (more electoral votes than the defence) with
+    /// the most, the first from the declarer's left on equal totals (the card played first).
+    pub fn winner(&self) -> Option<(Seat, u32)> {
+        let defence = self.defence();
+        let mut best: Option<(Seat, u32)> = None;
+        for (seat, cards) in self.challenges() {
+            let sum: u32 = cards.iter().map(|c| c.ev()).sum();
+            if sum > defence && best.is_none_or(|(_, b)| sum > b) {
+                best = Some((seat, sum));
+            }
+        }
+        best
+    }
 }
 
 /// How the last hand ended, with everything that was revealed.
@@ -161,6 +187,10 @@ pub struct HandEnd {
     pub summary: String,
     /// Points each seat scored in the hand.
     pub points: Vec<i64>,
+    /// When the hand ended with a Puerto Rico declaration: the declarer's hand and every
+    /// challenge, all revealed (absent for the other endings, so older states hash alike).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub puerto_rico: Option<PrDeclaration>,
 }
 
 /// The whole state.

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::cards::{compare_rank_ev, highest_by_rank_ev};
-use crate::engine::{Match, Seed};
+use crate::engine::{Match, ParamKind, PickRule, Seed};
 use std::cmp::Ordering;
 
 fn c(code: &str) -> Card {
@@ -140,7 +140,23 @@ fn dc_defended_by_colorado_virginia_and_california_is_77() {
         err.to_string(),
         "a challenge must beat 77 electoral votes; yours has 63"
     );
+    let offered = Statehood::choices(&state, 1);
+    assert_eq!(
+        offered.len(),
+        1,
+        "three red cards make at most 63: only Pass is offered"
+    );
+    let won_view = serde_json::to_value(Statehood::view(&state, Viewer::Seat(1))).unwrap();
+    assert_eq!(won_view["high"]["total"], 77);
     act(&mut state, 1, Command::Pass).unwrap();
+    assert_eq!(
+        state.won[0],
+        vec![WonCard {
+            card: c("DC"),
+            beneath: cards(&["CO", "VA", "CA"])
+        }],
+        "DC lies face up before its declarer, the defence beneath it"
+    );
     assert_eq!(
         state.scores,
         vec![3, 0],
@@ -181,7 +197,32 @@ fn challenges_10_11_pass_12_go_to_the_last_player() {
         },
     )
     .unwrap();
+    let high = Statehood::view(&state, Viewer::Spectator).high.unwrap();
+    assert_eq!(
+        (high.total, high.seat),
+        (11, 1),
+        "the board shows the total to beat"
+    );
     act(&mut state, 2, Command::Pass).unwrap();
+    // The offered challenge only lets seat 3 pick a single card above 11.
+    let offered = Statehood::choices(&state, 3);
+    let challenge = offered
+        .iter()
+        .find(|c| c.command["type"] == "challenge")
+        .unwrap();
+    match &challenge.params[0].kind {
+        ParamKind::Pick {
+            options,
+            min,
+            max,
+            rule,
+        } => {
+            assert_eq!((*min, *max), (1, 1));
+            assert_eq!(*rule, PickRule::SumAbove { threshold: 11 });
+            assert_eq!(options.len(), 7, "any card but Puerto Rico may challenge");
+        }
+        other => panic!("{other:?}"),
+    }
     let err = act(
         &mut state,
         3,
@@ -317,6 +358,18 @@ fn a_successful_puerto_rico_challenge_scores_six() {
     let seen = serde_json::to_string(&Statehood::view(&state, Viewer::Seat(1))).unwrap();
     assert!(seen.contains("\"answered\":[true,false,true]"));
     assert!(!seen.contains("\"cards\""), "{seen}");
+    let own = serde_json::to_value(Statehood::view(&state, Viewer::Seat(2))).unwrap();
+    assert_eq!(
+        own["puerto_rico"]["answers"][2]["cards"][0], "WY",
+        "a seat sees its own sealed answer"
+    );
+    let offered = Statehood::choices(&state, 1);
+    assert!(offered.iter().all(|c| c.sealed), "the choice is sealed");
+    assert!(
+        offered[1].params[0].prompt.contains("more than 95"),
+        "{}",
+        offered[1].params[0].prompt
+    );
     act(
         &mut state,
         1,
@@ -327,6 +380,25 @@ fn a_successful_puerto_rico_challenge_scores_six() {
     .unwrap();
     assert_eq!(state.scores, vec![0, 6, 0]);
     assert_eq!(state.hand_number, 2);
+    // Revealed together: the next hand's board still shows the declarer's hand and both
+    // challenges, to every seat and to spectators.
+    let end = state.last_hand.as_ref().unwrap();
+    let reveal = end.puerto_rico.as_ref().unwrap();
+    assert_eq!(reveal.defence(), 95);
+    assert_eq!(
+        reveal.challenges(),
+        vec![
+            (1, cards(&["CA", "NY", "PA", "IL", "GA", "AK"]).as_slice()),
+            (2, cards(&["WY", "VT", "DE", "RI", "NH", "ME"]).as_slice())
+        ]
+    );
+    for viewer in [Viewer::Seat(0), Viewer::Seat(2), Viewer::Spectator] {
+        let seen = serde_json::to_value(Statehood::view(&state, viewer)).unwrap();
+        assert_eq!(
+            seen["last_hand"]["puerto_rico"]["answers"][2]["cards"],
+            serde_json::json!(["WY", "VT", "DE", "RI", "NH", "ME"])
+        );
+    }
 }
 
 #[test]
@@ -423,4 +495,192 @@ fn drawing_then_keeping_or_discarding() {
     assert!(state.hands[0].contains(&c("IA")), "kept the drawn card");
     assert_eq!(state.discard.last(), Some(&c("AK")));
     assert_eq!(state.turn, 1);
+}
+
+#[test]
+fn tie_rule_in_a_challenge_the_total_played_first_wins() {
+    // Tennessee (Q♥ 11) defends the Virgin Islands; Indiana (Q♦ 11) cannot beat it: equal
+    // electoral votes, and the card played first is high. So it is not a challenge at all.
+    let hands: &[&[&str]] = &[
+        &["VI", "TN", "AK", "WY", "VT", "DE", "RI"],
+        &["IN", "NH", "ME", "HI", "NM", "ND", "SD"],
+        &["AZ", "WV", "ID", "NE", "KS", "MS", "AR"],
+    ];
+    let mut state = table(hands, STOCK, &["UT"]);
+    act(
+        &mut state,
+        0,
+        Command::DeclareWild {
+            wildcard: c("VI"),
+            defence: c("TN"),
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        Statehood::choices(&state, 1).len(),
+        1,
+        "no challenge is offered: Indiana only ties"
+    );
+    let before = state.clone();
+    let err = act(
+        &mut state,
+        1,
+        Command::Challenge {
+            cards: cards(&["IN"]),
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a challenge must beat 11 electoral votes; yours has 11"
+    );
+    assert_eq!(state, before, "the refusal changes nothing");
+    act(&mut state, 1, Command::Pass).unwrap();
+    assert!(
+        act(
+            &mut state,
+            2,
+            Command::Challenge {
+                cards: cards(&["AZ"]),
+            },
+        )
+        .is_err(),
+        "rank plays no part: Arizona (10♣, 11) does not beat Tennessee's 11 either"
+    );
+    act(&mut state, 2, Command::Pass).unwrap();
+    assert_eq!(state.scores, vec![1, 0, 0], "Q♥ played first keeps it");
+
+    // The other way round the card played first wins too: Q♦ defending, Q♥ cannot beat it.
+    let hands: &[&[&str]] = &[
+        &["VI", "IN", "AK", "WY", "VT", "DE", "RI"],
+        &["TN", "NH", "ME", "HI", "NM", "ND", "SD"],
+        &["MT", "WV", "ID", "NE", "KS", "MS", "AR"],
+    ];
+    let mut state = table(hands, STOCK, &["UT"]);
+    act(
+        &mut state,
+        0,
+        Command::DeclareWild {
+            wildcard: c("VI"),
+            defence: c("IN"),
+        },
+    )
+    .unwrap();
+    assert!(
+        act(
+            &mut state,
+            1,
+            Command::Challenge {
+                cards: cards(&["TN"]),
+            },
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn equal_successful_puerto_rico_challenges_go_to_the_first_from_the_declarers_left() {
+    // The declarer shows 21; seats 1 and 2 both commit 96. Seat 2 answers first, but sealed
+    // answers have no order: the first from the declarer's left (seat 1) plays first and wins.
+    let mut state = table(
+        &[
+            &["PR", "AK", "WY", "VT", "DE", "SD", "KS"],
+            &["PA", "IL", "GA", "MI", "NJ", "VA", "CO"],
+            &["TX", "FL", "TN", "ND", "UT", "MS", "IA"],
+        ],
+        STOCK,
+        &["ME"],
+    );
+    act(&mut state, 0, Command::DeclarePuertoRico).unwrap();
+    act(
+        &mut state,
+        2,
+        Command::ChallengePuertoRico {
+            cards: cards(&["TX", "FL", "TN", "ND", "UT", "MS"]),
+        },
+    )
+    .unwrap();
+    act(
+        &mut state,
+        1,
+        Command::ChallengePuertoRico {
+            cards: cards(&["PA", "IL", "GA", "MI", "NJ", "VA"]),
+        },
+    )
+    .unwrap();
+    assert_eq!(state.scores, vec![0, 6, 0]);
+    let reveal = state
+        .last_hand
+        .as_ref()
+        .unwrap()
+        .puerto_rico
+        .clone()
+        .unwrap();
+    assert_eq!(reveal.winner(), Some((1, 96)));
+}
+
+#[test]
+fn the_stock_running_out_while_drawing_back_forces_puerto_rico() {
+    // One card left: the challenger draws it, the declarer draws nothing (five cards), and
+    // the holder of Puerto Rico, who passed, must declare at once.
+    let mut state = table(
+        &[
+            &["VI", "GA", "AK", "WY", "VT", "DE", "RI"],
+            &["TX", "FL", "OH", "NC", "TN", "IN", "MO"],
+            &["PR", "CA", "NY", "PA", "IL", "MI", "NJ"],
+        ],
+        &["ND"],
+        &["UT"],
+    );
+    act(
+        &mut state,
+        0,
+        Command::DeclareWild {
+            wildcard: c("VI"),
+            defence: c("GA"),
+        },
+    )
+    .unwrap();
+    act(
+        &mut state,
+        1,
+        Command::Challenge {
+            cards: cards(&["TX"]),
+        },
+    )
+    .unwrap();
+    act(&mut state, 2, Command::Pass).unwrap();
+    assert_eq!(state.scores, vec![0, 1, 0]);
+    assert!(state.stock.is_empty());
+    assert_eq!(
+        state.hands.iter().map(Vec::len).collect::<Vec<_>>(),
+        vec![5, 7, 7]
+    );
+    assert!(
+        state.hands[1].contains(&c("ND")),
+        "the challenger drew first"
+    );
+    assert_eq!((state.phase, state.turn), (Phase::ForcedPuertoRico, 2));
+    let offered = Statehood::choices(&state, 2);
+    assert_eq!(offered.len(), 1, "declaring is the only choice");
+    act(&mut state, 2, Command::DeclarePuertoRico).unwrap();
+    // Five cards cannot make a six-card challenge: seat 0 may only decline.
+    assert_eq!(Statehood::choices(&state, 0).len(), 1);
+    assert!(
+        act(
+            &mut state,
+            0,
+            Command::ChallengePuertoRico {
+                cards: cards(&["AK", "WY", "VT", "DE", "RI", "ND"]),
+            },
+        )
+        .is_err()
+    );
+    act(&mut state, 0, Command::Pass).unwrap();
+    act(&mut state, 1, Command::Pass).unwrap();
+    assert_eq!(
+        state.scores,
+        vec![0, 1, 6],
+        "unchallenged, the declarer scores 6 and no bonus"
+    );
 }

@@ -20,6 +20,15 @@ pub struct PrView {
     pub answers: Vec<Option<PrAnswer>>,
 }
 
+/// The total a challenge must beat, and who holds it (the declarer, or the last challenger).
+#[derive(Serialize, Debug)]
+pub struct High {
+    /// Electoral votes.
+    pub total: u32,
+    /// Whose cards they are.
+    pub seat: Seat,
+}
+
 /// The board as one viewer may see it.
 #[derive(Serialize, Debug)]
 pub struct View {
@@ -47,6 +56,8 @@ pub struct View {
     pub drawn: Option<Card>,
     /// The pending wildcard or DC declaration, face up.
     pub declaration: Option<Declaration>,
+    /// The pending declaration's high total so far.
+    pub high: Option<High>,
     /// The pending Puerto Rico declaration.
     pub puerto_rico: Option<PrView>,
     /// Cards won this hand, face up.
@@ -55,7 +66,7 @@ pub struct View {
     pub scores: Vec<i64>,
     /// Points to win.
     pub target: i64,
-    /// The last hand's end.
+    /// The last hand's end (with its Puerto Rico challenges, revealed, when it had some).
     pub last_hand: Option<HandEnd>,
     /// The result.
     pub outcome: Option<Outcome>,
@@ -83,6 +94,10 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             .drawn
             .filter(|_| state.phase == Phase::Drawn && viewer.sees_seat(state.turn)),
         declaration: state.declaration.clone(),
+        high: state.declaration.as_ref().map(|d| {
+            let (total, seat) = d.high();
+            High { total, seat }
+        }),
         puerto_rico: state.puerto_rico.as_ref().map(|p| PrView {
             declarer: p.declarer,
             shown: p.shown.clone(),
