@@ -694,6 +694,70 @@ mod tests {
     use crate::engine::{Seed, Viewer, bot};
 
     #[test]
+    fn statehood_board_shows_the_high_total_sealed_answers_and_the_reveal() {
+        use crate::engine::{Log, Match, Rules};
+        use crate::games::statehood::{Command, Options, Phase, Statehood};
+        let names: Vec<String> = ["Ann", "Bo", "Cy", "Di"].map(String::from).into();
+        let (mut highs, mut sealed, mut reveals) = (0, 0, 0);
+        for seats in 2..=4 {
+            for n in 0..10 {
+                let seed = Seed::from_number(n);
+                let mut live =
+                    Match::<Statehood>::new(Options { target: 15 }, seats, seed).unwrap();
+                let mut rng = bot::bot_rng(&seed);
+                loop {
+                    let viewers = (0..seats).map(Viewer::Seat).chain([Viewer::Spectator]);
+                    for viewer in viewers {
+                        let view =
+                            serde_json::to_value(Statehood::view(&live.state, viewer)).unwrap();
+                        let html = statehood(&view, &names[..seats])
+                            .unwrap_or_else(|| panic!("no board for {view}"));
+                        assert!(html.contains("Ann") && html.contains("Bo"));
+                        if live.state.phase == Phase::Challenges {
+                            assert!(html.contains("a challenge must beat it"), "{html}");
+                            highs += 1;
+                        }
+                        if let (Viewer::Seat(s), Some(p)) = (viewer, &live.state.puerto_rico)
+                            && p.answers[s].is_some()
+                            && p.declarer != s
+                        {
+                            assert!(html.contains("sealed)"), "{html}");
+                            sealed += 1;
+                        }
+                        if let Some(reveal) = live
+                            .state
+                            .last_hand
+                            .as_ref()
+                            .and_then(|h| h.puerto_rico.as_ref())
+                        {
+                            assert!(html.contains("Puerto Rico: "), "{html}");
+                            for (seat, _) in reveal.challenges() {
+                                let line = format!("{} challenged with", names[seat]);
+                                assert!(html.contains(&line), "{html}");
+                            }
+                            reveals += 1;
+                        }
+                    }
+                    if live.outcome().is_some() {
+                        break;
+                    }
+                    let active = Statehood::active(&live.state);
+                    let seat = active[rng.index(active.len())];
+                    let choices = Statehood::choices(&live.state, seat);
+                    let choice = &choices[rng.index(choices.len())];
+                    let command: Command =
+                        serde_json::from_value(bot::fill_at_random(choice, &mut rng)).unwrap();
+                    live.apply(seat, &command, &mut Log::silent()).unwrap();
+                }
+            }
+        }
+        assert!(
+            highs > 0 && sealed > 0 && reveals > 0,
+            "{highs} {sealed} {reveals}"
+        );
+    }
+
+    #[test]
     fn electoral_combat_board_renders_every_step_of_a_game() {
         let game = crate::engine::find_game("electoral-combat").unwrap();
         let names = vec!["Ann".to_string(), "Bo".to_string()];
