@@ -82,10 +82,16 @@ async fn others_cards(db: &TestDb, id: i64, seat: usize) -> Vec<String> {
     {
         cards.extend(kitty.iter().map(|c| c.as_str().unwrap().to_string()));
     }
-    // A Puerto Rico declarer's hand is laid face up for all to see.
-    if let Some(shown) = state["puerto_rico"]["shown"].as_array() {
-        cards.retain(|c| !shown.iter().any(|s| s == c));
+    // A Puerto Rico declarer's hand is laid face up for all to see; after the hand, that hand
+    // and every challenge stay shown as the last hand, whoever holds those cards now.
+    let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
+    let reveal = &state["last_hand"]["puerto_rico"];
+    let mut public = list(&state["puerto_rico"]["shown"]);
+    public.extend(list(&reveal["shown"]));
+    for answer in list(&reveal["answers"]) {
+        public.extend(list(&answer["cards"]));
     }
+    cards.retain(|c| !public.iter().any(|s| s.as_str() == Some(c)));
     cards
 }
 
