@@ -14,7 +14,7 @@ pub use state::{
     Command, Declaration, DeclarationKind, HandEnd, Options, Phase, PrAnswer, PrDeclaration, State,
     WonCard,
 };
-pub use view::View;
+pub use view::{High, PrView, View};
 
 use crate::cards::Card;
 use crate::engine::{
