@@ -1,0 +1,18 @@
+//! Email: addresses, the notices players and organisers get, their rendering into multipart
+//! messages with threading and unsubscribe headers, and the transports (SMTP; a file-backed
+//! dev mailbox for the default local run).
+
+pub mod address;
+pub mod compose;
+pub mod mailbox;
+pub mod notice;
+pub mod render;
+pub mod sink;
+pub mod transport;
+
+pub use address::{EmailAddress, InvalidEmail};
+pub use compose::{Envelope, Sender, compose};
+pub use mailbox::DevMailbox;
+pub use notice::Notice;
+pub use render::{MailContext, Rendered, render};
+pub use transport::{SendError, SmtpConfig, Transport};

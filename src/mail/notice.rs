@@ -1,0 +1,159 @@
+//! What a message says, as data: the outbox stores a [`Notice`] as JSON and the worker renders
+//! it ([`super::render`]) when it sends. Everything here is public information or belongs to
+//! the recipient's own seat: a notice never carries another seat's hidden cards.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// The game a message is about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRef {
+    /// The game's id.
+    pub id: i64,
+    /// The name of the game ("Whitehouse").
+    pub name: String,
+}
+
+impl GameRef {
+    /// "Whitehouse #12".
+    pub fn title(&self) -> String {
+        format!("{} #{}", self.name, self.id)
+    }
+}
+
+/// One player of a game, as others see them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// Display name.
+    pub name: String,
+    /// The seat's name in the game ("North", "Player 2").
+    pub seat: String,
+}
+
+/// Something to tell someone.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Notice {
+    /// A seat's invitation, with its private link.
+    Invite(Invite),
+    /// A seat must act.
+    Turn(Turn),
+    /// The game ended.
+    Over(Over),
+    /// Organiser: mail to a seat could not be delivered.
+    Undeliverable(Undeliverable),
+    /// Organiser: a seat has not moved for a long time.
+    Idle(Idle),
+}
+
+impl Notice {
+    /// The game the notice is about.
+    pub fn game(&self) -> &GameRef {
+        match self {
+            Notice::Invite(n) => &n.game,
+            Notice::Turn(n) => &n.game,
+            Notice::Over(n) => &n.game,
+            Notice::Undeliverable(n) => &n.game,
+            Notice::Idle(n) => &n.game,
+        }
+    }
+
+    /// The short name of the kind (`"turn"`), as stored in the outbox.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Notice::Invite(_) => "invite",
+            Notice::Turn(_) => "turn",
+            Notice::Over(_) => "over",
+            Notice::Undeliverable(_) => "undeliverable",
+            Notice::Idle(_) => "idle",
+        }
+    }
+}
+
+/// An invitation to a seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invite {
+    /// The game.
+    pub game: GameRef,
+    /// The recipient's seat.
+    pub you: Player,
+    /// Everybody else at the table.
+    pub others: Vec<Player>,
+    /// The time control, in words, if the game has one.
+    pub time_control: Option<String>,
+    /// What the seat must decide now, if it moves first (choice labels).
+    pub choices: Vec<String>,
+    /// The seat's private link token.
+    pub token: String,
+}
+
+/// A seat became active.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    /// The game.
+    pub game: GameRef,
+    /// The recipient's seat.
+    pub you: Player,
+    /// The public log lines since the seat's last move, names filled in.
+    pub lines: Vec<String>,
+    /// What the seat must decide (choice labels).
+    pub choices: Vec<String>,
+    /// When the seat's time runs out, if the game has a clock.
+    pub deadline: Option<DateTime<Utc>>,
+    /// The seat's private link token.
+    pub token: String,
+}
+
+/// The game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Over {
+    /// The game.
+    pub game: GameRef,
+    /// The recipient's seat.
+    pub you: Player,
+    /// The result in one sentence.
+    pub result: String,
+    /// Every seat's final score, in seat order.
+    pub scores: Vec<(Player, i64)>,
+    /// Winners' names.
+    pub winners: Vec<String>,
+    /// The last public log lines.
+    pub lines: Vec<String>,
+    /// The revealed seed, hex.
+    pub seed: String,
+    /// The commitment published at creation (SHA-256 of the seed), hex.
+    pub commitment: String,
+}
+
+/// Mail to a seat could not be delivered (to the organiser).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Undeliverable {
+    /// The game.
+    pub game: GameRef,
+    /// The seat the mail was for.
+    pub seat: Player,
+    /// Its address.
+    pub address: String,
+    /// What the mail server said.
+    pub error: String,
+}
+
+/// A seat has not moved for a long time (to the organiser).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Idle {
+    /// The game.
+    pub game: GameRef,
+    /// The seat awaited.
+    pub seat: Player,
+    /// Since when.
+    pub since: DateTime<Utc>,
+}
+
+/// Several of one player's turns, sent together once a day.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Digest {
+    /// The recipient's name.
+    pub name: String,
+    /// One entry per game, oldest first.
+    pub turns: Vec<Turn>,
+}

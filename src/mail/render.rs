@@ -1,0 +1,290 @@
+//! Notices rendered into a subject, a plain-text part that reads well on its own, and an
+//! HTML part (askama templates in `templates/mail/`; the HTML escapes every name).
+
+use super::notice::{Digest, Notice, Player};
+use askama::Template;
+
+/// What links in mail start with.
+#[derive(Debug, Clone)]
+pub struct MailContext {
+    /// The public base URL, without a trailing slash.
+    pub base_url: String,
+}
+
+impl MailContext {
+    /// A seat's play page for a link token.
+    pub fn play_link(&self, token: &str) -> String {
+        format!("{}/play/{token}", self.base_url)
+    }
+
+    /// The one-click unsubscribe endpoint for a link token (POST; GET shows the choices).
+    pub fn unsubscribe_link(&self, token: &str) -> String {
+        format!("{}/mail/unsubscribe/{token}", self.base_url)
+    }
+}
+
+/// A message's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    /// Subject line (one line: control characters are removed when the message is built).
+    pub subject: String,
+    /// The text/plain part.
+    pub text: String,
+    /// The text/html part.
+    pub html: String,
+    /// The one-click unsubscribe URL, for mail to a seat.
+    pub unsubscribe: Option<String>,
+}
+
+/// Declares a text template and an HTML template over the same fields.
+macro_rules! mail_templates {
+    ($text:ident, $html:ident, $text_path:literal, $html_path:literal, { $($field:ident : $ty:ty),* $(,)? }) => {
+        #[derive(Template)]
+        #[template(path = $text_path)]
+        struct $text {
+            $($field: $ty,)*
+        }
+
+        #[derive(Template)]
+        #[template(path = $html_path)]
+        struct $html {
+            $($field: $ty,)*
+        }
+
+        impl $text {
+            fn both(self) -> Result<(String, String), askama::Error> {
+                let html = $html { $($field: self.$field.clone(),)* }.render()?;
+                Ok((self.render()?, html))
+            }
+        }
+    };
+}
+
+mail_templates!(InviteText, InviteHtml, "mail/invite.txt", "mail/invite.html", {
+    title: String, you: Player, others: Vec<Player>, time_control: Option<String>,
+    choices: Vec<String>, link: String, unsubscribe: Option<String>,
+});
+
+mail_templates!(TurnText, TurnHtml, "mail/turn.txt", "mail/turn.html", {
+    title: String, you: Player, lines: Vec<String>, choices: Vec<String>,
+    deadline: Option<String>, link: String, unsubscribe: Option<String>,
+});
+
+mail_templates!(OverText, OverHtml, "mail/over.txt", "mail/over.html", {
+    title: String, you: Player, result: String, winners: Vec<String>,
+    scores: Vec<(Player, i64)>, lines: Vec<String>, seed: String, commitment: String,
+    replay: String, unsubscribe: Option<String>,
+});
+
+mail_templates!(UndeliverableText, UndeliverableHtml, "mail/undeliverable.txt", "mail/undeliverable.html", {
+    title: String, seat: Player, address: String, error: String, unsubscribe: Option<String>,
+});
+
+mail_templates!(IdleText, IdleHtml, "mail/idle.txt", "mail/idle.html", {
+    title: String, seat: Player, since: String, unsubscribe: Option<String>,
+});
+
+/// One game in a digest.
+#[derive(Debug, Clone)]
+struct DigestTurn {
+    title: String,
+    seat: String,
+    lines: Vec<String>,
+    choices: Vec<String>,
+    deadline: Option<String>,
+    link: String,
+}
+
+mail_templates!(DigestText, DigestHtml, "mail/digest.txt", "mail/digest.html", {
+    name: String, turns: Vec<DigestTurn>, unsubscribe: Option<String>,
+});
+
+fn when(at: &chrono::DateTime<chrono::Utc>) -> String {
+    at.format("%A %-d %B %Y, %H:%M UTC").to_string()
+}
+
+/// Renders a notice.
+pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Error> {
+    let title = notice.game().title();
+    let (subject, unsubscribe, (text, html)) = match notice {
+        Notice::Invite(n) => {
+            let unsubscribe = Some(ctx.unsubscribe_link(&n.token));
+            let parts = InviteText {
+                title: title.clone(),
+                you: n.you.clone(),
+                others: n.others.clone(),
+                time_control: n.time_control.clone(),
+                choices: n.choices.clone(),
+                link: ctx.play_link(&n.token),
+                unsubscribe: unsubscribe.clone(),
+            }
+            .both()?;
+            (format!("{title}: you are invited"), unsubscribe, parts)
+        }
+        Notice::Turn(n) => {
+            let unsubscribe = Some(ctx.unsubscribe_link(&n.token));
+            let parts = TurnText {
+                title: title.clone(),
+                you: n.you.clone(),
+                lines: n.lines.clone(),
+                choices: n.choices.clone(),
+                deadline: n.deadline.as_ref().map(when),
+                link: ctx.play_link(&n.token),
+                unsubscribe: unsubscribe.clone(),
+            }
+            .both()?;
+            (format!("{title}: your turn"), unsubscribe, parts)
+        }
+        Notice::Over(n) => {
+            let parts = OverText {
+                title: title.clone(),
+                you: n.you.clone(),
+                result: n.result.clone(),
+                winners: n.winners.clone(),
+                scores: n.scores.clone(),
+                lines: n.lines.clone(),
+                seed: n.seed.clone(),
+                commitment: n.commitment.clone(),
+                replay: format!("{}/games/{}/replay", ctx.base_url, n.game.id),
+                unsubscribe: None,
+            }
+            .both()?;
+            (format!("{title}: game over"), None, parts)
+        }
+        Notice::Undeliverable(n) => {
+            let parts = UndeliverableText {
+                title: title.clone(),
+                seat: n.seat.clone(),
+                address: n.address.clone(),
+                error: n.error.clone(),
+                unsubscribe: None,
+            }
+            .both()?;
+            (
+                format!("{title}: mail to {} is undeliverable", n.seat.name),
+                None,
+                parts,
+            )
+        }
+        Notice::Idle(n) => {
+            let parts = IdleText {
+                title: title.clone(),
+                seat: n.seat.clone(),
+                since: when(&n.since),
+                unsubscribe: None,
+            }
+            .both()?;
+            (
+                format!("{title}: {} has not moved", n.seat.name),
+                None,
+                parts,
+            )
+        }
+    };
+    Ok(Rendered {
+        subject,
+        text,
+        html,
+        unsubscribe,
+    })
+}
+
+/// Renders a daily digest; `unsubscribe_token` is one of the recipient's link tokens.
+pub fn render_digest(
+    digest: &Digest,
+    unsubscribe_token: &str,
+    ctx: &MailContext,
+) -> Result<Rendered, askama::Error> {
+    let unsubscribe = Some(ctx.unsubscribe_link(unsubscribe_token));
+    let turns = digest
+        .turns
+        .iter()
+        .map(|t| DigestTurn {
+            title: t.game.title(),
+            seat: t.you.seat.clone(),
+            lines: t.lines.clone(),
+            choices: t.choices.clone(),
+            deadline: t.deadline.as_ref().map(when),
+            link: ctx.play_link(&t.token),
+        })
+        .collect::<Vec<_>>();
+    let count = turns.len();
+    let (text, html) = DigestText {
+        name: digest.name.clone(),
+        turns,
+        unsubscribe: unsubscribe.clone(),
+    }
+    .both()?;
+    Ok(Rendered {
+        subject: format!(
+            "Your turn in {count} game{}",
+            if count == 1 { "" } else { "s" }
+        ),
+        text,
+        html,
+        unsubscribe,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mail::notice::{GameRef, Turn};
+
+    fn ctx() -> MailContext {
+        MailContext {
+            base_url: "https://pp.example".into(),
+        }
+    }
+
+    fn turn() -> Turn {
+        Turn {
+            game: GameRef {
+                id: 7,
+                name: "Whitehouse".into(),
+            },
+            you: Player {
+                name: "Ann <b>".into(),
+                seat: "North".into(),
+            },
+            lines: vec!["Bo bids 270".into(), "Cy passes".into()],
+            choices: vec!["Bid 280".into(), "Pass".into()],
+            deadline: Some("2030-01-02T03:04:00Z".parse().unwrap()),
+            token: "tok".into(),
+        }
+    }
+
+    #[test]
+    fn your_turn_text_reads_on_its_own() {
+        let r = render(&Notice::Turn(turn()), &ctx()).unwrap();
+        assert_eq!(r.subject, "Whitehouse #7: your turn");
+        let expected = "Hello Ann <b>,\n\nit is your turn in Whitehouse #7 (North).\n\n\
+            Since your last move:\n  Bo bids 270\n  Cy passes\n\nYou must decide:\n- Bid 280\n- Pass\n\n\
+            Your deadline: Wednesday 2 January 2030, 03:04 UTC\n\nOpen your seat to move:\n\
+            https://pp.example/play/tok\n\nStop or change these emails: https://pp.example/mail/unsubscribe/tok\n";
+        assert_eq!(r.text, expected);
+        assert!(r.html.contains("Ann &#60;b&#62;") || r.html.contains("Ann &lt;b&gt;"));
+        assert!(!r.html.contains("Ann <b>"));
+        assert_eq!(
+            r.unsubscribe.as_deref(),
+            Some("https://pp.example/mail/unsubscribe/tok")
+        );
+    }
+
+    #[test]
+    fn digest_lists_every_game() {
+        let mut second = turn();
+        second.game.id = 9;
+        second.deadline = None;
+        second.token = "tok9".into();
+        let digest = Digest {
+            name: "Ann".into(),
+            turns: vec![turn(), second],
+        };
+        let r = render_digest(&digest, "tok9", &ctx()).unwrap();
+        assert_eq!(r.subject, "Your turn in 2 games");
+        assert!(r.text.contains("== Whitehouse #7 (North) =="), "{}", r.text);
+        assert!(r.text.contains("Open: https://pp.example/play/tok9"));
+        assert!(r.text.contains("Open: https://pp.example/play/tok\n"));
+    }
+}
