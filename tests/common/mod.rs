@@ -2,6 +2,8 @@
 //! a fresh database per test, and the real web app on a random port.
 #![allow(dead_code)]
 
+pub mod mime;
+
 use postplay::pg::PrivateCluster;
 use postplay::store::Store;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
