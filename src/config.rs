@@ -7,6 +7,8 @@
 //! | `DATABASE_URL` | PostgreSQL to use; unset: the private cluster | unset |
 //! | `POSTPLAY_DATA_DIR` | where the private cluster keeps its data | `./var/postgres` |
 //! | `POSTPLAY_CONFIG` | a file of `KEY=value` lines read first (the environment wins) | unset |
+//!
+//! Mail settings: [`crate::mail::settings`].
 
 use std::path::PathBuf;
 
@@ -21,6 +23,8 @@ pub struct Config {
     pub database_url: Option<String>,
     /// The private cluster's data directory.
     pub data_dir: PathBuf,
+    /// Mail: transport, sender, worker pacing.
+    pub mail: crate::mail::settings::MailSettings,
 }
 
 impl Config {
@@ -60,7 +64,9 @@ impl Config {
             .unwrap_or_else(|| format!("http://{bind}"))
             .trim_end_matches('/')
             .to_string();
+        let mail = crate::mail::settings::MailSettings::from_lookup(&get)?;
         Ok(Config {
+            mail,
             base_url,
             bind,
             database_url: get("DATABASE_URL"),

@@ -6,6 +6,7 @@ mod selfplay;
 mod serve;
 mod transfer;
 mod verify;
+mod worker;
 
 pub use selfplay::random_seed;
 
@@ -30,6 +31,8 @@ enum Command {
     Replay(replay::Args),
     /// Run the web server (with its private PostgreSQL when DATABASE_URL is unset).
     Serve(serve::Args),
+    /// Run the outbox worker alone: send queued mail (as `serve` does too).
+    Worker(worker::Args),
     /// Apply the database migrations and exit.
     Migrate,
     /// Write a game's record (docs/record-format.md) from the database.
@@ -50,6 +53,7 @@ pub fn run() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Migrate => serve::migrate(),
+        Command::Worker(args) => worker::run(args),
         Command::Export(args) => transfer::export(args),
         Command::Import(args) => transfer::import(args),
     }

@@ -6,9 +6,12 @@ pub mod address;
 pub mod compose;
 pub mod mailbox;
 pub mod notice;
+pub mod outbox;
 pub mod render;
+pub mod settings;
 pub mod sink;
 pub mod transport;
+pub mod worker;
 
 pub use address::{EmailAddress, InvalidEmail};
 pub use compose::{Envelope, Sender, compose};

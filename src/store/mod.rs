@@ -7,6 +7,7 @@ mod tokens;
 pub use tokens::{looks_like_token, new_token, token_hash};
 
 use crate::engine::audit::{genesis, link};
+use crate::mail::outbox::{self, MailSeat};
 use crate::engine::{
     ApplyError, DynMatch, Log, Record, RecordedCommand, RuleError, Seat, Seed, find_game,
 };
@@ -79,7 +80,7 @@ pub struct NewSeat {
     /// Display name.
     pub name: String,
     /// Email address, if given.
-    pub email: Option<String>,
+    pub email: Option<crate::mail::EmailAddress>,
 }
 
 /// A created game and its secret links' tokens, shown once.
@@ -243,6 +244,19 @@ impl Store {
         seats: &[NewSeat],
         seed: Seed,
     ) -> Result<CreatedGame, StoreError> {
+        self.create_game_with(kind, options, seats, seed, None).await
+    }
+
+    /// Creates a game with the organiser's address (told of undeliverable mail); queues an
+    /// invitation for every seat with an address in the same transaction.
+    pub async fn create_game_with(
+        &self,
+        kind: &str,
+        options: &Value,
+        seats: &[NewSeat],
+        seed: Seed,
+        organiser_email: Option<&crate::mail::EmailAddress>,
+    ) -> Result<CreatedGame, StoreError> {
         let game = find_game(kind)
             .ok_or_else(|| StoreError::Invalid(format!("no game called {kind:?}")))?;
         let started = game
@@ -254,7 +268,8 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         let id: i64 = sqlx::query(
             "INSERT INTO games (kind, rules_version, options, seat_count, seed, commitment, \
-             organiser_token_hash, head_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $6) RETURNING id",
+             organiser_token_hash, head_hash, organiser_email) VALUES ($1, $2, $3, $4, $5, $6, $7, $6, $8) \
+             RETURNING id",
         )
         .bind(kind)
         .bind(game.rules_version() as i32)
@@ -263,6 +278,7 @@ impl Store {
         .bind(seed.0.to_vec())
         .bind(&commitment)
         .bind(token_hash(&organiser_token))
+        .bind(organiser_email.map(|e| e.as_str()))
         .fetch_one(&mut *tx)
         .await?
         .try_get("id")?;
@@ -271,11 +287,23 @@ impl Store {
                 .bind(id)
                 .bind(i as i32)
                 .bind(&seat.name)
-                .bind(&seat.email)
+                .bind(seat.email.as_ref().map(|e| e.as_str()))
                 .bind(token_hash(&seat_tokens[i]))
                 .execute(&mut *tx)
                 .await?;
         }
+        let mail_seats: Vec<MailSeat> = seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| MailSeat {
+                seat: i,
+                name: s.name.clone(),
+                email: s.email.clone(),
+                pref: "every".into(),
+            })
+            .collect();
+        outbox::enqueue_invites(&mut tx, id, game, started.as_ref(), &mail_seats, &seat_tokens)
+            .await?;
         tx.commit().await?;
         tracing::info!(game = id, kind, seats = seats.len(), "game created");
         Ok(CreatedGame {
@@ -290,8 +318,12 @@ impl Store {
         if !looks_like_token(token) {
             return Ok(None);
         }
-        let row = sqlx::query("SELECT game_id, seat FROM seats WHERE token_hash = $1")
-            .bind(token_hash(token))
+        // The seat's own token, or one of the links minted for its notices.
+        let row = sqlx::query(
+            "SELECT game_id, seat FROM seats WHERE token_hash = $1 \
+             UNION ALL SELECT game_id, seat FROM seat_links WHERE token_hash = $1 LIMIT 1",
+        )
+        .bind(token_hash(token))
             .fetch_optional(&self.pool)
             .await?;
         row.map(|r| {
@@ -466,6 +498,7 @@ impl Store {
         if expected_head.is_some_and(|e| e != head) {
             return Err(SubmitError::Conflict { head });
         }
+        let before = loaded.game.active();
         let mut game = loaded.game;
         let mut recorder = Log::recording();
         game.apply_json(seat, command, &mut recorder)
@@ -485,6 +518,8 @@ impl Store {
         } else {
             "running"
         };
+        let mut lines = (*loaded.log).clone();
+        lines.push((seq, seat, recorder.take()));
         let mut tx = self.pool.begin().await?;
         if !advance_head(&mut tx, id, head, &hash, status).await? {
             return Err(SubmitError::Conflict { head: head + 1 });
@@ -503,10 +538,17 @@ impl Store {
             .bind(format!("{id}:{seq}"))
             .execute(&mut *tx)
             .await?;
+        outbox::enqueue_after_move(
+            &mut tx,
+            &loaded.row,
+            seq,
+            &before,
+            game.as_ref(),
+            &lines,
+        )
+        .await?;
         tx.commit().await?;
         tracing::info!(game = id, seq, seat, command = %command, "command appended");
-        let mut lines = (*loaded.log).clone();
-        lines.push((seq, seat, recorder.take()));
         self.remember(id, seq, game.as_ref(), &Arc::new(lines));
         Ok(seq)
     }
@@ -627,12 +669,20 @@ impl Store {
     /// Gives a seat a new private link; the old token stops working. `None` if no such seat.
     pub async fn relink_seat(&self, id: i64, seat: Seat) -> Result<Option<String>, sqlx::Error> {
         let token = new_token();
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query("UPDATE seats SET token_hash = $3 WHERE game_id = $1 AND seat = $2")
             .bind(id)
             .bind(seat as i32)
             .bind(token_hash(&token))
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        // The links sent in earlier mail stop working too.
+        sqlx::query("DELETE FROM seat_links WHERE game_id = $1 AND seat = $2")
+            .bind(id)
+            .bind(seat as i32)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
         Ok((done.rows_affected() == 1).then_some(token))
     }
 

@@ -5,6 +5,7 @@ mod api;
 mod boards;
 mod csrf;
 mod events;
+mod mail;
 mod pages;
 pub mod render;
 
@@ -26,6 +27,8 @@ pub struct AppState {
     pub base_url: String,
     /// Moves announced by PostgreSQL: (game id, seq).
     pub moves: broadcast::Sender<(i64, i64)>,
+    /// The dev mailbox, when mail goes there (its pages exist only then).
+    pub mailbox: Option<crate::mail::DevMailbox>,
 }
 
 /// Errors a handler answers with.
@@ -114,6 +117,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             "/manage/{token}/relink/{seat}",
             web::post().to(pages::relink),
         )
+        .route("/mail/unsubscribe/{token}", web::get().to(mail::preferences))
+        .route("/mail/unsubscribe/{token}", web::post().to(mail::set_preference))
+        .route("/dev/mailbox", web::get().to(mail::list))
+        .route("/dev/mailbox/{key}", web::get().to(mail::show))
+        .route("/dev/mailbox/{key}/raw", web::get().to(mail::raw))
         .route("/play/{token}", web::get().to(pages::play))
         .route("/play/{token}", web::post().to(pages::play_move))
         .route("/games/{id}", web::get().to(pages::spectate))
@@ -145,12 +153,23 @@ pub fn start(
     base_url: String,
     listener: std::net::TcpListener,
 ) -> std::io::Result<actix_web::dev::Server> {
+    start_with_mailbox(store, base_url, listener, None)
+}
+
+/// [`start`], with the dev mailbox's pages when mail goes to that folder.
+pub fn start_with_mailbox(
+    store: Arc<Store>,
+    base_url: String,
+    listener: std::net::TcpListener,
+    mailbox: Option<crate::mail::DevMailbox>,
+) -> std::io::Result<actix_web::dev::Server> {
     let (moves, _) = broadcast::channel(1024);
     events::spawn_listener(store.pool().clone(), moves.clone());
     let state = web::Data::new(AppState {
         store,
         base_url,
         moves,
+        mailbox,
     });
     let server = HttpServer::new(move || {
         App::new()
@@ -178,9 +197,31 @@ pub async fn serve(config: Config) -> Result<(), String> {
     let listener = std::net::TcpListener::bind(&config.bind)
         .map_err(|e| format!("bind {}: {e}", config.bind))?;
     tracing::info!(bind = %config.bind, base_url = %config.base_url, "postplay is listening");
-    let server =
-        start(Arc::new(store), config.base_url.clone(), listener).map_err(|e| e.to_string())?;
+    let (stop_worker, stopped) = tokio::sync::watch::channel(false);
+    let worker = crate::mail::settings::worker(
+        &config.mail,
+        store.pool().clone(),
+        &config.base_url,
+    )?;
+    let worker = match worker {
+        Some(worker) => Some(actix_web::rt::spawn(async move { worker.run(stopped).await })),
+        None => {
+            tracing::warn!("mail is off (POSTPLAY_MAIL=off): notices stay queued");
+            None
+        }
+    };
+    let mailbox = config.mail.mailbox();
+    if let Some(m) = &mailbox {
+        tracing::info!(dir = %m.dir().display(), url = %format!("{}/dev/mailbox", config.base_url),
+            "mail goes to the dev mailbox");
+    }
+    let server = start_with_mailbox(Arc::new(store), config.base_url.clone(), listener, mailbox)
+        .map_err(|e| e.to_string())?;
     let result = server.await.map_err(|e| e.to_string());
+    let _ = stop_worker.send(true);
+    if let Some(worker) = worker {
+        let _ = worker.await;
+    }
     if let Some(cluster) = cluster.filter(|c| c.started_here) {
         cluster.stop().map_err(|e| e.to_string())?;
     }

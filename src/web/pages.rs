@@ -6,13 +6,15 @@ use super::render::{FormChoice, form_choices, values_from_form};
 use super::{AppState, WebError, csrf};
 use crate::engine::log::render;
 use crate::engine::{OptionKind, Seat, Viewer, find_game, registry};
+use crate::mail::EmailAddress;
 use crate::store::{Loaded, NewSeat, SubmitError};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde_json::Value;
 
-fn html(status: StatusCode, page: impl Template) -> Result<HttpResponse, WebError> {
+/// Renders a page with a status.
+pub(super) fn html(status: StatusCode, page: impl Template) -> Result<HttpResponse, WebError> {
     let body = page
         .render()
         .map_err(|e| WebError::Internal(e.to_string()))?;
@@ -213,14 +215,21 @@ pub async fn create_game(
         }
         let email = if email.is_empty() {
             None
-        } else if email.contains('@') && !email.contains(char::is_whitespace) && email.len() <= 200
-        {
-            Some(email)
         } else {
-            return refuse(format!("{email:?} is not an email address"));
+            match EmailAddress::parse(&email) {
+                Ok(address) => Some(address),
+                Err(e) => return refuse(e.to_string()),
+            }
         };
         seats.push(NewSeat { name, email });
     }
+    let organiser_email = match field(&fields, "organiser_email").map(str::trim) {
+        None | Some("") => None,
+        Some(text) => match EmailAddress::parse(text) {
+            Ok(address) => Some(address),
+            Err(e) => return refuse(format!("organiser: {e}")),
+        },
+    };
     if field(&fields, "order") == Some("random") {
         let mut rng = crate::engine::GameRng::new(&crate::cli::random_seed(), 0);
         rng.shuffle(&mut seats);
@@ -241,7 +250,13 @@ pub async fn create_game(
     let seed = crate::cli::random_seed();
     let created = match state
         .store
-        .create_game(game.id(), &Value::Object(options), &seats, seed)
+        .create_game_with(
+            game.id(),
+            &Value::Object(options),
+            &seats,
+            seed,
+            organiser_email.as_ref(),
+        )
         .await
     {
         Ok(c) => c,
@@ -294,6 +309,16 @@ struct Manage {
     head_hash: String,
     new_link: Option<String>,
     new_link_for: String,
+    mail_sent: i64,
+    mail_lines: Vec<MailLine>,
+}
+
+struct MailLine {
+    who: String,
+    kind: String,
+    status: String,
+    attempts: i32,
+    error: String,
 }
 
 async fn manage_page(
@@ -312,7 +337,27 @@ async fn manage_page(
     let active = loaded.game.active();
     let seats = state.store.seats(id).await?;
     let count = seats.len();
+    let (mail_sent, troubles) = crate::mail::outbox::troubles(state.store.pool(), id).await?;
+    let mail_lines = troubles
+        .into_iter()
+        .map(|t| MailLine {
+            who: match t.seat.and_then(|s| seats.get(s)) {
+                Some(s) => format!("{} <{}>", s.name, t.recipient),
+                None => format!("you <{}>", t.recipient),
+            },
+            kind: t.kind,
+            status: match t.status.as_str() {
+                "failed" => "undeliverable".to_string(),
+                "pending" if t.last_error.is_some() => "retrying".to_string(),
+                other => other.to_string(),
+            },
+            attempts: t.attempts,
+            error: t.last_error.unwrap_or_default(),
+        })
+        .collect();
     Ok(Manage {
+        mail_sent,
+        mail_lines,
         id,
         name: game.name().to_string(),
         token: token.to_string(),

@@ -1,0 +1,445 @@
+//! The transactional outbox, enqueue side: the rows a command's transaction writes (invitations
+//! at creation; a your-turn notice for each seat that *becomes* active; game-over mail), each
+//! with a private link of its own minted here. The worker ([`super::worker`]) sends them.
+
+use super::EmailAddress;
+use super::notice::{GameRef, Invite, Notice, Over, Player, Turn};
+use crate::engine::log::render;
+use crate::engine::{DynGame, DynMatch, Seat};
+use crate::store::{GameRow, new_token, token_hash};
+use sqlx::{PgConnection, Row};
+
+/// The channel on which new outbox rows are announced (wakes the workers).
+pub const OUTBOX_CHANNEL: &str = "postplay_outbox";
+
+/// At most this many log lines go into a your-turn notice (the latest ones).
+const MAX_LINES: usize = 60;
+
+/// A seat as mail needs it.
+#[derive(Debug, Clone)]
+pub struct MailSeat {
+    /// Seat number.
+    pub seat: Seat,
+    /// Display name.
+    pub name: String,
+    /// Address, if the seat gave one.
+    pub email: Option<EmailAddress>,
+    /// `every`, `digest` or `off`.
+    pub pref: String,
+}
+
+/// One message to queue.
+struct NewRow<'a> {
+    game_id: i64,
+    seat: Option<Seat>,
+    event: String,
+    to: &'a EmailAddress,
+    to_name: &'a str,
+    notice: Notice,
+    digest: bool,
+}
+
+async fn insert(tx: &mut PgConnection, row: NewRow<'_>) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload, digest) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (game_id, event, recipient) DO NOTHING",
+    )
+    .bind(row.game_id)
+    .bind(row.seat.map(|s| s as i32))
+    .bind(&row.event)
+    .bind(row.notice.kind())
+    .bind(row.to.as_str())
+    .bind(row.to_name)
+    .bind(serde_json::to_value(&row.notice).expect("notices serialize"))
+    .bind(row.digest)
+    .execute(tx)
+    .await?;
+    Ok(())
+}
+
+async fn announce(tx: &mut PgConnection) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT pg_notify($1, '')")
+        .bind(OUTBOX_CHANNEL)
+        .execute(tx)
+        .await?;
+    Ok(())
+}
+
+/// A fresh private link for a seat, valid like its own token; returns the raw token.
+async fn mint_link(tx: &mut PgConnection, game_id: i64, seat: Seat) -> Result<String, sqlx::Error> {
+    let token = new_token();
+    sqlx::query("INSERT INTO seat_links (token_hash, game_id, seat) VALUES ($1, $2, $3)")
+        .bind(token_hash(&token))
+        .bind(game_id)
+        .bind(seat as i32)
+        .execute(tx)
+        .await?;
+    Ok(token)
+}
+
+/// A game's seats with their mail settings, read in the transaction.
+pub async fn mail_seats(tx: &mut PgConnection, game_id: i64) -> Result<Vec<MailSeat>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT seat, name, email, mail_pref FROM seats WHERE game_id = $1 ORDER BY seat",
+    )
+    .bind(game_id)
+    .fetch_all(tx)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            let email: Option<String> = r.try_get("email")?;
+            Ok(MailSeat {
+                seat: r.try_get::<i32, _>("seat")? as Seat,
+                name: r.try_get("name")?,
+                email: email.and_then(|e| EmailAddress::parse(&e).ok()),
+                pref: r.try_get("mail_pref")?,
+            })
+        })
+        .collect()
+}
+
+fn player(kind: &dyn DynGame, seat: &MailSeat, count: usize) -> Player {
+    Player {
+        name: seat.name.clone(),
+        seat: kind.seat_name(seat.seat, count),
+    }
+}
+
+/// Queues an invitation for every seat with an address, carrying the seat's own token.
+pub async fn enqueue_invites(
+    tx: &mut PgConnection,
+    game_id: i64,
+    kind: &dyn DynGame,
+    game: &dyn DynMatch,
+    seats: &[MailSeat],
+    tokens: &[String],
+) -> Result<(), sqlx::Error> {
+    let active = game.active();
+    let mut queued = false;
+    for seat in seats {
+        let Some(to) = &seat.email else { continue };
+        if seat.pref == "off" {
+            continue;
+        }
+        let notice = Notice::Invite(Invite {
+            game: GameRef {
+                id: game_id,
+                name: kind.name().to_string(),
+            },
+            you: player(kind, seat, seats.len()),
+            others: seats
+                .iter()
+                .filter(|s| s.seat != seat.seat)
+                .map(|s| player(kind, s, seats.len()))
+                .collect(),
+            time_control: None,
+            choices: if active.contains(&seat.seat) {
+                game.choices(seat.seat).into_iter().map(|c| c.label).collect()
+            } else {
+                Vec::new()
+            },
+            token: tokens[seat.seat].clone(),
+        });
+        insert(
+            tx,
+            NewRow {
+                game_id,
+                seat: Some(seat.seat),
+                event: "invite".into(),
+                to,
+                to_name: &seat.name,
+                notice,
+                digest: false,
+            },
+        )
+        .await?;
+        queued = true;
+    }
+    if queued {
+        announce(tx).await?;
+    }
+    Ok(())
+}
+
+/// The seats that must act now and did not before the command: they get a notice.
+pub fn newly_active(before: &[Seat], after: &[Seat]) -> Vec<Seat> {
+    after
+        .iter()
+        .copied()
+        .filter(|s| !before.contains(s))
+        .collect()
+}
+
+/// The public lines since a seat's last command (all of them if it never moved), names
+/// filled in, at most the last [`MAX_LINES`].
+pub fn lines_since(log: &[(i64, Seat, Vec<String>)], seat: Seat, names: &[String]) -> Vec<String> {
+    let start = log
+        .iter()
+        .rposition(|(_, who, _)| *who == seat)
+        .map_or(0, |i| i + 1);
+    let lines: Vec<String> = log[start..]
+        .iter()
+        .flat_map(|(_, _, lines)| lines.iter().map(|l| render(l, names)))
+        .collect();
+    let skip = lines.len().saturating_sub(MAX_LINES);
+    lines.into_iter().skip(skip).collect()
+}
+
+/// What a command's transaction queues: a your-turn notice for each seat that became active
+/// (`before` → the match's active seats now), or game-over mail to every seat once it ends.
+/// `log` is the whole public log including the command just applied (at `seq`).
+pub async fn enqueue_after_move(
+    tx: &mut PgConnection,
+    row: &GameRow,
+    seq: i64,
+    before: &[Seat],
+    game: &dyn DynMatch,
+    log: &[(i64, Seat, Vec<String>)],
+) -> Result<(), sqlx::Error> {
+    let game_id = row.id;
+    let outcome = game.outcome();
+    let newly = newly_active(before, &game.active());
+    if outcome.is_none() && newly.is_empty() {
+        return Ok(());
+    }
+    let seats = mail_seats(tx, game_id).await?;
+    if seats.iter().all(|s| s.email.is_none() || s.pref == "off") {
+        return Ok(());
+    }
+    let Some(kind) = crate::engine::find_game(game.game_id()) else {
+        return Ok(());
+    };
+    let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+    let game_ref = GameRef {
+        id: game_id,
+        name: kind.name().to_string(),
+    };
+    let count = seats.len();
+    let mut queued = false;
+    for seat in &seats {
+        let Some(to) = &seat.email else { continue };
+        if seat.pref == "off" {
+            continue;
+        }
+        let (event, notice, digest) = if let Some(outcome) = &outcome {
+            let notice = Notice::Over(Over {
+                game: game_ref.clone(),
+                you: player(kind, seat, count),
+                result: render(&outcome.reason, &names),
+                scores: seats
+                    .iter()
+                    .map(|s| {
+                        (
+                            player(kind, s, count),
+                            outcome.scores.get(s.seat).copied().unwrap_or(0),
+                        )
+                    })
+                    .collect(),
+                winners: outcome
+                    .winners
+                    .iter()
+                    .filter_map(|w| names.get(*w).cloned())
+                    .collect(),
+                lines: lines_since(log, seat.seat, &names),
+                seed: row.seed.to_hex(),
+                commitment: row.commitment.clone(),
+            });
+            ("over".to_string(), notice, false)
+        } else if newly.contains(&seat.seat) {
+            let token = mint_link(tx, game_id, seat.seat).await?;
+            let notice = Notice::Turn(Turn {
+                game: game_ref.clone(),
+                you: player(kind, seat, count),
+                lines: lines_since(log, seat.seat, &names),
+                choices: game
+                    .choices(seat.seat)
+                    .into_iter()
+                    .map(|c| c.label)
+                    .collect(),
+                deadline: None,
+                token,
+            });
+            (format!("turn:{seq}"), notice, seat.pref == "digest")
+        } else {
+            continue;
+        };
+        insert(
+            tx,
+            NewRow {
+                game_id,
+                seat: Some(seat.seat),
+                event,
+                to,
+                to_name: &seat.name,
+                notice,
+                digest,
+            },
+        )
+        .await?;
+        queued = true;
+    }
+    if queued {
+        announce(tx).await?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_seats_that_become_active_are_notified() {
+        assert_eq!(newly_active(&[0], &[1]), vec![1]);
+        assert_eq!(newly_active(&[0, 1], &[1]), Vec::<Seat>::new());
+        assert_eq!(newly_active(&[1], &[1, 2]), vec![2]);
+        assert_eq!(newly_active(&[2], &[2]), Vec::<Seat>::new());
+    }
+
+    #[test]
+    fn lines_since_the_seats_last_move() {
+        let names = vec!["Ann".to_string(), "Bo".to_string()];
+        let log = vec![
+            (1, 0, vec!["{s0} bids".to_string()]),
+            (2, 1, vec!["{s1} passes".to_string(), "{s1} sighs".to_string()]),
+            (3, 0, vec!["{s0} leads".to_string()]),
+            (4, 1, vec!["{s1} follows".to_string()]),
+        ];
+        assert_eq!(lines_since(&log, 0, &names), vec!["Bo follows"]);
+        assert_eq!(lines_since(&log, 1, &names), Vec::<String>::new());
+        assert_eq!(lines_since(&log[..3], 1, &names), vec!["Ann leads"]);
+        assert_eq!(lines_since(&log[..1], 1, &names), vec!["Ann bids"]);
+    }
+}
+
+/// A seat's mail preference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MailPref {
+    /// A notice every time the seat must act.
+    Every,
+    /// At most one message a day listing every game waiting.
+    Digest,
+    /// No mail.
+    Off,
+}
+
+impl MailPref {
+    /// The stored word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MailPref::Every => "every",
+            MailPref::Digest => "digest",
+            MailPref::Off => "off",
+        }
+    }
+
+    /// From the stored word.
+    pub fn parse(text: &str) -> Option<MailPref> {
+        match text {
+            "every" => Some(MailPref::Every),
+            "digest" => Some(MailPref::Digest),
+            "off" => Some(MailPref::Off),
+            _ => None,
+        }
+    }
+}
+
+/// A seat's current preference.
+pub async fn mail_pref(pool: &sqlx::PgPool, game_id: i64, seat: Seat) -> Result<MailPref, sqlx::Error> {
+    let word: String =
+        sqlx::query_scalar("SELECT mail_pref FROM seats WHERE game_id = $1 AND seat = $2")
+            .bind(game_id)
+            .bind(seat as i32)
+            .fetch_one(pool)
+            .await?;
+    Ok(MailPref::parse(&word).unwrap_or(MailPref::Every))
+}
+
+/// Sets a seat's preference; turning mail off also drops the seat's notices not yet sent.
+pub async fn set_mail_pref(
+    pool: &sqlx::PgPool,
+    game_id: i64,
+    seat: Seat,
+    pref: MailPref,
+) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("UPDATE seats SET mail_pref = $3 WHERE game_id = $1 AND seat = $2")
+        .bind(game_id)
+        .bind(seat as i32)
+        .bind(pref.as_str())
+        .execute(&mut *tx)
+        .await?;
+    match pref {
+        MailPref::Off => {
+            sqlx::query(
+                "UPDATE outbox SET status = 'failed', last_error = 'the player turned mail off' \
+                 WHERE game_id = $1 AND seat = $2 AND status = 'pending'",
+            )
+            .bind(game_id)
+            .bind(seat as i32)
+            .execute(&mut *tx)
+            .await?;
+        }
+        MailPref::Digest | MailPref::Every => {
+            sqlx::query(
+                "UPDATE outbox SET digest = $3 WHERE game_id = $1 AND seat = $2 \
+                 AND status = 'pending' AND kind = 'turn'",
+            )
+            .bind(game_id)
+            .bind(seat as i32)
+            .bind(pref == MailPref::Digest)
+            .execute(&mut *tx)
+            .await?;
+        }
+    }
+    tx.commit().await
+}
+
+/// One message of a game, as the organiser's page shows it.
+#[derive(Debug, Clone)]
+pub struct OutboxLine {
+    /// The seat it is for (`None`: the organiser).
+    pub seat: Option<Seat>,
+    /// `invite`, `turn`, `over`, `undeliverable`...
+    pub kind: String,
+    /// Address.
+    pub recipient: String,
+    /// `pending`, `sending`, `sent`, `failed`.
+    pub status: String,
+    /// Tries so far.
+    pub attempts: i32,
+    /// The last error, if any.
+    pub last_error: Option<String>,
+}
+
+/// A game's messages that did not simply go out: failed ones and ones still retrying, and the
+/// number sent.
+pub async fn troubles(pool: &sqlx::PgPool, game_id: i64) -> Result<(i64, Vec<OutboxLine>), sqlx::Error> {
+    let sent: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM outbox WHERE game_id = $1 AND status = 'sent'")
+            .bind(game_id)
+            .fetch_one(pool)
+            .await?;
+    let rows = sqlx::query(
+        "SELECT seat, kind, recipient, status, attempts, last_error FROM outbox \
+         WHERE game_id = $1 AND (status = 'failed' OR last_error IS NOT NULL OR status <> 'sent') \
+         ORDER BY id",
+    )
+    .bind(game_id)
+    .fetch_all(pool)
+    .await?;
+    let lines = rows
+        .iter()
+        .map(|r| {
+            Ok(OutboxLine {
+                seat: r.try_get::<Option<i32>, _>("seat")?.map(|s| s as Seat),
+                kind: r.try_get("kind")?,
+                recipient: r.try_get("recipient")?,
+                status: r.try_get("status")?,
+                attempts: r.try_get("attempts")?,
+                last_error: r.try_get("last_error")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()?;
+    Ok((sent, lines))
+}

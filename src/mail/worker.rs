@@ -1,0 +1,448 @@
+//! The outbox worker: claims due rows with `FOR UPDATE SKIP LOCKED` (a claim is a lease: the
+//! row is `sending` until it is sent, fails, or the lease lapses after a crash), sends them,
+//! records the result, retries with exponential backoff and jitter, and gives up after a
+//! configured number of tries (the organiser is told). LISTEN/NOTIFY wakes it; polling is
+//! the fallback. Any number of workers in any number of processes may run on one outbox.
+
+use super::compose::{Envelope, Sender, compose};
+use super::notice::{Digest, Notice, Player, Undeliverable};
+use super::outbox::OUTBOX_CHANNEL;
+use super::render::{MailContext, Rendered, render, render_digest};
+use super::transport::{SendError, Transport};
+use super::EmailAddress;
+use sqlx::postgres::{PgListener, PgPool, PgRow};
+use sqlx::Row;
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// How the worker paces itself.
+#[derive(Debug, Clone)]
+pub struct WorkerConfig {
+    /// Tries before a message is given up as undeliverable.
+    pub max_attempts: i32,
+    /// The wait after the first failure; doubled after each further one.
+    pub retry_base: Duration,
+    /// The longest wait between tries.
+    pub retry_max: Duration,
+    /// Rows claimed (and sent concurrently) at once.
+    pub batch: i64,
+    /// How often to look for due rows when no notification comes.
+    pub poll: Duration,
+    /// How long a claim holds before another worker may take the row (after a crash).
+    pub lease: Duration,
+    /// A seat on the daily digest gets at most one message per this interval.
+    pub digest_every: Duration,
+}
+
+impl Default for WorkerConfig {
+    fn default() -> WorkerConfig {
+        WorkerConfig {
+            max_attempts: 8,
+            retry_base: Duration::from_secs(60),
+            retry_max: Duration::from_secs(6 * 3600),
+            batch: 16,
+            poll: Duration::from_secs(30),
+            lease: Duration::from_secs(600),
+            digest_every: Duration::from_secs(24 * 3600),
+        }
+    }
+}
+
+/// The wait before try number `attempts + 1`: `base · 2^(attempts-1)`, at most `max`, times a
+/// random factor in [0.5, 1) so that many failed messages do not all come back at once.
+pub fn backoff(config: &WorkerConfig, attempts: i32, jitter: f64) -> Duration {
+    let exponent = attempts.saturating_sub(1).clamp(0, 30) as u32;
+    let full = config
+        .retry_base
+        .saturating_mul(1u32 << exponent)
+        .min(config.retry_max);
+    full.mul_f64(0.5 + 0.5 * jitter.clamp(0.0, 1.0))
+}
+
+fn jitter() -> f64 {
+    let mut bytes = [0u8; 4];
+    getrandom::fill(&mut bytes).expect("the OS random source works");
+    u32::from_le_bytes(bytes) as f64 / (u32::MAX as f64 + 1.0)
+}
+
+/// One claimed row.
+#[derive(Debug, Clone)]
+struct Claimed {
+    id: i64,
+    game_id: i64,
+    seat: Option<i32>,
+    event: String,
+    recipient: String,
+    recipient_name: String,
+    payload: serde_json::Value,
+    attempts: i32,
+}
+
+fn claimed(row: &PgRow) -> Result<Claimed, sqlx::Error> {
+    Ok(Claimed {
+        id: row.try_get("id")?,
+        game_id: row.try_get("game_id")?,
+        seat: row.try_get("seat")?,
+        event: row.try_get("event")?,
+        recipient: row.try_get("recipient")?,
+        recipient_name: row.try_get("recipient_name")?,
+        payload: row.try_get("payload")?,
+        attempts: row.try_get("attempts")?,
+    })
+}
+
+macro_rules! returning {
+    () => {
+        " RETURNING id, game_id, seat, event, recipient, recipient_name, payload, attempts"
+    };
+}
+
+/// What one pass did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Pass {
+    /// Messages sent.
+    pub sent: usize,
+    /// Messages that failed and will be tried again.
+    pub retrying: usize,
+    /// Messages given up.
+    pub failed: usize,
+}
+
+impl Pass {
+    /// Rows handled in all.
+    pub fn handled(&self) -> usize {
+        self.sent + self.retrying + self.failed
+    }
+}
+
+/// An outbox worker.
+pub struct Worker {
+    pool: PgPool,
+    transport: Transport,
+    sender: Sender,
+    ctx: MailContext,
+    config: WorkerConfig,
+}
+
+impl Worker {
+    /// A worker sending through `transport` as `sender`, with links under `ctx`.
+    pub fn new(
+        pool: PgPool,
+        transport: Transport,
+        sender: Sender,
+        ctx: MailContext,
+        config: WorkerConfig,
+    ) -> Worker {
+        Worker {
+            pool,
+            transport,
+            sender,
+            ctx,
+            config,
+        }
+    }
+
+    /// Runs until `shutdown` turns true: a pass whenever a notification comes or the poll
+    /// interval passes, and at once again while passes find work.
+    pub async fn run(&self, mut shutdown: watch::Receiver<bool>) {
+        let mut listener = match PgListener::connect_with(&self.pool).await {
+            Ok(mut l) => match l.listen(OUTBOX_CHANNEL).await {
+                Ok(()) => Some(l),
+                Err(e) => {
+                    tracing::warn!(error = %e, "outbox: LISTEN failed, polling only");
+                    None
+                }
+            },
+            Err(e) => {
+                tracing::warn!(error = %e, "outbox: no listener connection, polling only");
+                None
+            }
+        };
+        tracing::info!(poll_secs = self.config.poll.as_secs_f64(), "outbox worker running");
+        loop {
+            if *shutdown.borrow() {
+                break;
+            }
+            match self.pass().await {
+                Ok(pass) if pass.handled() > 0 => continue,
+                Ok(_) => {}
+                Err(e) => tracing::error!(error = %e, "outbox pass failed"),
+            }
+            let wake = async {
+                match listener.as_mut() {
+                    Some(l) => {
+                        if let Err(e) = l.recv().await {
+                            tracing::warn!(error = %e, "outbox: listener lost, reconnecting");
+                            tokio::time::sleep(self.config.poll).await;
+                        }
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                _ = wake => {}
+                _ = tokio::time::sleep(self.config.poll) => {}
+                changed = shutdown.changed() => {
+                    if changed.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        tracing::info!("outbox worker stopped");
+    }
+
+    /// One pass: claims a batch of due messages and sends them concurrently, then one due
+    /// digest.
+    pub async fn pass(&self) -> Result<Pass, sqlx::Error> {
+        let rows = sqlx::query(concat!(
+            "UPDATE outbox SET status = 'sending', attempts = attempts + 1, \
+             due_at = now() + make_interval(secs => $2) \
+             WHERE id IN (SELECT id FROM outbox \
+                 WHERE status IN ('pending', 'sending') AND due_at <= now() AND NOT digest \
+                 ORDER BY due_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)",
+            returning!()
+        ))
+        .bind(self.config.batch)
+        .bind(self.config.lease.as_secs_f64())
+        .fetch_all(&self.pool)
+        .await?;
+        let rows: Vec<Claimed> = rows.iter().map(claimed).collect::<Result<_, _>>()?;
+        let results = futures_util::future::join_all(rows.iter().map(|r| self.deliver(r))).await;
+        let mut pass = Pass::default();
+        for (row, result) in rows.iter().zip(results) {
+            self.record(&[row], result, &mut pass).await?;
+        }
+        self.digest_pass(&mut pass).await?;
+        Ok(pass)
+    }
+
+    fn message_key(row: &Claimed) -> String {
+        let who = row.seat.map_or("org".to_string(), |s| format!("s{s}"));
+        format!("pp.g{}.{}.{who}", row.game_id, row.event.replace(':', "."))
+    }
+
+    async fn deliver(&self, row: &Claimed) -> Result<(), SendError> {
+        let permanent = |message: String| SendError {
+            permanent: true,
+            message,
+        };
+        let notice: Notice = serde_json::from_value(row.payload.clone())
+            .map_err(|e| permanent(format!("unreadable outbox row: {e}")))?;
+        let rendered =
+            render(&notice, &self.ctx).map_err(|e| permanent(format!("template: {e}")))?;
+        let thread = match (row.seat, &notice) {
+            (_, Notice::Invite(_)) => None,
+            (Some(seat), _) => Some(format!("pp.g{}.invite.s{seat}", row.game_id)),
+            (None, _) => None,
+        };
+        self.send(row, &Self::message_key(row), thread, &rendered)
+            .await
+    }
+
+    async fn send(
+        &self,
+        row: &Claimed,
+        key: &str,
+        thread: Option<String>,
+        rendered: &Rendered,
+    ) -> Result<(), SendError> {
+        let to = EmailAddress::parse(&row.recipient).map_err(|e| SendError {
+            permanent: true,
+            message: e.to_string(),
+        })?;
+        let envelope = Envelope {
+            to,
+            to_name: row.recipient_name.clone(),
+            message_id: self.sender.message_id(key),
+            thread: thread.map(|t| self.sender.message_id(&t)),
+        };
+        let message = compose(&self.sender, &envelope, rendered).map_err(|e| SendError {
+            permanent: true,
+            message: e.to_string(),
+        })?;
+        self.transport.send(&message, rendered).await
+    }
+
+    /// Records how sending went for rows sent as one message.
+    async fn record(
+        &self,
+        rows: &[&Claimed],
+        result: Result<(), SendError>,
+        pass: &mut Pass,
+    ) -> Result<(), sqlx::Error> {
+        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        let attempts = rows.iter().map(|r| r.attempts).max().unwrap_or(1);
+        match result {
+            Ok(()) => {
+                // The raw link token is not kept once the message is out.
+                sqlx::query(
+                    "UPDATE outbox SET status = 'sent', sent_at = now(), last_error = NULL, \
+                     payload = payload - 'token' WHERE id = ANY($1)",
+                )
+                .bind(&ids)
+                .execute(&self.pool)
+                .await?;
+                pass.sent += rows.len();
+                tracing::info!(ids = ?ids, "mail sent");
+            }
+            Err(e) if !e.permanent && attempts < self.config.max_attempts => {
+                let wait = backoff(&self.config, attempts, jitter());
+                sqlx::query(
+                    "UPDATE outbox SET status = 'pending', last_error = $2, \
+                     due_at = now() + make_interval(secs => $3) WHERE id = ANY($1)",
+                )
+                .bind(&ids)
+                .bind(&e.message)
+                .bind(wait.as_secs_f64())
+                .execute(&self.pool)
+                .await?;
+                pass.retrying += rows.len();
+                tracing::warn!(ids = ?ids, attempts, retry_in = ?wait, error = %e, "mail not sent, will retry");
+            }
+            Err(e) => {
+                let mut tx = self.pool.begin().await?;
+                sqlx::query(
+                    "UPDATE outbox SET status = 'failed', last_error = $2 WHERE id = ANY($1)",
+                )
+                .bind(&ids)
+                .bind(&e.message)
+                .execute(&mut *tx)
+                .await?;
+                for row in rows {
+                    tell_organiser(&mut tx, row, &e.message).await?;
+                }
+                tx.commit().await?;
+                pass.failed += rows.len();
+                tracing::error!(ids = ?ids, attempts, error = %e, "mail undeliverable");
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends one due digest: every waiting turn of one recipient on the digest, at most once
+    /// per `digest_every`.
+    async fn digest_pass(&self, pass: &mut Pass) -> Result<(), sqlx::Error> {
+        let rows = sqlx::query(concat!(
+            "WITH pick AS (SELECT o.recipient FROM outbox o \
+                 WHERE o.digest AND o.status IN ('pending', 'sending') AND o.due_at <= now() \
+                 AND NOT EXISTS (SELECT 1 FROM outbox s WHERE s.digest AND s.recipient = o.recipient \
+                     AND s.status = 'sent' AND s.sent_at > now() - make_interval(secs => $2)) \
+                 ORDER BY o.id LIMIT 1 FOR UPDATE SKIP LOCKED) \
+             UPDATE outbox SET status = 'sending', attempts = attempts + 1, \
+                 due_at = now() + make_interval(secs => $1) \
+             WHERE digest AND status IN ('pending', 'sending') AND due_at <= now() \
+                 AND recipient = (SELECT recipient FROM pick)",
+            returning!()
+        ))
+        .bind(self.config.lease.as_secs_f64())
+        .bind(self.config.digest_every.as_secs_f64())
+        .fetch_all(&self.pool)
+        .await?;
+        let mut rows: Vec<Claimed> = rows.iter().map(claimed).collect::<Result<_, _>>()?;
+        if rows.is_empty() {
+            return Ok(());
+        }
+        rows.sort_by_key(|r| r.id);
+        let result = self.send_digest(&rows).await;
+        let refs: Vec<&Claimed> = rows.iter().collect();
+        self.record(&refs, result, pass).await
+    }
+
+    async fn send_digest(&self, rows: &[Claimed]) -> Result<(), SendError> {
+        let mut turns = Vec::new();
+        for row in rows {
+            if let Ok(Notice::Turn(turn)) = serde_json::from_value::<Notice>(row.payload.clone())
+            {
+                // The latest notice of each game stands for that game.
+                turns.retain(|t: &super::notice::Turn| t.game.id != turn.game.id);
+                turns.push(turn);
+            }
+        }
+        let Some(last) = turns.last() else {
+            return Err(SendError {
+                permanent: true,
+                message: "a digest without readable turns".into(),
+            });
+        };
+        let token = last.token.clone();
+        let first = &rows[0];
+        let digest = Digest {
+            name: rows[rows.len() - 1].recipient_name.clone(),
+            turns: turns.clone(),
+        };
+        let rendered = render_digest(&digest, &token, &self.ctx).map_err(|e| SendError {
+            permanent: true,
+            message: format!("template: {e}"),
+        })?;
+        self.send(first, &format!("pp.digest.{}", first.id), None, &rendered)
+            .await
+    }
+}
+
+/// Queues the organiser notice for a seat's undeliverable mail (one per seat and address).
+async fn tell_organiser(
+    tx: &mut sqlx::PgConnection,
+    row: &Claimed,
+    error: &str,
+) -> Result<(), sqlx::Error> {
+    let Some(seat) = row.seat else {
+        return Ok(());
+    };
+    let Ok(notice) = serde_json::from_value::<Notice>(row.payload.clone()) else {
+        return Ok(());
+    };
+    let player = match &notice {
+        Notice::Invite(n) => n.you.clone(),
+        Notice::Turn(n) => n.you.clone(),
+        Notice::Over(n) => n.you.clone(),
+        _ => Player {
+            name: row.recipient_name.clone(),
+            seat: format!("seat {}", seat + 1),
+        },
+    };
+    let notice = Notice::Undeliverable(Undeliverable {
+        game: notice.game().clone(),
+        seat: player,
+        address: row.recipient.clone(),
+        error: error.to_string(),
+    });
+    sqlx::query(
+        "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload) \
+         SELECT id, NULL, $2, 'undeliverable', organiser_email, 'Organiser', $3 FROM games \
+         WHERE id = $1 AND organiser_email IS NOT NULL \
+         ON CONFLICT (game_id, event, recipient) DO NOTHING",
+    )
+    .bind(row.game_id)
+    .bind(format!("undeliverable:{seat}:{}", row.recipient))
+    .bind(serde_json::to_value(&notice).expect("notices serialize"))
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("SELECT pg_notify($1, '')")
+        .bind(OUTBOX_CHANNEL)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_the_cap_with_jitter_in_the_upper_half() {
+        let config = WorkerConfig {
+            retry_base: Duration::from_secs(10),
+            retry_max: Duration::from_secs(100),
+            ..WorkerConfig::default()
+        };
+        assert_eq!(backoff(&config, 1, 1.0), Duration::from_secs(10));
+        assert_eq!(backoff(&config, 2, 1.0), Duration::from_secs(20));
+        assert_eq!(backoff(&config, 3, 1.0), Duration::from_secs(40));
+        assert_eq!(backoff(&config, 5, 1.0), Duration::from_secs(100));
+        assert_eq!(backoff(&config, 40, 1.0), Duration::from_secs(100));
+        assert_eq!(backoff(&config, 2, 0.0), Duration::from_secs(10));
+        let j = jitter();
+        assert!((0.0..1.0).contains(&j));
+    }
+}

@@ -1,0 +1,213 @@
+//! Mail pages: a seat's mail preference (the one-click unsubscribe endpoint of RFC 8058 is its
+//! POST), and the dev mailbox (only when mail goes to the dev mailbox folder).
+//!
+//! The unsubscribe forms carry no CSRF token: the private link token in the URL is itself the
+//! secret, and mail providers' one-click POSTs cannot carry one.
+
+use super::pages::html;
+use super::{AppState, WebError};
+use crate::engine::find_game;
+use crate::mail::mailbox::MailboxEntry;
+use crate::mail::outbox::{MailPref, mail_pref, set_mail_pref};
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+
+#[derive(Template)]
+#[template(path = "mail_prefs.html")]
+struct Prefs {
+    title: String,
+    name: String,
+    current: &'static str,
+    saved: Option<&'static str>,
+    action: String,
+    play: String,
+}
+
+fn describe(pref: MailPref) -> &'static str {
+    match pref {
+        MailPref::Every => "a message each time it is your turn",
+        MailPref::Digest => "at most one message a day",
+        MailPref::Off => "no mail",
+    }
+}
+
+async fn prefs_page(
+    state: &AppState,
+    token: &str,
+    saved: Option<MailPref>,
+) -> Result<HttpResponse, WebError> {
+    let (id, seat) = state
+        .store
+        .seat_by_token(token)
+        .await?
+        .ok_or(WebError::NotFound)?;
+    let row = state.store.game(id).await?.ok_or(WebError::NotFound)?;
+    let name = state
+        .store
+        .seats(id)
+        .await?
+        .into_iter()
+        .find(|s| s.seat == seat)
+        .map(|s| s.name)
+        .unwrap_or_default();
+    let current = mail_pref(state.store.pool(), id, seat).await?;
+    let game_name = find_game(&row.kind).map_or(row.kind.clone(), |g| g.name().to_string());
+    html(
+        StatusCode::OK,
+        Prefs {
+            title: format!("{game_name} #{id}"),
+            name,
+            current: describe(current),
+            saved: saved.map(describe),
+            action: format!("/mail/unsubscribe/{token}"),
+            play: format!("/play/{token}"),
+        },
+    )
+}
+
+/// `GET /mail/unsubscribe/{token}`: the seat's mail preference, to change with a POST.
+pub async fn preferences(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    prefs_page(&state, &token, None).await
+}
+
+/// `POST /mail/unsubscribe/{token}`: `List-Unsubscribe=One-Click` (RFC 8058) turns mail off;
+/// `pref=every|digest|off` from the page sets that.
+pub async fn set_preference(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let (id, seat) = state
+        .store
+        .seat_by_token(&token)
+        .await?
+        .ok_or(WebError::NotFound)?;
+    let fields: Vec<(String, String)> = form_urlencoded::parse(&body).into_owned().collect();
+    let pref = match fields.iter().find(|(k, _)| k == "pref") {
+        Some((_, v)) => MailPref::parse(v)
+            .ok_or_else(|| WebError::BadRequest(format!("{v:?}: choose every, digest or off")))?,
+        None => MailPref::Off,
+    };
+    set_mail_pref(state.store.pool(), id, seat, pref).await?;
+    tracing::info!(game = id, seat, pref = pref.as_str(), "mail preference set");
+    prefs_page(&state, &token, Some(pref)).await
+}
+
+struct Listed {
+    key: String,
+    when: String,
+    to: String,
+    subject: String,
+    links: Vec<(String, String)>,
+}
+
+#[derive(Template)]
+#[template(path = "mailbox.html")]
+struct Mailbox {
+    dir: String,
+    messages: Vec<Listed>,
+}
+
+fn when(entry: &MailboxEntry) -> String {
+    entry.stored_at.format("%Y-%m-%d %H:%M:%S UTC").to_string()
+}
+
+fn link_label(link: &str) -> String {
+    if link.contains("/play/") {
+        "play".into()
+    } else if link.contains("/mail/unsubscribe/") {
+        "mail settings".into()
+    } else if link.contains("/replay") {
+        "replay".into()
+    } else {
+        "link".into()
+    }
+}
+
+fn mailbox(state: &AppState) -> Result<&crate::mail::DevMailbox, WebError> {
+    state.mailbox.as_ref().ok_or(WebError::NotFound)
+}
+
+/// `GET /dev/mailbox`: every message in the dev mailbox, newest first, with its links.
+pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, WebError> {
+    let mailbox = mailbox(&state)?;
+    let entries = mailbox
+        .list()
+        .map_err(|e| WebError::Internal(e.to_string()))?;
+    html(
+        StatusCode::OK,
+        Mailbox {
+            dir: mailbox.dir().display().to_string(),
+            messages: entries
+                .iter()
+                .map(|e| Listed {
+                    key: e.key.clone(),
+                    when: when(e),
+                    to: e.to.clone(),
+                    subject: e.subject.clone(),
+                    links: e
+                        .links
+                        .iter()
+                        .map(|l| (l.clone(), link_label(l)))
+                        .collect(),
+                })
+                .collect(),
+        },
+    )
+}
+
+#[derive(Template)]
+#[template(path = "mailbox_message.html")]
+struct Message {
+    key: String,
+    subject: String,
+    to: String,
+    when: String,
+    message_id: String,
+    text: String,
+    links: Vec<(String,)>,
+}
+
+/// `GET /dev/mailbox/{key}`: one message's text and links.
+pub async fn show(
+    state: web::Data<AppState>,
+    key: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    let mailbox = mailbox(&state)?;
+    let entry = mailbox
+        .list()
+        .map_err(|e| WebError::Internal(e.to_string()))?
+        .into_iter()
+        .find(|e| e.key == *key)
+        .ok_or(WebError::NotFound)?;
+    html(
+        StatusCode::OK,
+        Message {
+            when: when(&entry),
+            key: entry.key,
+            subject: entry.subject,
+            to: entry.to,
+            message_id: entry.message_id,
+            text: entry.text,
+            links: entry.links.into_iter().map(|l| (l,)).collect(),
+        },
+    )
+}
+
+/// `GET /dev/mailbox/{key}/raw`: the message as it would have been sent.
+pub async fn raw(
+    state: web::Data<AppState>,
+    key: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    let bytes = mailbox(&state)?
+        .raw(&key)
+        .map_err(|e| WebError::Internal(e.to_string()))?
+        .ok_or(WebError::NotFound)?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .body(bytes))
+}
