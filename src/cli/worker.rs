@@ -34,12 +34,12 @@ async fn work(config: Config) -> Result<(), String> {
         .migrate()
         .await
         .map_err(|e| format!("migrations: {e}"))?;
-    let worker = crate::mail::settings::worker(&config.mail, store.pool().clone(), &config.base_url)?
-        .ok_or("mail is off (POSTPLAY_MAIL=off): there is nothing for a worker to do")?;
+    let worker =
+        crate::mail::settings::worker(&config.mail, store.pool().clone(), &config.base_url)?
+            .ok_or("mail is off (POSTPLAY_MAIL=off): there is nothing for a worker to do")?;
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let mut terminate =
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-            .map_err(|e| e.to_string())?;
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .map_err(|e| e.to_string())?;
     tokio::spawn(async move {
         tokio::select! {
             _ = tokio::signal::ctrl_c() => {}

@@ -134,7 +134,10 @@ pub async fn enqueue_invites(
                 .collect(),
             time_control: None,
             choices: if active.contains(&seat.seat) {
-                game.choices(seat.seat).into_iter().map(|c| c.label).collect()
+                game.choices(seat.seat)
+                    .into_iter()
+                    .map(|c| c.label)
+                    .collect()
             } else {
                 Vec::new()
             },
@@ -301,7 +304,11 @@ mod tests {
         let names = vec!["Ann".to_string(), "Bo".to_string()];
         let log = vec![
             (1, 0, vec!["{s0} bids".to_string()]),
-            (2, 1, vec!["{s1} passes".to_string(), "{s1} sighs".to_string()]),
+            (
+                2,
+                1,
+                vec!["{s1} passes".to_string(), "{s1} sighs".to_string()],
+            ),
             (3, 0, vec!["{s0} leads".to_string()]),
             (4, 1, vec!["{s1} follows".to_string()]),
         ];
@@ -345,7 +352,11 @@ impl MailPref {
 }
 
 /// A seat's current preference.
-pub async fn mail_pref(pool: &sqlx::PgPool, game_id: i64, seat: Seat) -> Result<MailPref, sqlx::Error> {
+pub async fn mail_pref(
+    pool: &sqlx::PgPool,
+    game_id: i64,
+    seat: Seat,
+) -> Result<MailPref, sqlx::Error> {
     let word: String =
         sqlx::query_scalar("SELECT mail_pref FROM seats WHERE game_id = $1 AND seat = $2")
             .bind(game_id)
@@ -414,7 +425,10 @@ pub struct OutboxLine {
 
 /// A game's messages that did not simply go out: failed ones and ones still retrying, and the
 /// number sent.
-pub async fn troubles(pool: &sqlx::PgPool, game_id: i64) -> Result<(i64, Vec<OutboxLine>), sqlx::Error> {
+pub async fn troubles(
+    pool: &sqlx::PgPool,
+    game_id: i64,
+) -> Result<(i64, Vec<OutboxLine>), sqlx::Error> {
     let sent: i64 =
         sqlx::query_scalar("SELECT count(*) FROM outbox WHERE game_id = $1 AND status = 'sent'")
             .bind(game_id)

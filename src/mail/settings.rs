@@ -15,11 +15,11 @@
 //! | `POSTPLAY_MAIL_POLL_SECS` | polling when no notification comes | 30 |
 //! | `POSTPLAY_DIGEST_HOURS` | at most one digest per seat per this many hours | 24 |
 
+use super::EmailAddress;
 use super::compose::Sender;
 use super::mailbox::DevMailbox;
 use super::transport::{Security, SmtpConfig, Transport};
 use super::worker::WorkerConfig;
-use super::EmailAddress;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -52,7 +52,9 @@ fn number<T: std::str::FromStr>(
 ) -> Result<T, String> {
     match get(key) {
         None => Ok(default),
-        Some(v) => v.parse().map_err(|_| format!("{key}: {v:?} is not a number")),
+        Some(v) => v
+            .parse()
+            .map_err(|_| format!("{key}: {v:?} is not a number")),
     }
 }
 
@@ -68,7 +70,11 @@ pub fn parse_sender(text: &str) -> Result<Sender, String> {
     };
     let address = EmailAddress::parse(address).map_err(|e| format!("POSTPLAY_MAIL_FROM: {e}"))?;
     Ok(Sender {
-        name: if name.is_empty() { "postplay".into() } else { name },
+        name: if name.is_empty() {
+            "postplay".into()
+        } else {
+            name
+        },
         address,
     })
 }
@@ -164,7 +170,9 @@ mod tests {
     #[test]
     fn defaults_to_the_dev_mailbox() {
         let s = MailSettings::from_lookup(&lookup(&[])).unwrap();
-        assert!(matches!(s.delivery, Delivery::Mailbox(ref d) if d == &PathBuf::from("var/mailbox")));
+        assert!(
+            matches!(s.delivery, Delivery::Mailbox(ref d) if d == &PathBuf::from("var/mailbox"))
+        );
         assert_eq!(s.from.name, "postplay");
         assert_eq!(s.from.address.as_str(), "postplay@localhost");
         assert_eq!(s.worker.max_attempts, 8);

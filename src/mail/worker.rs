@@ -4,14 +4,14 @@
 //! configured number of tries (the organiser is told). LISTEN/NOTIFY wakes it; polling is
 //! the fallback. Any number of workers in any number of processes may run on one outbox.
 
+use super::EmailAddress;
 use super::compose::{Envelope, Sender, compose};
 use super::notice::{Digest, Notice, Player, Undeliverable};
 use super::outbox::OUTBOX_CHANNEL;
 use super::render::{MailContext, Rendered, render, render_digest};
 use super::transport::{SendError, Transport};
-use super::EmailAddress;
-use sqlx::postgres::{PgListener, PgPool, PgRow};
 use sqlx::Row;
+use sqlx::postgres::{PgListener, PgPool, PgRow};
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -158,7 +158,10 @@ impl Worker {
                 None
             }
         };
-        tracing::info!(poll_secs = self.config.poll.as_secs_f64(), "outbox worker running");
+        tracing::info!(
+            poll_secs = self.config.poll.as_secs_f64(),
+            "outbox worker running"
+        );
         loop {
             if *shutdown.borrow() {
                 break;
@@ -352,8 +355,7 @@ impl Worker {
     async fn send_digest(&self, rows: &[Claimed]) -> Result<(), SendError> {
         let mut turns = Vec::new();
         for row in rows {
-            if let Ok(Notice::Turn(turn)) = serde_json::from_value::<Notice>(row.payload.clone())
-            {
+            if let Ok(Notice::Turn(turn)) = serde_json::from_value::<Notice>(row.payload.clone()) {
                 // The latest notice of each game stands for that game.
                 turns.retain(|t: &super::notice::Turn| t.game.id != turn.game.id);
                 turns.push(turn);

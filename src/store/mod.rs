@@ -7,10 +7,10 @@ mod tokens;
 pub use tokens::{looks_like_token, new_token, token_hash};
 
 use crate::engine::audit::{genesis, link};
-use crate::mail::outbox::{self, MailSeat};
 use crate::engine::{
     ApplyError, DynMatch, Log, Record, RecordedCommand, RuleError, Seat, Seed, find_game,
 };
+use crate::mail::outbox::{self, MailSeat};
 use chrono::{DateTime, SubsecRound, Utc};
 use serde_json::Value;
 use sqlx::postgres::{PgPool, PgPoolOptions};
@@ -244,7 +244,8 @@ impl Store {
         seats: &[NewSeat],
         seed: Seed,
     ) -> Result<CreatedGame, StoreError> {
-        self.create_game_with(kind, options, seats, seed, None).await
+        self.create_game_with(kind, options, seats, seed, None)
+            .await
     }
 
     /// Creates a game with the organiser's address (told of undeliverable mail); queues an
@@ -302,8 +303,15 @@ impl Store {
                 pref: "every".into(),
             })
             .collect();
-        outbox::enqueue_invites(&mut tx, id, game, started.as_ref(), &mail_seats, &seat_tokens)
-            .await?;
+        outbox::enqueue_invites(
+            &mut tx,
+            id,
+            game,
+            started.as_ref(),
+            &mail_seats,
+            &seat_tokens,
+        )
+        .await?;
         tx.commit().await?;
         tracing::info!(game = id, kind, seats = seats.len(), "game created");
         Ok(CreatedGame {
@@ -324,8 +332,8 @@ impl Store {
              UNION ALL SELECT game_id, seat FROM seat_links WHERE token_hash = $1 LIMIT 1",
         )
         .bind(token_hash(token))
-            .fetch_optional(&self.pool)
-            .await?;
+        .fetch_optional(&self.pool)
+        .await?;
         row.map(|r| {
             Ok((
                 r.try_get::<i64, _>("game_id")?,
@@ -538,15 +546,8 @@ impl Store {
             .bind(format!("{id}:{seq}"))
             .execute(&mut *tx)
             .await?;
-        outbox::enqueue_after_move(
-            &mut tx,
-            &loaded.row,
-            seq,
-            &before,
-            game.as_ref(),
-            &lines,
-        )
-        .await?;
+        outbox::enqueue_after_move(&mut tx, &loaded.row, seq, &before, game.as_ref(), &lines)
+            .await?;
         tx.commit().await?;
         tracing::info!(game = id, seq, seat, command = %command, "command appended");
         self.remember(id, seq, game.as_ref(), &Arc::new(lines));

@@ -149,11 +149,7 @@ pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, WebError> 
                     when: when(e),
                     to: e.to.clone(),
                     subject: e.subject.clone(),
-                    links: e
-                        .links
-                        .iter()
-                        .map(|l| (l.clone(), link_label(l)))
-                        .collect(),
+                    links: e.links.iter().map(|l| (l.clone(), link_label(l))).collect(),
                 })
                 .collect(),
         },

@@ -117,8 +117,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             "/manage/{token}/relink/{seat}",
             web::post().to(pages::relink),
         )
-        .route("/mail/unsubscribe/{token}", web::get().to(mail::preferences))
-        .route("/mail/unsubscribe/{token}", web::post().to(mail::set_preference))
+        .route(
+            "/mail/unsubscribe/{token}",
+            web::get().to(mail::preferences),
+        )
+        .route(
+            "/mail/unsubscribe/{token}",
+            web::post().to(mail::set_preference),
+        )
         .route("/dev/mailbox", web::get().to(mail::list))
         .route("/dev/mailbox/{key}", web::get().to(mail::show))
         .route("/dev/mailbox/{key}/raw", web::get().to(mail::raw))
@@ -198,13 +204,12 @@ pub async fn serve(config: Config) -> Result<(), String> {
         .map_err(|e| format!("bind {}: {e}", config.bind))?;
     tracing::info!(bind = %config.bind, base_url = %config.base_url, "postplay is listening");
     let (stop_worker, stopped) = tokio::sync::watch::channel(false);
-    let worker = crate::mail::settings::worker(
-        &config.mail,
-        store.pool().clone(),
-        &config.base_url,
-    )?;
+    let worker =
+        crate::mail::settings::worker(&config.mail, store.pool().clone(), &config.base_url)?;
     let worker = match worker {
-        Some(worker) => Some(actix_web::rt::spawn(async move { worker.run(stopped).await })),
+        Some(worker) => Some(actix_web::rt::spawn(
+            async move { worker.run(stopped).await },
+        )),
         None => {
             tracing::warn!("mail is off (POSTPLAY_MAIL=off): notices stay queued");
             None
