@@ -6,7 +6,7 @@
 mod common;
 
 use awc::Client;
-use common::mailrig::{expect_mail, play_token, quick, spawn_worker};
+use common::mailrig::{drain, expect_mail, play_token, quick, spawn_worker};
 use common::mime::{header, part};
 use common::{TestDb, spawn_app};
 use postplay::cards::Card;
@@ -271,6 +271,355 @@ async fn a_whole_game_played_through_the_links_in_the_mail() {
         .await
         .unwrap();
     assert_eq!(rows as usize, seen);
+    worker.stop().await;
+    db.drop().await;
+}
+
+/// Plays `moves` random moves straight through the store (the seats' own business here).
+async fn play_moves(db: &TestDb, id: i64, moves: usize, rng: &mut postplay::engine::GameRng) {
+    for _ in 0..moves {
+        let loaded = db.store.load(id).await.unwrap();
+        if loaded.game.outcome().is_some() {
+            return;
+        }
+        let seat = loaded.game.active()[0];
+        let choices = loaded.game.choices(seat);
+        let index = rng.index(choices.len());
+        let command = fill_at_random(&choices[index], rng);
+        db.store.submit(id, seat, &command, None).await.unwrap();
+    }
+}
+
+/// Plays until `seat` becomes active after at least one move; false if the game ended first.
+async fn play_until_active(
+    db: &TestDb,
+    id: i64,
+    seat: usize,
+    rng: &mut postplay::engine::GameRng,
+) -> bool {
+    let mut first = true;
+    loop {
+        let loaded = db.store.load(id).await.unwrap();
+        if loaded.game.outcome().is_some() {
+            return false;
+        }
+        let active = loaded.game.active();
+        if !first && active.contains(&seat) {
+            return true;
+        }
+        first = false;
+        let mover = active[0];
+        let choices = loaded.game.choices(mover);
+        let index = rng.index(choices.len());
+        let command = fill_at_random(&choices[index], rng);
+        db.store.submit(id, mover, &command, None).await.unwrap();
+    }
+}
+
+async fn outbox_count(db: &TestDb, filter: &str) -> i64 {
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT count(*) FROM outbox WHERE {filter}"
+    )))
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap()
+}
+
+fn message_ids(mail: &[postplay::mail::sink::Received]) -> HashSet<String> {
+    mail.iter()
+        .map(|m| header(&m.data, "Message-ID").unwrap())
+        .collect()
+}
+
+#[actix_web::test]
+async fn while_the_mail_server_is_down_nothing_is_lost_and_nothing_comes_twice() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let mut sink = SmtpSink::start().await.unwrap();
+    sink.stop();
+    let worker = spawn_worker(&db, &base, sink.port(), quick());
+    let created = create(&db, "whitehouse", json!({"target": 3}), &emails(), 41).await;
+    let mut rng = bot_rng(&Seed::from_number(41));
+    play_moves(&db, created.id, 12, &mut rng).await;
+    // The worker keeps trying, backing off.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while outbox_count(&db, "attempts >= 3 AND status = 'pending'").await == 0 {
+        assert!(std::time::Instant::now() < deadline, "no retries");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(outbox_count(&db, "status = 'sent'").await, 0);
+    let client = Client::default();
+    let (status, page) = get(
+        &client,
+        &format!("{base}/manage/{}", created.organiser_token),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(page.contains("retrying"), "{page}");
+    sink.restart().await.unwrap();
+    drain(&db, 20).await;
+    let queued = outbox_count(&db, "true").await as usize;
+    assert!(queued > 4, "invitations and turn notices: {queued}");
+    let mail = expect_mail(&sink, queued, 10).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mail_after = sink.received();
+    assert_eq!(mail_after.len(), mail.len(), "nothing twice");
+    assert_eq!(mail.len(), queued, "nothing lost");
+    assert_eq!(message_ids(&mail).len(), queued, "one Message-ID per event");
+    assert_eq!(outbox_count(&db, "status = 'sent'").await as usize, queued);
+    worker.stop().await;
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn an_address_that_never_works_ends_undeliverable_and_the_organiser_is_told() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let sink = SmtpSink::start().await.unwrap();
+    sink.refuse("bo@example.org");
+    let config = common::mailrig::WorkerConfig {
+        max_attempts: 3,
+        ..quick()
+    };
+    let worker = spawn_worker(&db, &base, sink.port(), config);
+    let created = create(&db, "whitehouse", json!({}), &emails(), 51).await;
+    // Three invitations and the organiser's notice arrive; Bo's invitation does not.
+    let mail = expect_mail(&sink, 4, 10).await;
+    drain(&db, 10).await;
+    let failed: (String, String, i32) = sqlx::query_as(
+        "SELECT status, last_error, attempts FROM outbox WHERE recipient = 'bo@example.org'",
+    )
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(failed.0, "failed");
+    assert!(failed.1.contains("550"), "{}", failed.1);
+    assert_eq!(failed.2, 1, "a permanent refusal is not retried");
+    let to_organiser: Vec<_> = mail
+        .iter()
+        .filter(|m| m.to == vec!["org@example.org".to_string()])
+        .collect();
+    assert_eq!(to_organiser.len(), 1);
+    let notice = &to_organiser[0].data;
+    assert!(
+        header(notice, "Subject")
+            .unwrap()
+            .ends_with("mail to Bo is undeliverable")
+    );
+    let text = part(notice, "text/plain").unwrap();
+    assert!(
+        text.contains("bo@example.org") && text.contains("(550): 5.1.1 no such mailbox here"),
+        "{text}"
+    );
+    assert!(
+        mail.iter()
+            .all(|m| m.to != vec!["bo@example.org".to_string()])
+    );
+    let client = Client::default();
+    let (_, page) = get(
+        &client,
+        &format!("{base}/manage/{}", created.organiser_token),
+    )
+    .await;
+    assert!(page.contains("undeliverable"), "{page}");
+    assert!(page.contains("no such mailbox here"), "{page}");
+    worker.stop().await;
+    db.drop().await;
+}
+
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Two `postplay worker` processes on one outbox: every message goes out exactly once.
+#[actix_web::test]
+async fn two_worker_processes_send_each_message_exactly_once() {
+    let db = TestDb::new().await;
+    let sink = SmtpSink::start().await.unwrap();
+    let mut ids = Vec::new();
+    for seed in 0..50 {
+        ids.push(
+            create(&db, "whitehouse", json!({}), &emails(), 100 + seed)
+                .await
+                .id,
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("postplay-workers-{}", db.name));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spawn = |n: usize| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_postplay"))
+            .arg("worker")
+            .env("DATABASE_URL", db.url())
+            .env("POSTPLAY_MAIL", "smtp")
+            .env("POSTPLAY_SMTP_HOST", "127.0.0.1")
+            .env("POSTPLAY_SMTP_PORT", sink.port().to_string())
+            .env("POSTPLAY_SMTP_SECURITY", "none")
+            .env("POSTPLAY_MAIL_FROM", "games@pp.example")
+            .env("POSTPLAY_MAIL_POLL_SECS", "0.2")
+            .env("POSTPLAY_BASE_URL", "http://127.0.0.1:9")
+            .env("RUST_LOG", "info")
+            .env_remove("POSTPLAY_CONFIG")
+            .stderr(std::fs::File::create(dir.join(format!("worker{n}.log"))).unwrap())
+            .spawn()
+            .unwrap()
+    };
+    let mut workers = [spawn(0), spawn(1)];
+    // More rows arrive while they run (woken by NOTIFY).
+    let mut rng = bot_rng(&Seed::from_number(61));
+    for id in &ids[..10] {
+        play_moves(&db, *id, 6, &mut rng).await;
+    }
+    let queued = outbox_count(&db, "true").await as usize;
+    assert!(queued >= 200);
+    let mail = expect_mail(&sink, queued, 60).await;
+    drain(&db, 10).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for w in &mut workers {
+        let _ = std::process::Command::new("kill")
+            .arg(w.id().to_string())
+            .status();
+        w.wait().unwrap();
+    }
+    let mail_after = sink.received();
+    assert_eq!(mail_after.len(), mail.len());
+    assert_eq!(mail.len(), queued, "every message exactly once");
+    assert_eq!(message_ids(&mail).len(), queued);
+    let mut per_worker = Vec::new();
+    for n in 0..2 {
+        let log = strip_ansi(&std::fs::read_to_string(dir.join(format!("worker{n}.log"))).unwrap());
+        let sent: usize = log
+            .lines()
+            .filter(|l| l.contains("mail sent"))
+            .map(|l| {
+                l.split("ids=[")
+                    .nth(1)
+                    .map_or(0, |ids| ids.split(',').count())
+            })
+            .sum();
+        per_worker.push(sent);
+    }
+    eprintln!("sent by each worker: {per_worker:?}");
+    assert_eq!(per_worker.iter().sum::<usize>(), queued);
+    assert!(
+        per_worker.iter().all(|&n| n > 0),
+        "both workers worked: {per_worker:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_digest_gathers_a_players_games_and_one_click_unsubscribe_stops_mail() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let sink = SmtpSink::start().await.unwrap();
+    let client = Client::default();
+    let form = "application/x-www-form-urlencoded";
+    let mut rng = bot_rng(&Seed::from_number(71));
+    let mut games = Vec::new();
+    for seed in [72, 73] {
+        let created = create(&db, "whitehouse", json!({}), &emails(), seed).await;
+        let (status, page) = post(
+            &client,
+            &format!("{base}/mail/unsubscribe/{}", created.seat_tokens[0]),
+            form,
+            "pref=digest".into(),
+        )
+        .await;
+        assert_eq!(status, 200);
+        assert!(page.contains("at most one message a day"));
+        assert!(play_until_active(&db, created.id, 0, &mut rng).await);
+        games.push(created);
+    }
+    let worker = spawn_worker(&db, &base, sink.port(), quick());
+    let digest = loop {
+        let mail = expect_mail(&sink, sink.received().len() + 1, 10).await;
+        if let Some(d) = mail.iter().find(|m| {
+            header(&m.data, "Subject")
+                .unwrap()
+                .starts_with("Your turn in")
+        }) {
+            break d.clone();
+        }
+    };
+    assert_eq!(digest.to, vec!["ann@example.org".to_string()]);
+    assert_eq!(
+        header(&digest.data, "Subject").unwrap(),
+        "Your turn in 2 games"
+    );
+    let text = part(&digest.data, "text/plain").unwrap();
+    for g in &games {
+        assert!(
+            text.contains(&format!("== Whitehouse #{} (", g.id)),
+            "{text}"
+        );
+    }
+    let links: Vec<&str> = text
+        .split_whitespace()
+        .filter(|w| w.contains("/play/"))
+        .collect();
+    assert_eq!(links.len(), 2);
+    for link in links {
+        let (status, _) = get(&client, link).await;
+        assert_eq!(status, 200);
+    }
+    // Ann is not sent a separate your-turn notice, and the next turn waits for tomorrow.
+    let to_ann_before = sink
+        .received()
+        .iter()
+        .filter(|m| m.to[0] == "ann@example.org")
+        .count();
+    assert!(play_until_active(&db, games[0].id, 0, &mut rng).await);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let to_ann_after = sink
+        .received()
+        .iter()
+        .filter(|m| m.to[0] == "ann@example.org")
+        .count();
+    assert_eq!(to_ann_before, to_ann_after);
+    assert_eq!(
+        outbox_count(
+            &db,
+            "recipient = 'ann@example.org' AND digest AND status = 'pending'"
+        )
+        .await,
+        1
+    );
+    // Bo unsubscribes with one click from the header of his invitation.
+    let invitation = sink
+        .received()
+        .into_iter()
+        .find(|m| {
+            m.to[0] == "bo@example.org"
+                && header(&m.data, "Subject")
+                    .unwrap()
+                    .contains(&format!("#{}:", games[1].id))
+        })
+        .unwrap();
+    let url = header(&invitation.data, "List-Unsubscribe").unwrap();
+    let url = url.trim_start_matches('<').trim_end_matches('>');
+    let (status, _) = post(&client, url, form, "List-Unsubscribe=One-Click".into()).await;
+    assert_eq!(status, 200);
+    let bo_before = outbox_count(&db, "recipient = 'bo@example.org'").await;
+    assert!(play_until_active(&db, games[1].id, 1, &mut rng).await);
+    assert_eq!(
+        outbox_count(&db, "recipient = 'bo@example.org'").await,
+        bo_before,
+        "no mail for Bo"
+    );
     worker.stop().await;
     db.drop().await;
 }

@@ -5,7 +5,8 @@
 use super::TestDb;
 use postplay::mail::sink::{Received, SmtpSink};
 use postplay::mail::transport::Security;
-use postplay::mail::worker::{Worker, WorkerConfig};
+use postplay::mail::worker::Worker;
+pub use postplay::mail::worker::WorkerConfig;
 use postplay::mail::{EmailAddress, MailContext, Sender, SmtpConfig, Transport};
 use std::time::Duration;
 use tokio::sync::watch;
