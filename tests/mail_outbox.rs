@@ -623,3 +623,90 @@ async fn a_digest_gathers_a_players_games_and_one_click_unsubscribe_stops_mail()
     worker.stop().await;
     db.drop().await;
 }
+
+/// The default local run: a game created through the web form mails its invitations to the
+/// dev mailbox, whose page lists them with links that open each seat's page.
+#[actix_web::test]
+async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_game() {
+    let db = TestDb::new().await;
+    let dir = std::env::temp_dir().join(format!("postplay-devmail-{}", db.name));
+    let mailbox = postplay::mail::DevMailbox::new(&dir);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let server = postplay::web::start_with_mailbox(
+        std::sync::Arc::new(db.store.clone_handle()),
+        base.clone(),
+        listener,
+        Some(mailbox.clone()),
+    )
+    .unwrap();
+    actix_web::rt::spawn(server);
+    let worker = common::mailrig::spawn_worker_with(
+        &db,
+        &base,
+        postplay::mail::Transport::Mailbox(mailbox.clone()),
+        quick(),
+    );
+    let client = Client::builder().disable_redirects().finish();
+    let res = client.get(format!("{base}/new/whitehouse")).send().await.unwrap();
+    let cookie = res.headers().get("set-cookie").unwrap().to_str().unwrap();
+    let cookie = cookie.split(';').next().unwrap().to_string();
+    let csrf = cookie.trim_start_matches("pp_csrf=").to_string();
+    let mut fields = vec![
+        ("csrf".to_string(), csrf),
+        ("order".into(), "fixed".into()),
+        ("organiser_email".into(), "org@example.org".into()),
+    ];
+    for (i, (name, email)) in NAMES.iter().zip(emails()).enumerate() {
+        fields.push((format!("name{i}"), name.to_string()));
+        fields.push((format!("email{i}"), email));
+    }
+    let body: String = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(&fields)
+        .finish();
+    let mut res = client
+        .post(format!("{base}/new/whitehouse"))
+        .insert_header(("Cookie", cookie.clone()))
+        .insert_header(("Content-Type", "application/x-www-form-urlencoded"))
+        .send_body(body)
+        .await
+        .unwrap();
+    let created = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
+    assert_eq!(res.status().as_u16(), 201, "{created}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while mailbox.list().unwrap().len() < 4 {
+        assert!(std::time::Instant::now() < deadline, "no invitations in the mailbox");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (status, page) = get(&client, &format!("{base}/dev/mailbox")).await;
+    assert_eq!(status, 200);
+    assert_eq!(page.matches("you are invited").count(), 4, "{page}");
+    let links: Vec<&str> = page
+        .split("href=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .filter(|l| l.contains("/play/"))
+        .collect();
+    assert_eq!(links.len(), 4);
+    for (seat, link) in links.iter().enumerate() {
+        let (status, play) = get(&client, link).await;
+        assert_eq!(status, 200, "{link}");
+        assert!(NAMES.iter().any(|n| play.contains(n)), "seat {seat}");
+    }
+    let first = mailbox.list().unwrap()[0].clone();
+    let (status, shown) = get(&client, &format!("{base}/dev/mailbox/{}", first.key)).await;
+    assert_eq!(status, 200);
+    assert!(shown.contains("Your private link"), "{shown}");
+    // One of the four moves first and is told so.
+    let entries = mailbox.list().unwrap();
+    assert_eq!(
+        entries.iter().filter(|e| e.text.contains("You move first")).count(),
+        1
+    );
+    // Without the dev mailbox there is no such page.
+    let other = spawn_app(&db);
+    assert_eq!(get(&client, &format!("{other}/dev/mailbox")).await.0, 404);
+    worker.stop().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+    db.drop().await;
+}

@@ -154,6 +154,26 @@ impl MailSettings {
     }
 }
 
+/// The worker these settings describe, or `None` when mail is off.
+pub fn worker(
+    settings: &MailSettings,
+    pool: sqlx::PgPool,
+    base_url: &str,
+) -> Result<Option<super::worker::Worker>, String> {
+    let Some(transport) = settings.transport()? else {
+        return Ok(None);
+    };
+    Ok(Some(super::worker::Worker::new(
+        pool,
+        transport,
+        settings.from.clone(),
+        super::render::MailContext {
+            base_url: base_url.trim_end_matches('/').to_string(),
+        },
+        settings.worker.clone(),
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,24 +224,4 @@ mod tests {
                 .is_err()
         );
     }
-}
-
-/// The worker these settings describe, or `None` when mail is off.
-pub fn worker(
-    settings: &MailSettings,
-    pool: sqlx::PgPool,
-    base_url: &str,
-) -> Result<Option<super::worker::Worker>, String> {
-    let Some(transport) = settings.transport()? else {
-        return Ok(None);
-    };
-    Ok(Some(super::worker::Worker::new(
-        pool,
-        transport,
-        settings.from.clone(),
-        super::render::MailContext {
-            base_url: base_url.trim_end_matches('/').to_string(),
-        },
-        settings.worker.clone(),
-    )))
 }

@@ -60,9 +60,19 @@ impl RunningWorker {
 
 /// A worker on the test database sending to `port`.
 pub fn spawn_worker(db: &TestDb, base: &str, port: u16, config: WorkerConfig) -> RunningWorker {
+    spawn_worker_with(db, base, smtp_to(port), config)
+}
+
+/// A worker on the test database sending through `transport`.
+pub fn spawn_worker_with(
+    db: &TestDb,
+    base: &str,
+    transport: Transport,
+    config: WorkerConfig,
+) -> RunningWorker {
     let worker = Worker::new(
         db.store.pool().clone(),
-        smtp_to(port),
+        transport,
         sender(),
         MailContext {
             base_url: base.to_string(),
