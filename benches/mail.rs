@@ -118,7 +118,12 @@ async fn throughput(messages: u64) {
     let started = Instant::now();
     for g in 0..games {
         db.store
-            .create_game("whitehouse", &json!({}), &seats(g, true), Seed::from_number(g))
+            .create_game(
+                "whitehouse",
+                &json!({}),
+                &seats(g, true),
+                Seed::from_number(g),
+            )
             .await
             .unwrap();
     }
@@ -129,10 +134,12 @@ async fn throughput(messages: u64) {
     );
     let sink = SmtpSink::start().await.unwrap();
     for workers in [1usize, 2] {
-        sqlx::query("UPDATE outbox SET status = 'pending', attempts = 0, due_at = now(), sent_at = NULL")
-            .execute(db.store.pool())
-            .await
-            .unwrap();
+        sqlx::query(
+            "UPDATE outbox SET status = 'pending', attempts = 0, due_at = now(), sent_at = NULL",
+        )
+        .execute(db.store.pool())
+        .await
+        .unwrap();
         let before = sink.received().len();
         let started = Instant::now();
         let mut tasks = Vec::new();

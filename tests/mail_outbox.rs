@@ -205,6 +205,12 @@ async fn a_whole_game_played_through_the_links_in_the_mail() {
             if subject.ends_with("you are invited") {
                 assert!(header(data, "In-Reply-To").is_none());
                 invitations.insert(seat, id_header.clone());
+                let row = db.store.game(id).await.unwrap().unwrap();
+                assert!(
+                    text.contains(&row.commitment),
+                    "the seed's commitment: {text}"
+                );
+                assert!(!text.contains(&row.seed.to_hex()), "the seed stays secret");
                 for other in NAMES.iter().filter(|n| **n != NAMES[seat]) {
                     assert!(text.contains(&format!("- {other} (")), "{text}");
                 }
@@ -218,6 +224,7 @@ async fn a_whole_game_played_through_the_links_in_the_mail() {
                 assert!(over.insert(seat), "one game-over message per seat");
                 let row = db.store.game(id).await.unwrap().unwrap();
                 assert!(text.contains(&row.seed.to_hex()), "the seed is revealed");
+                assert!(text.contains(&row.commitment));
                 assert!(text.contains(&format!("{base}/games/{id}/replay")));
                 let (status, _) = get(&client, &format!("{base}/games/{id}/replay")).await;
                 assert_eq!(status, 200);
@@ -648,7 +655,11 @@ async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_gam
         quick(),
     );
     let client = Client::builder().disable_redirects().finish();
-    let res = client.get(format!("{base}/new/whitehouse")).send().await.unwrap();
+    let res = client
+        .get(format!("{base}/new/whitehouse"))
+        .send()
+        .await
+        .unwrap();
     let cookie = res.headers().get("set-cookie").unwrap().to_str().unwrap();
     let cookie = cookie.split(';').next().unwrap().to_string();
     let csrf = cookie.trim_start_matches("pp_csrf=").to_string();
@@ -675,7 +686,10 @@ async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_gam
     assert_eq!(res.status().as_u16(), 201, "{created}");
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while mailbox.list().unwrap().len() < 4 {
-        assert!(std::time::Instant::now() < deadline, "no invitations in the mailbox");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no invitations in the mailbox"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let (status, page) = get(&client, &format!("{base}/dev/mailbox")).await;
@@ -700,7 +714,10 @@ async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_gam
     // One of the four moves first and is told so.
     let entries = mailbox.list().unwrap();
     assert_eq!(
-        entries.iter().filter(|e| e.text.contains("You move first")).count(),
+        entries
+            .iter()
+            .filter(|e| e.text.contains("You move first"))
+            .count(),
         1
     );
     // Without the dev mailbox there is no such page.

@@ -223,6 +223,7 @@ async fn the_dev_mailbox_keeps_each_message_once_with_its_links() {
         time_control: Some("3 days per move".into()),
         choices: vec!["Draw".into()],
         token: "abc".into(),
+        commitment: "c0ffee".repeat(10),
     });
     let rendered = render(&invite, &ctx()).unwrap();
     let message = compose(
@@ -252,6 +253,7 @@ async fn the_dev_mailbox_keeps_each_message_once_with_its_links() {
     );
     assert!(entry.text.contains("- Bo (Player 2)"));
     assert!(entry.text.contains("Time control: 3 days per move"));
+    assert!(entry.text.contains(&"c0ffee".repeat(10)), "{}", entry.text);
     let raw = String::from_utf8(mailbox.raw(&entry.key).unwrap().unwrap()).unwrap();
     assert_eq!(
         header(&raw, "Subject").unwrap(),

@@ -85,6 +85,10 @@ pub struct Invite {
     pub choices: Vec<String>,
     /// The seat's private link token.
     pub token: String,
+    /// SHA-256 of the game's secret seed, hex, fixed before the first card was dealt; the
+    /// game-over mail reveals the seed so anyone can check it against this.
+    #[serde(default)]
+    pub commitment: String,
 }
 
 /// A seat became active.

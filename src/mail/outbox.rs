@@ -113,6 +113,7 @@ pub async fn enqueue_invites(
     game: &dyn DynMatch,
     seats: &[MailSeat],
     tokens: &[String],
+    commitment: &str,
 ) -> Result<(), sqlx::Error> {
     let active = game.active();
     let mut queued = false;
@@ -142,6 +143,7 @@ pub async fn enqueue_invites(
                 Vec::new()
             },
             token: tokens[seat.seat].clone(),
+            commitment: commitment.to_string(),
         });
         insert(
             tx,

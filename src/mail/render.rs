@@ -62,7 +62,7 @@ macro_rules! mail_templates {
 
 mail_templates!(InviteText, InviteHtml, "mail/invite.txt", "mail/invite.html", {
     title: String, you: Player, others: Vec<Player>, time_control: Option<String>,
-    choices: Vec<String>, link: String, unsubscribe: Option<String>,
+    choices: Vec<String>, link: String, commitment: String, unsubscribe: Option<String>,
 });
 
 mail_templates!(TurnText, TurnHtml, "mail/turn.txt", "mail/turn.html", {
@@ -116,6 +116,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 time_control: n.time_control.clone(),
                 choices: n.choices.clone(),
                 link: ctx.play_link(&n.token),
+                commitment: n.commitment.clone(),
                 unsubscribe: unsubscribe.clone(),
             }
             .both()?;

@@ -310,6 +310,7 @@ impl Store {
             started.as_ref(),
             &mail_seats,
             &seat_tokens,
+            &commitment,
         )
         .await?;
         tx.commit().await?;
