@@ -727,3 +727,112 @@ async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_gam
     std::fs::remove_dir_all(&dir).unwrap();
     db.drop().await;
 }
+
+/// The organiser hears once of a seat that has not moved for the configured time (however
+/// often the workers look), and again when the game has moved on and stalls anew.
+#[actix_web::test]
+async fn the_organiser_is_told_once_of_a_seat_that_has_not_moved() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let sink = SmtpSink::start().await.unwrap();
+    let id = create(&db, "whitehouse", json!({}), &emails(), 71).await.id;
+    let config = common::mailrig::WorkerConfig {
+        idle_after: Some(Duration::from_millis(300)),
+        ..quick()
+    };
+    let idle_to_organiser = |mail: &[postplay::mail::sink::Received]| -> Vec<String> {
+        mail.iter()
+            .filter(|m| m.to == ["org@example.org"])
+            .map(|m| header(&m.data, "Subject").unwrap())
+            .filter(|s| s.ends_with("has not moved"))
+            .collect()
+    };
+    let worker = spawn_worker(&db, &base, sink.port(), config);
+    let mail = expect_mail(&sink, 5, 10).await;
+    let first = db.store.load(id).await.unwrap().game.active()[0];
+    assert_eq!(
+        idle_to_organiser(&mail),
+        vec![format!("Whitehouse #{id}: {} has not moved", NAMES[first])]
+    );
+    let text = part(&mail.last().unwrap().data, "text/plain").unwrap();
+    assert!(text.contains(NAMES[first]), "{text}");
+    // Many more looks, no second notice for the same position.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(idle_to_organiser(&sink.received()).len(), 1);
+    // The game moves on (the next seat is told it is its turn) and stalls again.
+    let mut rng = bot_rng(&Seed::from_number(71));
+    play_moves(&db, id, 1, &mut rng).await;
+    let next = db.store.load(id).await.unwrap().game.active()[0];
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while idle_to_organiser(&sink.received()).len() < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no second idle notice"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        idle_to_organiser(&sink.received())[1],
+        format!("Whitehouse #{id}: {} has not moved", NAMES[next])
+    );
+    let rows = outbox_count(&db, "kind = 'idle'").await;
+    assert_eq!(rows, 2);
+    worker.stop().await;
+    db.drop().await;
+}
+
+/// An address that is no address (or would smuggle a header) is refused on the create form
+/// with a clear message, and nothing is created or queued.
+#[actix_web::test]
+async fn the_create_form_refuses_a_bad_address_and_creates_nothing() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::builder().disable_redirects().finish();
+    let res = client
+        .get(format!("{base}/new/statehood"))
+        .send()
+        .await
+        .unwrap();
+    let cookie = res.headers().get("set-cookie").unwrap().to_str().unwrap();
+    let cookie = cookie.split(';').next().unwrap().to_string();
+    let csrf = cookie.trim_start_matches("pp_csrf=").to_string();
+    for (bo, organiser, says) in [
+        ("bo at example.org", "", "bo at example.org"),
+        (
+            "bo@example.org\r\nBcc: eve@example.org",
+            "",
+            "bo@example.org",
+        ),
+        ("bo@example.org", "org@@example.org", "organiser"),
+    ] {
+        let fields = [
+            ("csrf", csrf.as_str()),
+            ("order", "fixed"),
+            ("name0", "Ann"),
+            ("email0", "ann@example.org"),
+            ("name1", "Bo"),
+            ("email1", bo),
+            ("organiser_email", organiser),
+        ];
+        let body: String = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(fields)
+            .finish();
+        let mut res = client
+            .post(format!("{base}/new/statehood"))
+            .insert_header(("Cookie", cookie.clone()))
+            .insert_header(("Content-Type", "application/x-www-form-urlencoded"))
+            .send_body(body)
+            .await
+            .unwrap();
+        let page = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
+        assert_eq!(res.status().as_u16(), 422, "{bo:?} {organiser:?}: {page}");
+        assert!(page.contains(says), "{says:?} not named in: {page}");
+    }
+    let games: i64 = sqlx::query_scalar("SELECT count(*) FROM games")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(games, 0);
+    assert_eq!(outbox_count(&db, "true").await, 0);
+    db.drop().await;
+}

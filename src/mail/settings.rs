@@ -14,6 +14,7 @@
 //! | `POSTPLAY_MAIL_RETRY_SECS` | first retry wait (doubles, at most 6 h) | 60 |
 //! | `POSTPLAY_MAIL_POLL_SECS` | polling when no notification comes | 30 |
 //! | `POSTPLAY_DIGEST_HOURS` | at most one digest per seat per this many hours | 24 |
+//! | `POSTPLAY_IDLE_HOURS` | tell the organiser when the seat to move has not moved for this long (0: never) | 72 |
 
 use super::EmailAddress;
 use super::compose::Sender;
@@ -127,6 +128,10 @@ impl MailSettings {
             digest_every: Duration::from_secs_f64(
                 number(get, "POSTPLAY_DIGEST_HOURS", 24.0)? * 3600.0,
             ),
+            idle_after: match number(get, "POSTPLAY_IDLE_HOURS", 72.0)? {
+                h if h > 0.0 => Some(Duration::from_secs_f64(h * 3600.0)),
+                _ => None,
+            },
             ..defaults
         };
         Ok(MailSettings {

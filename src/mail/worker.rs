@@ -6,7 +6,7 @@
 
 use super::EmailAddress;
 use super::compose::{Envelope, Sender, compose};
-use super::notice::{Digest, Notice, Player, Undeliverable};
+use super::notice::{Digest, GameRef, Idle, Notice, Player, Undeliverable};
 use super::outbox::OUTBOX_CHANNEL;
 use super::render::{MailContext, Rendered, render, render_digest};
 use super::transport::{SendError, Transport};
@@ -32,6 +32,9 @@ pub struct WorkerConfig {
     pub lease: Duration,
     /// A seat on the daily digest gets at most one message per this interval.
     pub digest_every: Duration,
+    /// The organiser is told when the seat to move has not moved for this long (once per
+    /// position); `None`: never.
+    pub idle_after: Option<Duration>,
 }
 
 impl Default for WorkerConfig {
@@ -44,6 +47,7 @@ impl Default for WorkerConfig {
             poll: Duration::from_secs(30),
             lease: Duration::from_secs(600),
             digest_every: Duration::from_secs(24 * 3600),
+            idle_after: Some(Duration::from_secs(72 * 3600)),
         }
     }
 }
@@ -162,9 +166,16 @@ impl Worker {
             poll_secs = self.config.poll.as_secs_f64(),
             "outbox worker running"
         );
+        let mut idle_checked: Option<tokio::time::Instant> = None;
         loop {
             if *shutdown.borrow() {
                 break;
+            }
+            if idle_checked.is_none_or(|at| at.elapsed() >= self.config.poll) {
+                idle_checked = Some(tokio::time::Instant::now());
+                if let Err(e) = self.idle_pass().await {
+                    tracing::error!(error = %e, "outbox: looking for idle seats failed");
+                }
             }
             match self.pass().await {
                 Ok(pass) if pass.handled() > 0 => continue,
@@ -213,11 +224,85 @@ impl Worker {
         let rows: Vec<Claimed> = rows.iter().map(claimed).collect::<Result<_, _>>()?;
         let results = futures_util::future::join_all(rows.iter().map(|r| self.deliver(r))).await;
         let mut pass = Pass::default();
+        let mut sent = Vec::new();
         for (row, result) in rows.iter().zip(results) {
-            self.record(&[row], result, &mut pass).await?;
+            match result {
+                Ok(()) => sent.push(row),
+                Err(e) => self.record(&[row], Err(e), &mut pass).await?,
+            }
+        }
+        if !sent.is_empty() {
+            self.record(&sent, Ok(()), &mut pass).await?;
         }
         self.digest_pass(&mut pass).await?;
         Ok(pass)
+    }
+
+    /// Queues an organiser notice for each running game whose seat to move has not moved
+    /// for `idle_after`: one per game position and seat, whichever workers look. Returns
+    /// the notices queued.
+    pub async fn idle_pass(&self) -> Result<usize, crate::store::StoreError> {
+        let Some(after) = self.config.idle_after else {
+            return Ok(0);
+        };
+        let games: Vec<(i64, i64, chrono::DateTime<chrono::Utc>)> = sqlx::query_as(
+            "SELECT g.id, g.head_seq, g.updated_at FROM games g \
+             WHERE g.status = 'running' AND g.organiser_email IS NOT NULL \
+             AND g.updated_at <= now() - make_interval(secs => $1) \
+             AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id \
+                 AND o.kind = 'idle' AND o.event LIKE 'idle:' || g.head_seq || ':%') \
+             ORDER BY g.updated_at LIMIT 100",
+        )
+        .bind(after.as_secs_f64())
+        .fetch_all(&self.pool)
+        .await?;
+        let store = crate::store::Store::from_pool(self.pool.clone());
+        let mut queued = 0;
+        for (id, head_seq, since) in games {
+            let loaded = store.load(id).await?;
+            let Some(kind) = crate::engine::find_game(&loaded.row.kind) else {
+                continue;
+            };
+            if loaded.row.head_seq != head_seq || loaded.game.outcome().is_some() {
+                continue;
+            }
+            let seats = store.seats(id).await?;
+            let mut tx = self.pool.begin().await?;
+            for seat in loaded.game.active() {
+                let name = seats
+                    .iter()
+                    .find(|s| s.seat == seat)
+                    .map_or_else(|| format!("seat {}", seat + 1), |s| s.name.clone());
+                let notice = Notice::Idle(Idle {
+                    game: GameRef {
+                        id,
+                        name: kind.name().to_string(),
+                    },
+                    seat: Player {
+                        name,
+                        seat: kind.seat_name(seat, seats.len()),
+                    },
+                    since,
+                });
+                let inserted = sqlx::query(
+                    "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload) \
+                     SELECT id, NULL, $2, 'idle', organiser_email, 'Organiser', $3 FROM games \
+                     WHERE id = $1 AND organiser_email IS NOT NULL \
+                     ON CONFLICT (game_id, event, recipient) DO NOTHING",
+                )
+                .bind(id)
+                .bind(format!("idle:{head_seq}:{seat}"))
+                .bind(serde_json::to_value(&notice).expect("notices serialize"))
+                .execute(&mut *tx)
+                .await?;
+                queued += inserted.rows_affected() as usize;
+            }
+            tx.commit().await?;
+        }
+        if queued > 0 {
+            tracing::info!(queued, "organiser told of idle seats");
+        }
+        Ok(queued)
     }
 
     fn message_key(row: &Claimed) -> String {
@@ -267,7 +352,7 @@ impl Worker {
         self.transport.send(&message, rendered).await
     }
 
-    /// Records how sending went for rows sent as one message.
+    /// Records how sending went for `rows` (one digest, or a batch that all went out).
     async fn record(
         &self,
         rows: &[&Claimed],

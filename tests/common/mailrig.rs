@@ -41,6 +41,7 @@ pub fn quick() -> WorkerConfig {
         poll: Duration::from_millis(100),
         lease: Duration::from_secs(60),
         digest_every: Duration::from_secs(3600),
+        idle_after: None,
     }
 }
 
