@@ -632,7 +632,8 @@ async fn a_digest_gathers_a_players_games_and_one_click_unsubscribe_stops_mail()
 }
 
 /// The default local run: a game created through the web form mails its invitations to the
-/// dev mailbox, whose page lists them with links that open each seat's page.
+/// dev mailbox, whose page lists them with links that open each seat's page; the whole game
+/// is then played from that page's links.
 #[actix_web::test]
 async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_game() {
     let db = TestDb::new().await;
@@ -667,6 +668,7 @@ async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_gam
         ("csrf".to_string(), csrf),
         ("order".into(), "fixed".into()),
         ("organiser_email".into(), "org@example.org".into()),
+        ("opt_target".into(), "3".into()),
     ];
     for (i, (name, email)) in NAMES.iter().zip(emails()).enumerate() {
         fields.push((format!("name{i}"), name.to_string()));
@@ -720,6 +722,60 @@ async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_gam
             .count(),
         1
     );
+    // The whole game, played from the mailbox page alone: each new message's play link is
+    // followed and that seat moves while it may.
+    let id: i64 = sqlx::query_scalar("SELECT max(id) FROM games")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    let mut rng = bot_rng(&Seed::from_number(41));
+    let mut handled: HashSet<String> = HashSet::new();
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while db.store.game(id).await.unwrap().unwrap().status != "over" {
+        assert!(std::time::Instant::now() < deadline, "the game did not end");
+        let (_, page) = get(&client, &format!("{base}/dev/mailbox")).await;
+        let mut rows: Vec<(String, Option<String>)> = page
+            .split("<tr>")
+            .filter_map(|row| {
+                let key = row
+                    .split("href=\"/dev/mailbox/")
+                    .nth(1)?
+                    .split('"')
+                    .next()?;
+                let link = row
+                    .split("href=\"")
+                    .filter_map(|s| s.split('"').next())
+                    .find(|l| l.contains("/play/"))
+                    .map(String::from);
+                Some((key.to_string(), link))
+            })
+            .collect();
+        rows.reverse();
+        let mut progressed = false;
+        for (key, link) in rows {
+            if !handled.insert(key) {
+                continue;
+            }
+            progressed = true;
+            if let Some(token) = link.as_deref().and_then(|l| l.split("/play/").nth(1)) {
+                play_while_my_turn(&client, &base, token, &mut rng).await;
+            }
+        }
+        if !progressed {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    while mailbox
+        .list()
+        .unwrap()
+        .iter()
+        .filter(|e| e.subject.ends_with("game over"))
+        .count()
+        < 4
+    {
+        assert!(std::time::Instant::now() < deadline, "no game-over mail");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     // Without the dev mailbox there is no such page.
     let other = spawn_app(&db);
     assert_eq!(get(&client, &format!("{other}/dev/mailbox")).await.0, 404);
