@@ -77,6 +77,14 @@ async fn others_cards(db: &TestDb, id: i64, seat: usize) -> Vec<String> {
             cards.push(slot["card"].as_str().unwrap().to_string());
         }
     }
+    // The stock is face down in every game that has one.
+    cards.extend(
+        state["stock"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| c.as_str().unwrap().to_string()),
+    );
     if let Some(kitty) = state["kitty"].as_array()
         && state["bidder"].as_u64() != Some(seat as u64)
     {
@@ -87,6 +95,8 @@ async fn others_cards(db: &TestDb, id: i64, seat: usize) -> Vec<String> {
     let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
     let reveal = &state["last_hand"]["puerto_rico"];
     let mut public = list(&state["puerto_rico"]["shown"]);
+    // A Nationhood nation that won the last hand was shown to both.
+    public.extend(list(&state["last_hand"]["nation"]));
     public.extend(list(&reveal["shown"]));
     for answer in list(&reveal["answers"]) {
         public.extend(list(&answer["cards"]));
@@ -502,6 +512,11 @@ async fn a_whole_four_player_statehood_game_through_the_html_forms() {
 #[actix_web::test]
 async fn a_whole_electoral_college_combat_game_through_the_html_forms() {
     whole_game_through_forms("electoral-combat", 2, 20).await;
+}
+
+#[actix_web::test]
+async fn a_whole_nationhood_game_through_the_html_forms() {
+    whole_game_through_forms("nationhood", 2, 21).await;
 }
 
 async fn whole_game_through_forms(kind: &str, seats: usize, seed: u64) {

@@ -1,6 +1,7 @@
 //! The hosted games, each pure rules with no I/O, and the registry that lists them.
 
 pub mod electoral_combat;
+pub mod nationhood;
 pub mod statehood;
 pub mod whitehouse;
 
@@ -12,4 +13,5 @@ pub static ALL: &[&dyn DynGame] = &[
     &Adapter::<whitehouse::Whitehouse>::NEW,
     &Adapter::<statehood::Statehood>::NEW,
     &Adapter::<electoral_combat::ElectoralCombat>::NEW,
+    &Adapter::<nationhood::Nationhood>::NEW,
 ];

@@ -1,6 +1,8 @@
 //! Game boards: a template per game where one exists (templates/boards/), else the generic
 //! rendering of the view.
 
+mod nationhood;
+
 use super::render::{card_html, value_html};
 use crate::cards::Card;
 use crate::engine::Seat;
@@ -14,6 +16,7 @@ pub fn board_html(kind: &str, view: &Value, names: &[String]) -> String {
         "whitehouse" => whitehouse(view, names),
         "statehood" => statehood(view, names),
         "electoral-combat" => electoral_combat(view, names),
+        "nationhood" => nationhood::board(view, names),
         _ => None,
     };
     special.unwrap_or_else(|| value_html(view))

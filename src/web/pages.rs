@@ -521,7 +521,7 @@ async fn play_page(
         head_hash: loaded.row.head_hash.clone(),
         commitment: loaded.row.commitment.clone(),
         board: board_html(&loaded.row.kind, &view, &names),
-        choices: form_choices(&choices),
+        choices: form_choices(&choices, &loaded.row.kind),
         post_url: token.map(|t| format!("/play/{t}")).unwrap_or_default(),
         csrf: csrf_token,
         error,

@@ -42,6 +42,32 @@ pub fn card_html(card: Card) -> String {
     )
 }
 
+/// A card of a game that plays the pack as an ordinary deck (Nationhood): rank and suit only,
+/// since the states play no part.
+pub fn plain_card_html(card: Card) -> String {
+    let (colour, face) = match (card.rank(), card.suit()) {
+        (Some(rank), Some(suit)) => (
+            if suit.color() == Color::Red {
+                "red"
+            } else {
+                "blue"
+            },
+            format!("{}{}", crate::cards::rank_label(rank), suit.symbol()),
+        ),
+        _ => ("wild", "★".to_string()),
+    };
+    let name = if card.is_joker() { "Joker" } else { "" };
+    format!(
+        r#"<span class="card {colour}" data-card="{}"><b>{face}</b><span class="state">{name}</span></span>"#,
+        card.code()
+    )
+}
+
+/// True for games that play the Statehood pack as an ordinary deck.
+pub fn plain_deck(kind: &str) -> bool {
+    kind == "nationhood"
+}
+
 /// A string that is a card code, drawn as a card; anything else, escaped.
 fn string_html(text: &str) -> String {
     match Card::from_code(text) {
@@ -137,26 +163,27 @@ pub struct FormChoice {
     pub params: Vec<FormParam>,
 }
 
-fn option_html(option: &PickOption) -> String {
+fn option_html(option: &PickOption, plain: bool) -> String {
     match option.value.as_str().and_then(Card::from_code) {
+        Some(card) if plain => plain_card_html(card),
         Some(card) => card_html(card),
         None => esc(&option.label),
     }
 }
 
-fn form_options(options: &[PickOption]) -> Vec<FormOption> {
-    options
-        .iter()
-        .enumerate()
-        .map(|(index, o)| FormOption {
-            index,
-            html: option_html(o),
-        })
-        .collect()
-}
-
-/// The seat's choices as forms.
-pub fn form_choices(choices: &[Choice]) -> Vec<FormChoice> {
+/// The seat's choices as forms, cards drawn as game `kind` draws them.
+pub fn form_choices(choices: &[Choice], kind: &str) -> Vec<FormChoice> {
+    let plain = plain_deck(kind);
+    let form_options = |options: &[PickOption]| -> Vec<FormOption> {
+        options
+            .iter()
+            .enumerate()
+            .map(|(index, o)| FormOption {
+                index,
+                html: option_html(o, plain),
+            })
+            .collect()
+    };
     choices
         .iter()
         .enumerate()

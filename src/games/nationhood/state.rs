@@ -1,0 +1,227 @@
+//! The state of a Nationhood game, its options and commands.
+
+use crate::cards::Card;
+use crate::engine::{Outcome, Seat, SetupError};
+use serde::{Deserialize, Serialize};
+
+/// The options of a game.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Options {
+    /// Rubbers in the match: 1 (one rubber) or 3 (best of three).
+    pub rubbers: u32,
+    /// Points that win a rubber (the text: seven).
+    pub target: i64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            rubbers: 1,
+            target: 7,
+        }
+    }
+}
+
+impl Options {
+    /// Refuses options the game cannot use.
+    pub fn validate(&self) -> Result<(), SetupError> {
+        if !matches!(self.rubbers, 1 | 3) {
+            return Err(SetupError::BadOption {
+                name: "rubbers".into(),
+                reason: format!(
+                    "a match is one rubber or best of three, not {}",
+                    self.rubbers
+                ),
+            });
+        }
+        if !(1..=50).contains(&self.target) {
+            return Err(SetupError::BadOption {
+                name: "target".into(),
+                reason: format!("a rubber is 1 to 50 points, not {}", self.target),
+            });
+        }
+        Ok(())
+    }
+
+    /// Rubbers a player must win to take the match.
+    pub fn rubbers_to_win(&self) -> u32 {
+        self.rubbers / 2 + 1
+    }
+}
+
+/// What a seat may send.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Command {
+    /// Take the top card of the stock (a turn's draw, or one card of a rebuild).
+    DrawStock,
+    /// Take the top card of one's own discard pile (a turn's draw, or one card of a rebuild).
+    DrawPile,
+    /// Lay down a city: three or more cards of one rank, at least two of them natural; jokers
+    /// stand in for the rest. `jokers` is where a form puts them; jokers in `cards` count too.
+    Meld {
+        cards: Vec<Card>,
+        #[serde(default)]
+        jokers: Vec<Card>,
+    },
+    /// Add a card of its rank (or a joker) to a city of either player.
+    LayOff { card: Card, city: u32 },
+    /// Put a natural card of its rank into one's own city in place of a joker there, and take
+    /// the joker into the hand.
+    Exchange { card: Card, city: u32 },
+    /// Discard a card onto the opponent's discard pile, ending the turn (or, after declaring
+    /// war, one card of the whittling).
+    Discard { card: Card },
+    /// Diplomacy, instead of a normal turn: give these cities of one's own for these of the
+    /// opponent's (either list may be empty, not both).
+    Offer {
+        #[serde(default)]
+        give: Vec<u32>,
+        #[serde(default)]
+        take: Vec<u32>,
+    },
+    /// Accept the pending offer.
+    Accept,
+    /// Refuse the pending offer (the offerer may declare war on their next turn).
+    Refuse,
+    /// Declare war, right after refused diplomacy, by laying a joker from the hand face up on
+    /// one's own discard pile.
+    DeclareWar,
+    /// Answer a war with the joker on top of one's own discard pile: the war, the other way.
+    Retaliate,
+}
+
+/// The stage of the current hand.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// The seat in `turn` begins a turn: draw, offer diplomacy, or (after a refusal) declare war.
+    Turn,
+    /// The opponent of `turn` accepts or refuses the offer.
+    Answer,
+    /// `turn` has drawn: cities, lay-offs, joker exchanges, each replenished from the stock,
+    /// then a discard.
+    Melding,
+    /// `turn` has declared war and whittles the hand down to seven by making cities or
+    /// discarding onto the defender's pile.
+    Whittle,
+    /// `turn` was attacked: retaliate with the joker, or begin to rebuild.
+    Response,
+    /// `turn` rebuilds: draws one card at a time (and may make cities) until eight are in hand.
+    Rebuild,
+    /// The match has ended.
+    Over,
+}
+
+/// A city: three or more cards of one rank laid down (jokers standing in), under one
+/// player's control.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct City {
+    /// Its number in this hand, which commands name.
+    pub id: u32,
+    /// Who controls it.
+    pub owner: Seat,
+    /// Its rank (2 to 14).
+    pub rank: u8,
+    /// Its cards, in the order laid.
+    pub cards: Vec<Card>,
+}
+
+/// A diplomacy offer awaiting its answer.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Offer {
+    /// Who offers.
+    pub from: Seat,
+    /// The offerer's cities on offer.
+    pub give: Vec<u32>,
+    /// The opponent's cities asked for.
+    pub take: Vec<u32>,
+}
+
+/// How a hand ended.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum HandEndKind {
+    /// Seven in suit sequence.
+    Nation,
+    /// The stock ran out; the hand went to the stronger position (RULES.md).
+    StockOut,
+}
+
+/// The end of the last hand, with what it revealed.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct HandEnd {
+    /// The hand's number in the match.
+    pub hand: u32,
+    /// Who won it.
+    pub winner: Seat,
+    /// How.
+    pub kind: HandEndKind,
+    /// The winning nation, shown to all.
+    pub nation: Option<Vec<Card>>,
+    /// Cities the winner controlled.
+    pub cities: usize,
+    /// Points scored: 3 plus one per city.
+    pub points: i64,
+    /// In words, with seat placeholders.
+    pub summary: String,
+}
+
+/// The whole state.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct State {
+    /// The options.
+    pub options: Options,
+    /// The rubber being played (from 1).
+    pub rubber: u32,
+    /// Rubbers won by each seat.
+    pub rubbers_won: Vec<u32>,
+    /// Points in the current rubber.
+    pub scores: Vec<i64>,
+    /// Hands dealt so far (from 1).
+    pub hand_number: u32,
+    /// Current dealer.
+    pub dealer: Seat,
+    /// Stage.
+    pub phase: Phase,
+    /// Whose turn it is (the offerer while an offer awaits its answer).
+    pub turn: Seat,
+    /// Each seat's hand; cards taken are added at the end.
+    pub hands: Vec<Vec<Card>>,
+    /// The face-down stock; its top is the last card.
+    pub stock: Vec<Card>,
+    /// Each seat's own discard pile, fed by the opponent's discards; top last.
+    pub piles: Vec<Vec<Card>>,
+    /// The cities on the table.
+    pub cities: Vec<City>,
+    /// The id the next city gets.
+    pub next_city: u32,
+    /// The offer awaiting an answer.
+    pub offer: Option<Offer>,
+    /// The seat whose offer was refused and who may declare war on this turn or the next.
+    pub war_threat: Option<Seat>,
+    /// Who took the last card of the stock (the tie-break when it runs out).
+    pub last_stock_taker: Option<Seat>,
+    /// The last hand's end.
+    pub last_hand: Option<HandEnd>,
+    /// The result.
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    /// The other player.
+    pub fn other(seat: Seat) -> Seat {
+        1 - seat
+    }
+
+    /// The cities `seat` controls.
+    pub fn cities_of(&self, seat: Seat) -> impl Iterator<Item = &City> {
+        self.cities.iter().filter(move |c| c.owner == seat)
+    }
+
+    /// The city with this id.
+    pub fn city(&self, id: u32) -> Option<&City> {
+        self.cities.iter().find(|c| c.id == id)
+    }
+}

@@ -1,0 +1,275 @@
+//! The Nationhood board, laid out as the rules draw the table: the opponent's cities and
+//! discard pile, the stock between, one's own cities, pile and hand.
+
+use super::super::render::{esc, plain_card_html};
+use crate::cards::Card;
+use crate::engine::Seat;
+use crate::engine::log::render;
+use askama::Template;
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Deserialize)]
+struct NationhoodView {
+    phase: String,
+    rubber: u32,
+    rubbers: u32,
+    rubbers_won: Vec<u32>,
+    scores: Vec<i64>,
+    target: i64,
+    hand_number: u32,
+    dealer: Seat,
+    turn: Vec<Seat>,
+    turn_of: Seat,
+    you: Option<Seat>,
+    hands: Vec<Option<Vec<Card>>>,
+    runs: Vec<Option<Vec<Card>>>,
+    hand_sizes: Vec<usize>,
+    stock_count: usize,
+    piles: Vec<Vec<Card>>,
+    cities: Vec<NationhoodCity>,
+    offer_words: Option<String>,
+    war_threat: Option<Seat>,
+    last_hand: Option<NationhoodHandEnd>,
+}
+
+#[derive(Deserialize)]
+struct NationhoodCity {
+    owner: Seat,
+    cards: Vec<Card>,
+}
+
+#[derive(Deserialize)]
+struct NationhoodHandEnd {
+    summary: String,
+    nation: Option<Vec<Card>>,
+}
+
+struct Player {
+    name: String,
+    dealer: bool,
+    turn: bool,
+    score: i64,
+    rubbers: u32,
+    cards: usize,
+    cities: usize,
+}
+
+struct Side {
+    title: String,
+    cities: String,
+    pile: String,
+}
+
+#[derive(Template)]
+#[template(path = "boards/nationhood.html")]
+struct Board {
+    players: Vec<Player>,
+    best_of_three: bool,
+    hand_number: u32,
+    rubber: u32,
+    match_kind: &'static str,
+    target: i64,
+    phase: String,
+    stock: usize,
+    offer: String,
+    threat: String,
+    last_hand: String,
+    sides: Vec<Side>,
+    hand: String,
+    runs: String,
+    open_hands: Vec<(String, String)>,
+}
+
+fn cards_html(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(|&c| plain_card_html(c))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn pile_html(pile: &[Card]) -> String {
+    match pile.split_last() {
+        None => "empty".to_string(),
+        Some((top, [])) => plain_card_html(*top),
+        Some((top, beneath)) => format!(
+            "{} <span class=\"small\">on top of {}</span>",
+            plain_card_html(*top),
+            cards_html(beneath)
+        ),
+    }
+}
+
+/// The board for a Nationhood view, or `None` if the view is not one.
+pub fn board(view: &Value, names: &[String]) -> Option<String> {
+    let v: NationhoodView = serde_json::from_value(view.clone()).ok()?;
+    let name = |s: Seat| {
+        names
+            .get(s)
+            .cloned()
+            .unwrap_or_else(|| format!("Player {}", s + 1))
+    };
+    let players = (0..2)
+        .map(|s| Player {
+            name: name(s),
+            dealer: v.dealer == s,
+            turn: v.turn.contains(&s),
+            score: v.scores[s],
+            rubbers: v.rubbers_won[s],
+            cards: v.hand_sizes[s],
+            cities: v.cities.iter().filter(|c| c.owner == s).count(),
+        })
+        .collect();
+    let mover = name(v.turn_of);
+    let phase = match v.phase.as_str() {
+        "turn" => format!("{mover}'s turn: draw, or offer diplomacy instead"),
+        "answer" => format!(
+            "{} answers {mover}'s offer",
+            name(v.turn.first().copied().unwrap_or(v.turn_of))
+        ),
+        "melding" => format!("{mover} has drawn: cities, lay-offs, then a discard"),
+        "whittle" => format!("{mover} has declared war and whittles down to seven cards"),
+        "response" => format!("{mover} answers the war: retaliate with the joker, or rebuild"),
+        "rebuild" => format!("{mover} rebuilds, drawing one card at a time up to eight"),
+        _ => "the game is over".to_string(),
+    };
+    let sides_order = match v.you {
+        Some(you) => [1 - you, you],
+        None => [1, 0],
+    };
+    let sides = sides_order
+        .iter()
+        .map(|&s| {
+            let cities: Vec<String> = v
+                .cities
+                .iter()
+                .filter(|c| c.owner == s)
+                .map(|c| format!("<span class=\"row\">{}</span>", cards_html(&c.cards)))
+                .collect();
+            Side {
+                title: if v.you == Some(s) {
+                    "Your side of the table".to_string()
+                } else {
+                    format!("{}'s side of the table", name(s))
+                },
+                cities: if cities.is_empty() {
+                    "none".to_string()
+                } else {
+                    cities.join(" · ")
+                },
+                pile: pile_html(&v.piles[s]),
+            }
+        })
+        .collect();
+    let own = |list: &[Option<Vec<Card>>]| {
+        v.you
+            .and_then(|s| list.get(s).cloned().flatten())
+            .map(|cards| cards_html(&cards))
+            .unwrap_or_default()
+    };
+    let open_hands = match v.you {
+        Some(_) => Vec::new(),
+        None => v
+            .hands
+            .iter()
+            .enumerate()
+            .filter_map(|(s, h)| h.as_ref().map(|h| (name(s), cards_html(h))))
+            .collect(),
+    };
+    let board = Board {
+        players,
+        best_of_three: v.rubbers > 1,
+        hand_number: v.hand_number,
+        rubber: v.rubber,
+        match_kind: if v.rubbers > 1 {
+            "best of three"
+        } else {
+            "one rubber"
+        },
+        target: v.target,
+        phase,
+        stock: v.stock_count,
+        offer: v
+            .offer_words
+            .map(|w| format!("{mover} offers {}", render(&w, names)))
+            .unwrap_or_default(),
+        threat: v
+            .war_threat
+            .map(|s| {
+                format!(
+                    "{}'s diplomacy was refused: {} may declare war on their next turn, if they hold a joker",
+                    name(s),
+                    name(s)
+                )
+            })
+            .unwrap_or_default(),
+        last_hand: v
+            .last_hand
+            .map(|h| {
+                let mut text = esc(&render(&h.summary, names));
+                if let Some(nation) = h.nation {
+                    let mut shown = nation;
+                    shown.sort_by_key(|c| c.rank());
+                    text.push_str(&format!("<br>The nation: {}", cards_html(&shown)));
+                }
+                text
+            })
+            .unwrap_or_default(),
+        sides,
+        hand: own(&v.hands),
+        runs: own(&v.runs),
+        open_hands,
+    };
+    board.render().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::bot::{bot_rng, fill_at_random};
+    use crate::engine::{Log, Seed, Viewer, find_game};
+
+    /// Every step of random games renders for each seat and a spectator, never shows the
+    /// other hand's cards, and shows one's own.
+    #[test]
+    fn every_step_of_random_games_renders_without_the_other_hand() {
+        let game = find_game("nationhood").unwrap();
+        let names = vec!["Ann <b>".to_string(), "Bo".to_string()];
+        for n in 0..20 {
+            let seed = Seed::from_number(n);
+            let mut live = game
+                .new_match(&serde_json::json!({"rubbers": 1, "target": 3}), 2, seed)
+                .unwrap();
+            let mut rng = bot_rng(&seed);
+            while live.outcome().is_none() {
+                let state = live.state_json();
+                for seat in 0..2 {
+                    let html = super::board(&live.view(Viewer::Seat(seat)), &names)
+                        .expect("the view renders");
+                    assert!(!html.contains("Ann <b>"), "names are escaped");
+                    for card in state["hands"][1 - seat].as_array().unwrap() {
+                        let code = card.as_str().unwrap();
+                        let nation = &state["last_hand"]["nation"];
+                        if !nation.as_array().is_some_and(|n| n.contains(card)) {
+                            assert!(
+                                !html.contains(&format!("data-card=\"{code}\"")),
+                                "seat {seat} sees {code}"
+                            );
+                        }
+                    }
+                    for card in state["hands"][seat].as_array().unwrap() {
+                        let code = card.as_str().unwrap();
+                        assert!(html.contains(&format!("data-card=\"{code}\"")));
+                    }
+                }
+                super::board(&live.view(Viewer::Spectator), &names).expect("renders");
+                let seat = live.active()[0];
+                let choices = live.choices(seat);
+                let command = fill_at_random(&choices[rng.index(choices.len())], &mut rng);
+                live.apply_json(seat, &command, &mut Log::silent()).unwrap();
+            }
+            let html = super::board(&live.view(Viewer::Auditor), &names).unwrap();
+            assert!(html.contains("Last hand"));
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! Property tests of Nationhood: replay equals live play, every offered choice is accepted,
+//! refusals change nothing, no panic on arbitrary JSON, views hide the other hand (jokers
+//! included, so a demand never shows whether war could follow) and the stock, the pack stays
+//! whole, and every game ends — the stock running out ends a hand.
+
+use postplay::cards::Card;
+use postplay::engine::bot::{bot_rng, fill_at_random};
+use postplay::engine::testing::{
+    arbitrary_json, cases, check_arbitrary_command, check_playout, random_midgame,
+};
+use postplay::engine::{Log, Match, Rules, Seed, Viewer};
+use postplay::games::nationhood::{Command, HandEndKind, Nationhood, Options, Phase, State, pack};
+use proptest::prelude::*;
+
+/// Card codes `viewer` must not find: the other hand and the stock. The nation that won the
+/// last hand was shown to all, so its cards may appear wherever they are now.
+fn secrets(state: &State, viewer: Viewer) -> Vec<String> {
+    let shown: Vec<Card> = state
+        .last_hand
+        .as_ref()
+        .and_then(|h| h.nation.clone())
+        .unwrap_or_default();
+    let mut hidden: Vec<Card> = Vec::new();
+    for (seat, hand) in state.hands.iter().enumerate() {
+        if !viewer.sees_seat(seat) {
+            hidden.extend(hand);
+        }
+    }
+    if !viewer.sees_all() {
+        hidden.extend(&state.stock);
+    }
+    hidden
+        .into_iter()
+        .filter(|c| !shown.contains(c))
+        .map(|c| format!("\"{}\"", c.code()))
+        .collect()
+}
+
+fn options() -> impl Strategy<Value = Options> {
+    (
+        prop::sample::select(vec![1u32, 3]),
+        prop_oneof![3 => Just(7i64), 1 => 1i64..=4],
+    )
+        .prop_map(|(rubbers, target)| Options { rubbers, target })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(2000), failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_keep_the_rules_contract(options in options(), seed in any::<u64>()) {
+        check_playout::<Nationhood>(options, 2, Seed::from_number(seed), secrets);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(500), failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_json_never_panics_or_changes_state(
+        seed in any::<u64>(),
+        steps in 0usize..200,
+        command in arbitrary_json(),
+    ) {
+        let live = random_midgame::<Nationhood>(Options::default(), 2, Seed::from_number(seed), steps);
+        for seat in 0..2 {
+            check_arbitrary_command(&live, seat, &command);
+        }
+    }
+}
+
+/// Every one of the 54 cards is in exactly one place: a hand, the stock, a discard pile or a
+/// city.
+fn check_cards(state: &State, context: &str) {
+    let mut all: Vec<Card> = state.hands.concat();
+    all.extend(&state.stock);
+    all.extend(state.piles.concat());
+    for city in &state.cities {
+        all.extend(&city.cards);
+    }
+    let mut expected = pack();
+    all.sort();
+    expected.sort();
+    assert_eq!(all, expected, "{context}: the pack is not whole");
+}
+
+/// What random play went through: every kind of move and ending the rules have.
+#[derive(Default, Debug)]
+struct Seen {
+    cities: u32,
+    lay_offs: u32,
+    exchanges: u32,
+    accepted: u32,
+    refused: u32,
+    wars: u32,
+    retaliations: u32,
+    rebuilds: u32,
+    stock_outs: u32,
+    nations: u32,
+}
+
+#[test]
+fn random_games_keep_the_pack_whole_and_reach_every_kind_of_move() {
+    let mut seen = Seen::default();
+    for n in 0..u64::from(cases(300)) {
+        let seed = Seed::from_number(n);
+        let options = Options {
+            rubbers: if n % 2 == 0 { 1 } else { 3 },
+            target: 7,
+        };
+        let mut live = Match::<Nationhood>::new(options, 2, seed).unwrap();
+        let mut rng = bot_rng(&seed);
+        let mut counted_hand = 0;
+        let mut steps = 0;
+        while live.outcome().is_none() {
+            steps += 1;
+            let context = format!("seed {n}, step {steps}");
+            assert!(steps < 50_000, "{context}: no end");
+            check_cards(&live.state, &context);
+            let state = &live.state;
+            assert!(
+                !matches!(state.phase, Phase::Turn | Phase::Answer | Phase::Response)
+                    || !state.stock.is_empty(),
+                "{context}: a turn began with no stock"
+            );
+            assert!(
+                state.hands.iter().all(|h| h.len() <= 8) || state.phase == Phase::Whittle,
+                "{context}: a hand over eight outside a war"
+            );
+            let seat = Nationhood::active(state)[0];
+            let choices = Nationhood::choices(state, seat);
+            let command = fill_at_random(&choices[rng.index(choices.len())], &mut rng);
+            let typed: Command = serde_json::from_value(command.clone()).unwrap();
+            match (&typed, state.phase) {
+                (Command::Meld { .. }, _) => seen.cities += 1,
+                (Command::LayOff { .. }, _) => seen.lay_offs += 1,
+                (Command::Exchange { .. }, _) => seen.exchanges += 1,
+                (Command::Accept, _) => seen.accepted += 1,
+                (Command::Refuse, _) => seen.refused += 1,
+                (Command::DeclareWar, _) => seen.wars += 1,
+                (Command::Retaliate, _) => seen.retaliations += 1,
+                (Command::DrawStock | Command::DrawPile, Phase::Response) => seen.rebuilds += 1,
+                _ => {}
+            }
+            live.apply(seat, &typed, &mut Log::silent())
+                .unwrap_or_else(|e| panic!("{context}: {command} refused: {e}"));
+            if let Some(end) = &live.state.last_hand
+                && end.hand != counted_hand
+            {
+                counted_hand = end.hand;
+                match end.kind {
+                    HandEndKind::Nation => seen.nations += 1,
+                    HandEndKind::StockOut => seen.stock_outs += 1,
+                }
+            }
+        }
+    }
+    eprintln!("{seen:?}");
+    assert!(
+        seen.cities > 0 && seen.lay_offs > 0 && seen.exchanges > 0,
+        "{seen:?}"
+    );
+    assert!(seen.accepted > 0 && seen.refused > 0, "{seen:?}");
+    assert!(
+        seen.wars > 0 && seen.retaliations > 0 && seen.rebuilds > 0,
+        "{seen:?}"
+    );
+    assert!(seen.stock_outs > 0, "{seen:?}");
+}
