@@ -113,10 +113,19 @@ async fn export_import_verify_round_trip_on_a_fresh_database() {
 
 #[actix_web::test]
 async fn the_replay_viewer_renders_every_step() {
+    replay_viewer_renders_every_step("whitehouse", &["Ann", "Bo", "Cy", "Di"]).await;
+}
+
+#[actix_web::test]
+async fn the_replay_viewer_renders_every_step_of_nationhood() {
+    replay_viewer_renders_every_step("nationhood", &["Ann", "Bo"]).await;
+}
+
+async fn replay_viewer_renders_every_step(kind: &str, names: &[&str]) {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
     let client = Client::default();
-    let (id, _) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 42).await;
+    let (id, _) = create_game(&db, kind, names, 42).await;
     // While running: the public view only.
     let mut rng = bot_rng(&Seed::from_number(42));
     for _ in 0..5 {

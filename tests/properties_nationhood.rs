@@ -167,3 +167,112 @@ fn random_games_keep_the_pack_whole_and_reach_every_kind_of_move() {
     );
     assert!(seen.stock_outs > 0, "{seen:?}");
 }
+
+/// How many of `hand`'s cards of `suit` fit the best window of seven ranks (aces high or low).
+fn coverage(hand: &[Card], suit: postplay::cards::Suit) -> usize {
+    let ranks: Vec<u8> = hand
+        .iter()
+        .filter(|c| c.suit() == Some(suit))
+        .flat_map(|c| match c.rank() {
+            Some(14) => vec![1, 14],
+            Some(r) => vec![r],
+            None => vec![],
+        })
+        .collect();
+    (1..=8u8)
+        .map(|low| {
+            let mut in_window: Vec<u8> = ranks
+                .iter()
+                .copied()
+                .filter(|r| (low..low + 7).contains(r))
+                .collect();
+            in_window.dedup();
+            in_window.len()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// A player who only wants a nation: keeps the suit with the best window, draws the pile when
+/// its top helps, discards whatever helps least, refuses every trade, and never melds.
+fn nation_seeker(state: &State, seat: usize) -> Command {
+    use postplay::cards::Suit;
+    let hand = &state.hands[seat];
+    let best = |cards: &[Card]| {
+        Suit::ALL
+            .iter()
+            .map(|&s| coverage(cards, s))
+            .max()
+            .unwrap_or(0)
+    };
+    match state.phase {
+        Phase::Answer => Command::Refuse,
+        Phase::Turn | Phase::Response | Phase::Rebuild => {
+            let helps = state.piles[seat].last().is_some_and(|&top| {
+                let mut with = hand.clone();
+                with.push(top);
+                best(&with) > best(hand)
+            });
+            if helps || state.stock.is_empty() {
+                Command::DrawPile
+            } else {
+                Command::DrawStock
+            }
+        }
+        _ => {
+            let card = *hand
+                .iter()
+                .max_by_key(|&&c| {
+                    let rest: Vec<Card> = hand.iter().copied().filter(|&x| x != c).collect();
+                    best(&rest)
+                })
+                .expect("a card to discard");
+            Command::Discard { card }
+        }
+    }
+}
+
+#[test]
+fn a_player_who_seeks_a_nation_wins_hands_with_one() {
+    let mut nations = 0;
+    for n in 0..u64::from(cases(200)) {
+        let seed = Seed::from_number(1_000 + n);
+        let mut live = Match::<Nationhood>::new(Options::default(), 2, seed).unwrap();
+        let mut rng = bot_rng(&seed);
+        let mut played = Vec::new();
+        let mut counted_hand = 0;
+        while live.outcome().is_none() {
+            let context = format!("seed {n}, step {}", played.len());
+            check_cards(&live.state, &context);
+            let seat = Nationhood::active(&live.state)[0];
+            let command = if seat == 0 {
+                nation_seeker(&live.state, seat)
+            } else {
+                let choices = Nationhood::choices(&live.state, seat);
+                let value = fill_at_random(&choices[rng.index(choices.len())], &mut rng);
+                serde_json::from_value(value).unwrap()
+            };
+            live.apply(seat, &command, &mut Log::silent())
+                .unwrap_or_else(|e| panic!("{context}: {command:?} refused: {e}"));
+            played.push((seat, command));
+            if let Some(end) = &live.state.last_hand
+                && end.hand != counted_hand
+            {
+                counted_hand = end.hand;
+                if end.kind == HandEndKind::Nation {
+                    nations += 1;
+                    let nation = end.nation.as_ref().unwrap();
+                    assert_eq!(nation.len(), 7, "{context}");
+                    assert!(nation.iter().all(|c| c.suit() == nation[0].suit()));
+                }
+            }
+        }
+        let mut replayed = Match::<Nationhood>::new(Options::default(), 2, seed).unwrap();
+        for (seat, command) in &played {
+            replayed.apply(*seat, command, &mut Log::silent()).unwrap();
+        }
+        assert_eq!(replayed.state, live.state, "seed {n}: replay differs");
+    }
+    eprintln!("nations: {nations}");
+    assert!(nations > 0, "no nation in {} games", cases(200));
+}

@@ -93,11 +93,14 @@ fn pile_html(pile: &[Card]) -> String {
     match pile.split_last() {
         None => "empty".to_string(),
         Some((top, [])) => plain_card_html(*top),
-        Some((top, beneath)) => format!(
-            "{} <span class=\"small\">on top of {}</span>",
-            plain_card_html(*top),
-            cards_html(beneath)
-        ),
+        Some((top, beneath)) => {
+            let newest_first: Vec<Card> = beneath.iter().rev().copied().collect();
+            format!(
+                "{} <span class=\"small\">on top of (newest first)</span> {}",
+                plain_card_html(*top),
+                cards_html(&newest_first)
+            )
+        }
     }
 }
 
