@@ -51,7 +51,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
         Phase::Turn => {
             draws(state, seat, "", &mut choices);
             diplomacy(state, seat, &mut choices);
-            if state.war_threat == Some(seat) && hand.iter().any(|c| c.is_joker()) {
+            if state.may_declare_war(seat) && hand.iter().any(|c| c.is_joker()) {
                 choices.push(Choice::action(
                     "Declare war: lay a joker on your discard pile and take your opponent's cities and unmelded cards",
                     json!({"type": "declare_war"}),

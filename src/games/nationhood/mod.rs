@@ -76,7 +76,7 @@ impl Rules for Nationhood {
             cities: Vec::new(),
             next_city: 1,
             offer: None,
-            war_threat: None,
+            war_threats: Vec::new(),
             last_stock_taker: None,
             last_hand: None,
             outcome: None,

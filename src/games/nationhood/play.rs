@@ -61,7 +61,7 @@ impl State {
         self.cities.clear();
         self.next_city = 1;
         self.offer = None;
-        self.war_threat = None;
+        self.war_threats.clear();
         self.last_stock_taker = None;
         self.phase = Phase::Turn;
         self.turn = first;
@@ -319,9 +319,7 @@ impl State {
     /// Ends `seat`'s turn: a war threat not used lapses, and the opponent's turn begins, unless
     /// the stock ran out during the turn, which ends the hand.
     fn end_turn(&mut self, seat: Seat, rng: &mut GameRng, log: &mut Log) {
-        if self.war_threat == Some(seat) {
-            self.war_threat = None;
-        }
+        self.war_threats.retain(|&s| s != seat);
         if self.stock.is_empty() {
             self.stock_out(rng, log);
         } else {
@@ -408,7 +406,7 @@ impl State {
                 )
             });
             self.end_turn(offer.from, rng, log);
-            self.war_threat = Some(offer.from);
+            self.war_threats.push(offer.from);
         }
     }
 
@@ -420,7 +418,7 @@ impl State {
         rng: &mut GameRng,
         log: &mut Log,
     ) -> Result<(), RuleError> {
-        if self.war_threat != Some(seat) {
+        if !self.may_declare_war(seat) {
             return illegal("war may be declared only on the turn after your diplomacy is refused");
         }
         let Some(at) = self.hands[seat].iter().position(|c| c.is_joker()) else {
@@ -428,7 +426,6 @@ impl State {
         };
         let joker = self.hands[seat].remove(at);
         self.piles[seat].push(joker);
-        self.war_threat = None;
         log.push(|| {
             format!(
                 "{} declares war, laying a joker on their discard pile",
@@ -501,6 +498,7 @@ impl State {
     /// in suit sequence win the hand, else the defender responds.
     fn finish_war(&mut self, declarer: Seat, rng: &mut GameRng, log: &mut Log) {
         let defender = State::other(declarer);
+        self.war_threats.retain(|&s| s != declarer);
         let joker = self.piles[declarer]
             .pop()
             .expect("the war joker lies on the declarer's pile");
@@ -592,7 +590,7 @@ impl State {
             summary,
         });
         self.offer = None;
-        self.war_threat = None;
+        self.war_threats.clear();
         if self.scores[winner] >= self.options.target {
             self.rubbers_won[winner] += 1;
             let (rubber, score, other) = (

@@ -199,8 +199,9 @@ pub struct State {
     pub next_city: u32,
     /// The offer awaiting an answer.
     pub offer: Option<Offer>,
-    /// The seat whose offer was refused and who may declare war on this turn or the next.
-    pub war_threat: Option<Seat>,
+    /// The seats whose diplomacy was refused and who may declare war on their next turn (both
+    /// may, when each refused the other).
+    pub war_threats: Vec<Seat>,
     /// Who took the last card of the stock (the tie-break when it runs out).
     pub last_stock_taker: Option<Seat>,
     /// The last hand's end.
@@ -218,6 +219,11 @@ impl State {
     /// The cities `seat` controls.
     pub fn cities_of(&self, seat: Seat) -> impl Iterator<Item = &City> {
         self.cities.iter().filter(move |c| c.owner == seat)
+    }
+
+    /// True if `seat` may declare war on this turn (a joker aside).
+    pub fn may_declare_war(&self, seat: Seat) -> bool {
+        self.war_threats.contains(&seat)
     }
 
     /// The city with this id.

@@ -270,7 +270,7 @@ fn an_accepted_trade_swaps_cities_and_ends_the_turn() {
     assert_eq!(state.city(queens).unwrap().owner, 0);
     assert_eq!((state.turn, state.phase), (1, Phase::Turn));
     assert_eq!(state.hands[0].len(), 7, "diplomacy forgoes the draw");
-    assert_eq!(state.war_threat, None);
+    assert!(state.war_threats.is_empty());
     // One for none: seat 1 demands the kings back and seat 0 gives them.
     act_ok(
         &mut state,
@@ -336,7 +336,7 @@ fn refused_trade() -> (State, u32) {
         },
     );
     act_ok(&mut state, 1, Command::Refuse);
-    assert_eq!(state.war_threat, Some(0));
+    assert_eq!(state.war_threats, vec![0]);
     assert_eq!((state.turn, state.phase), (1, Phase::Turn));
     assert_eq!(
         refused(&mut state, 1, Command::DeclareWar),
@@ -401,7 +401,7 @@ fn war_needs_refused_diplomacy_and_a_joker_and_the_chance_lapses_after_one_turn(
     act_ok(&mut state, 0, discard("2♥"));
     act_ok(&mut state, 1, Command::DrawStock);
     act_ok(&mut state, 1, discard("5♦"));
-    assert_eq!(state.war_threat, None);
+    assert!(state.war_threats.is_empty());
     assert_eq!(
         refused(&mut state, 0, Command::DeclareWar),
         "war may be declared only on the turn after your diplomacy is refused"
@@ -411,7 +411,7 @@ fn war_needs_refused_diplomacy_and_a_joker_and_the_chance_lapses_after_one_turn(
 #[test]
 fn a_defender_with_no_meld_in_place_hands_over_the_joker_too() {
     let mut state = table("BJ 7♣ 7♦ 2♥ 4♠ 3♣ 10♦", "8♥ 10♥ 2♣ 5♦ J♠ RJ Q♦", STOCK);
-    state.war_threat = Some(0);
+    state.war_threats = vec![0];
     act_ok(&mut state, 0, Command::DeclareWar);
     assert!(
         state.hands[1].is_empty(),
@@ -426,7 +426,7 @@ fn a_declarer_left_with_seven_or_fewer_does_not_whittle() {
     // The defender holds two runs and no city: nothing to hand over.
     let mut state = table("BJ 7♣ 7♦ 2♥ 4♠ 3♣ 10♦", "8♥ 9♥ 10♥ 2♣ 3♣ 4♣ 5♣", STOCK);
     state.hands[1] = cards("8♥ 9♥ 10♥ 2♠ 3♠ 4♠ 5♠");
-    state.war_threat = Some(0);
+    state.war_threats = vec![0];
     act_ok(&mut state, 0, Command::DeclareWar);
     assert_eq!(state.hands[0].len(), 6);
     assert_eq!(state.hands[1].len(), 7);
@@ -525,7 +525,7 @@ fn seven_in_suit_sequence_after_discarding_claims_victory_and_scores_cities() {
 #[test]
 fn a_declarer_whittled_to_a_nation_claims_victory() {
     let mut state = table("BJ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣", "8♣ 9♦ K♥", STOCK);
-    state.war_threat = Some(0);
+    state.war_threats = vec![0];
     act_ok(&mut state, 0, Command::DeclareWar);
     act_ok(&mut state, 0, discard("9♦"));
     act_ok(&mut state, 0, discard("K♥"));
@@ -660,4 +660,46 @@ fn views_show_the_table_and_ones_own_hand_only() {
     assert_eq!(view.runs[1], None);
     let auditor = Nationhood::view(&state, Viewer::Auditor);
     assert_eq!(auditor.stock.unwrap().len(), 13);
+}
+
+#[test]
+fn two_refusals_in_a_row_leave_both_players_free_to_declare_war() {
+    let mut state = table("BJ 7♣ 7♦ 2♥ 4♠ 3♣ 10♦", "RJ 9♥ 5♥ 2♣ 5♦ J♠ Q♦", STOCK);
+    let sixes = city(&mut state, 0, "6♠ 6♦ 6♣");
+    let kings = city(&mut state, 1, "K♠ K♦ K♣");
+    act_ok(
+        &mut state,
+        0,
+        Command::Offer {
+            give: vec![],
+            take: vec![kings],
+        },
+    );
+    act_ok(&mut state, 1, Command::Refuse);
+    // Seat 1 answers with diplomacy of its own, and seat 0 refuses in turn.
+    act_ok(
+        &mut state,
+        1,
+        Command::Offer {
+            give: vec![],
+            take: vec![sixes],
+        },
+    );
+    act_ok(&mut state, 0, Command::Refuse);
+    assert_eq!(state.war_threats, vec![0, 1]);
+    // Seat 0's next turn has come: war. Seat 1 retaliates, so its own chance is spent with the
+    // turn, and neither may declare war again without new diplomacy.
+    act_ok(&mut state, 0, Command::DeclareWar);
+    while state.phase == Phase::Whittle {
+        let card = *state.hands[0].iter().find(|c| !c.is_joker()).unwrap();
+        act_ok(&mut state, 0, Command::Discard { card });
+    }
+    assert_eq!(state.war_threats, vec![1]);
+    act_ok(&mut state, 1, Command::Retaliate);
+    while state.phase == Phase::Whittle {
+        let card = *state.hands[1].iter().find(|c| !c.is_joker()).unwrap();
+        act_ok(&mut state, 1, Command::Discard { card });
+    }
+    assert!(state.war_threats.is_empty());
+    assert_eq!((state.turn, state.phase), (0, Phase::Response));
 }

@@ -51,9 +51,9 @@ pub struct View {
     pub offer: Option<Offer>,
     /// The offer in words, with seat placeholders.
     pub offer_words: Option<String>,
-    /// A player whose diplomacy was refused and who may declare war on their next turn (if
+    /// Players whose diplomacy was refused and who may declare war on their next turn (if
     /// they hold a joker, which nobody else can see).
-    pub war_threat: Option<Seat>,
+    pub war_threats: Vec<Seat>,
     /// The last hand's end, with its nation shown.
     pub last_hand: Option<HandEnd>,
     /// The result.
@@ -89,7 +89,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         cities: state.cities.clone(),
         offer: state.offer.clone(),
         offer_words: state.offer.as_ref().map(|o| state.offer_words(o)),
-        war_threat: state.war_threat,
+        war_threats: state.war_threats.clone(),
         last_hand: state.last_hand.clone(),
         outcome: state.outcome.clone(),
     }

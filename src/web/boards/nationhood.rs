@@ -29,7 +29,7 @@ struct NationhoodView {
     piles: Vec<Vec<Card>>,
     cities: Vec<NationhoodCity>,
     offer_words: Option<String>,
-    war_threat: Option<Seat>,
+    war_threats: Vec<Seat>,
     last_hand: Option<NationhoodHandEnd>,
 }
 
@@ -198,15 +198,17 @@ pub fn board(view: &Value, names: &[String]) -> Option<String> {
             .map(|w| format!("{mover} offers {}", render(&w, names)))
             .unwrap_or_default(),
         threat: v
-            .war_threat
-            .map(|s| {
+            .war_threats
+            .iter()
+            .map(|&s| {
                 format!(
-                    "{}'s diplomacy was refused: {} may declare war on their next turn, if they hold a joker",
+                    "{}'s diplomacy was refused: {} may declare war on their next turn, if they hold a joker.",
                     name(s),
                     name(s)
                 )
             })
-            .unwrap_or_default(),
+            .collect::<Vec<_>>()
+            .join(" "),
         last_hand: v
             .last_hand
             .map(|h| {
