@@ -109,6 +109,14 @@ fn open_hands(
         .collect()
 }
 
+/// A seat's display name, or "Player N" when the game has no name for it.
+fn seat_name(names: &[String], seat: Seat) -> String {
+    names
+        .get(seat)
+        .cloned()
+        .unwrap_or_else(|| format!("Player {}", seat + 1))
+}
+
 fn cards_html(cards: &[Card]) -> String {
     cards
         .iter()
@@ -320,12 +328,7 @@ struct StatehoodBoard {
 fn statehood(view: &Value, names: &[String]) -> Option<String> {
     use super::render::esc;
     let v: StatehoodView = serde_json::from_value(view.clone()).ok()?;
-    let name = |s: Seat| {
-        names
-            .get(s)
-            .cloned()
-            .unwrap_or_else(|| format!("Player {}", s + 1))
-    };
+    let name = |s: Seat| seat_name(names, s);
     let total = |cards: &[Card]| cards.iter().map(|c| c.ev()).sum::<u32>();
     let players = (0..v.scores.len())
         .map(|s| StatehoodPlayer {
@@ -567,12 +570,7 @@ fn ec_card_html(code: &str, ev_2012: bool) -> String {
 fn electoral_combat(view: &Value, names: &[String]) -> Option<String> {
     let v: EcView = serde_json::from_value(view.clone()).ok()?;
     let ev_2012 = v.apportionment == 2012;
-    let name = |s: Seat| {
-        names
-            .get(s)
-            .cloned()
-            .unwrap_or_else(|| format!("Player {}", s + 1))
-    };
+    let name = |s: Seat| seat_name(names, s);
     let cards = |codes: &[String]| {
         codes
             .iter()

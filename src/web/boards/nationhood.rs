@@ -2,6 +2,7 @@
 //! discard pile, the stock between, one's own cities, pile and hand.
 
 use super::super::render::{esc, plain_card_html};
+use super::seat_name;
 use crate::cards::Card;
 use crate::engine::Seat;
 use crate::engine::log::render;
@@ -107,12 +108,7 @@ fn pile_html(pile: &[Card]) -> String {
 /// The board for a Nationhood view, or `None` if the view is not one.
 pub fn board(view: &Value, names: &[String]) -> Option<String> {
     let v: NationhoodView = serde_json::from_value(view.clone()).ok()?;
-    let name = |s: Seat| {
-        names
-            .get(s)
-            .cloned()
-            .unwrap_or_else(|| format!("Player {}", s + 1))
-    };
+    let name = |s: Seat| seat_name(names, s);
     let players = (0..2)
         .map(|s| Player {
             name: name(s),
