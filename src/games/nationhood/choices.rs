@@ -4,7 +4,7 @@
 //! choice per rank (with jokers, a second choice that takes at least one), a lay-off one choice
 //! per city, listing only cards that fit it.
 
-use super::melds::{face, rank_plural, run_cards};
+use super::melds::{face, faces, fits_city, rank_plural, run_cards};
 use super::state::{City, Command, Phase, State};
 use crate::cards::Card;
 use crate::engine::{Choice, ParamKind, PickOption, PickRule, Seat};
@@ -29,7 +29,7 @@ fn city_option(city: &City, viewer: Seat) -> PickOption {
         format!(
             "{whose} city of {} ({})",
             rank_plural(city.rank),
-            super::melds::faces(&city.cards)
+            faces(&city.cards)
         ),
     )
 }
@@ -215,7 +215,7 @@ fn lay_offs(state: &State, seat: Seat, choices: &mut Vec<Choice>) {
         let fitting: Vec<Card> = hand
             .iter()
             .copied()
-            .filter(|&c| super::melds::fits_city(c, city.rank))
+            .filter(|&c| fits_city(c, city.rank))
             .collect();
         if fitting.is_empty() {
             continue;

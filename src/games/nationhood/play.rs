@@ -1,7 +1,9 @@
 //! Playing the commands: every method checks the whole move before it changes anything, so a
 //! refused command leaves the state as it was.
 
-use super::melds::{city_rank, face, faces, fits_city, is_nation, longest_sequence, run_cards};
+use super::melds::{
+    city_rank, face, faces, fits_city, is_nation, longest_sequence, rank_plural, run_cards,
+};
 use super::state::{City, HandEnd, HandEndKind, Offer, Phase, State};
 use crate::cards::Card;
 use crate::engine::log::who;
@@ -179,7 +181,7 @@ impl State {
             format!(
                 "{} makes a city of {}: {}{}",
                 who(seat),
-                super::melds::rank_plural(rank),
+                rank_plural(rank),
                 faces(&all),
                 State::replenished_note(replenished)
             )
@@ -206,7 +208,7 @@ impl State {
             return illegal(format!(
                 "{} does not belong in a city of {}",
                 face(card),
-                super::melds::rank_plural(rank)
+                rank_plural(rank)
             ));
         }
         remove_cards(&mut self.hands[seat], &[card]);
@@ -219,7 +221,7 @@ impl State {
                 who(seat),
                 face(card),
                 who(owner),
-                super::melds::rank_plural(rank),
+                rank_plural(rank),
                 State::replenished_note(replenished)
             )
         });
@@ -247,7 +249,7 @@ impl State {
         if card.rank() != Some(target.rank) {
             return illegal(format!(
                 "only a natural card of the city's rank ({}) may take a joker's place",
-                super::melds::rank_plural(target.rank)
+                rank_plural(target.rank)
             ));
         }
         let Some(joker_at) = target.cards.iter().rposition(|c| c.is_joker()) else {
@@ -263,7 +265,7 @@ impl State {
                 "{} puts {} into their city of {} and takes its joker back",
                 who(seat),
                 face(card),
-                super::melds::rank_plural(rank)
+                rank_plural(rank)
             )
         });
         Ok(())
@@ -372,7 +374,7 @@ impl State {
             let cities: Vec<String> = ids
                 .iter()
                 .filter_map(|id| self.city(*id))
-                .map(|c| format!("city of {}", super::melds::rank_plural(c.rank)))
+                .map(|c| format!("city of {}", rank_plural(c.rank)))
                 .collect();
             format!("{}'s {}", who(owner), cities.join(" and "))
         };
