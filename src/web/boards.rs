@@ -3,12 +3,25 @@
 
 mod nationhood;
 
-use super::render::{card_html, value_html};
+use super::render::{card_html, plain_card_html, value_html};
 use crate::cards::Card;
 use crate::engine::Seat;
 use askama::Template;
 use serde::Deserialize;
 use serde_json::Value;
+
+/// How game `kind` draws the card with this code, as its board does (the view says what the
+/// drawing depends on, such as the apportionment counted); `None` for no card of the game.
+pub fn card_in_game_html(kind: &str, view: &Value, code: &str) -> Option<String> {
+    use crate::games::electoral_combat::ECard;
+    match kind {
+        "nationhood" => Card::from_code(code).map(plain_card_html),
+        "electoral-combat" => {
+            ECard::from_code(code).map(|_| ec_card_html(code, view["apportionment"] == 2012))
+        }
+        _ => Card::from_code(code).map(card_html),
+    }
+}
 
 /// The board of any game for a view, as HTML.
 pub fn board_html(kind: &str, view: &Value, names: &[String]) -> String {
@@ -691,6 +704,26 @@ fn electoral_combat(view: &Value, names: &[String]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn forms_draw_cards_as_their_game_does() {
+        use super::card_in_game_html;
+        use serde_json::json;
+        let ec_2012 = card_in_game_html("electoral-combat", &json!({"apportionment": 2012}), "CA");
+        assert!(
+            ec_2012.unwrap().contains("<i>55</i>"),
+            "California had 55 votes in 2012"
+        );
+        let ec_2024 = card_in_game_html("electoral-combat", &json!({"apportionment": 2024}), "CA");
+        assert!(ec_2024.unwrap().contains("<i>54</i>"));
+        let wild = card_in_game_html("electoral-combat", &json!({}), "FAKE_NEWS").unwrap();
+        assert!(wild.contains("Fake News"));
+        let plain = card_in_game_html("nationhood", &json!({}), "CA").unwrap();
+        assert!(plain.contains("A♠") && !plain.contains("California"));
+        let pack = card_in_game_html("statehood", &json!({}), "CA").unwrap();
+        assert!(pack.contains("California") && pack.contains("<i>54</i>"));
+        assert_eq!(card_in_game_html("statehood", &json!({}), "pass"), None);
+    }
     use super::*;
     use crate::engine::{Seed, Viewer, bot};
 

@@ -1,7 +1,7 @@
 //! The HTML pages: home, create, organiser, play, spectate, log. GET never changes anything;
 //! every form carries a CSRF token and the move it was rendered at.
 
-use super::boards::board_html;
+use super::boards::{board_html, card_in_game_html};
 use super::render::{FormChoice, form_choices, values_from_form};
 use super::{AppState, WebError, csrf};
 use crate::engine::log::render;
@@ -521,7 +521,9 @@ async fn play_page(
         head_hash: loaded.row.head_hash.clone(),
         commitment: loaded.row.commitment.clone(),
         board: board_html(&loaded.row.kind, &view, &names),
-        choices: form_choices(&choices, &loaded.row.kind),
+        choices: form_choices(&choices, &|code: &str| {
+            card_in_game_html(&loaded.row.kind, &view, code)
+        }),
         post_url: token.map(|t| format!("/play/{t}")).unwrap_or_default(),
         csrf: csrf_token,
         error,

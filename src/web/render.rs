@@ -63,11 +63,6 @@ pub fn plain_card_html(card: Card) -> String {
     )
 }
 
-/// True for games that play the Statehood pack as an ordinary deck.
-pub fn plain_deck(kind: &str) -> bool {
-    kind == "nationhood"
-}
-
 /// A string that is a card code, drawn as a card; anything else, escaped.
 fn string_html(text: &str) -> String {
     match Card::from_code(text) {
@@ -163,24 +158,24 @@ pub struct FormChoice {
     pub params: Vec<FormParam>,
 }
 
-fn option_html(option: &PickOption, plain: bool) -> String {
-    match option.value.as_str().and_then(Card::from_code) {
-        Some(card) if plain => plain_card_html(card),
-        Some(card) => card_html(card),
-        None => esc(&option.label),
-    }
-}
+/// Draws the card with this code as the game draws it on its board; `None` when the code is
+/// no card of the game.
+pub type CardDrawer<'a> = &'a dyn Fn(&str) -> Option<String>;
 
-/// The seat's choices as forms, cards drawn as game `kind` draws them.
-pub fn form_choices(choices: &[Choice], kind: &str) -> Vec<FormChoice> {
-    let plain = plain_deck(kind);
+/// The seat's choices as forms; an option whose value is a card code is drawn by `card`, any
+/// other by its label.
+pub fn form_choices(choices: &[Choice], card: CardDrawer) -> Vec<FormChoice> {
     let form_options = |options: &[PickOption]| -> Vec<FormOption> {
         options
             .iter()
             .enumerate()
             .map(|(index, o)| FormOption {
                 index,
-                html: option_html(o, plain),
+                html: o
+                    .value
+                    .as_str()
+                    .and_then(card)
+                    .unwrap_or_else(|| esc(&o.label)),
             })
             .collect()
     };
