@@ -81,6 +81,27 @@ fn discard(name: &str) -> Command {
     Command::Discard { card: c(name) }
 }
 
+fn lay_off(name: &str, city: u32) -> Command {
+    Command::LayOff {
+        card: c(name),
+        city,
+    }
+}
+
+fn exchange(name: &str, city: u32) -> Command {
+    Command::Exchange {
+        card: c(name),
+        city,
+    }
+}
+
+fn offer(give: &[u32], take: &[u32]) -> Command {
+    Command::Offer {
+        give: give.to_vec(),
+        take: take.to_vec(),
+    }
+}
+
 const STOCK: &str = "2♦ 3♦ 4♣ 5♣ 6♥ 7♣ 8♠ 9♦ 10♣ J♦ Q♣ K♥ A♦";
 
 #[test]
@@ -168,23 +189,9 @@ fn a_card_is_laid_off_on_the_opponents_city_and_the_hand_replenished() {
     let mut state = table("6♥ 2♥ 9♣ K♦ 4♠ 3♣ 10♦", "2♠ 3♠ 4♥ 5♥ 8♥ J♣ Q♦", STOCK);
     let theirs = city(&mut state, 1, "6♠ 6♦ 6♣");
     act_ok(&mut state, 0, Command::DrawStock);
-    let err = refused(
-        &mut state,
-        0,
-        Command::LayOff {
-            card: c("2♥"),
-            city: theirs,
-        },
-    );
+    let err = refused(&mut state, 0, lay_off("2♥", theirs));
     assert_eq!(err, "2♥ does not belong in a city of 6s");
-    act_ok(
-        &mut state,
-        0,
-        Command::LayOff {
-            card: c("6♥"),
-            city: theirs,
-        },
-    );
+    act_ok(&mut state, 0, lay_off("6♥", theirs));
     let city = state.city(theirs).unwrap();
     assert_eq!(
         (city.owner, city.cards.len()),
@@ -201,46 +208,18 @@ fn a_joker_in_ones_own_city_is_exchanged_for_the_natural_card() {
     let mine = city(&mut state, 0, "9♠ 9♦ BJ");
     let theirs = city(&mut state, 1, "5♦ 5♣ RJ");
     act_ok(&mut state, 0, Command::DrawStock);
-    let err = refused(
-        &mut state,
-        0,
-        Command::Exchange {
-            card: c("5♠"),
-            city: theirs,
-        },
-    );
+    let err = refused(&mut state, 0, exchange("5♠", theirs));
     assert_eq!(err, "you may exchange a joker only in a city of your own");
-    let err = refused(
-        &mut state,
-        0,
-        Command::Exchange {
-            card: c("K♦"),
-            city: mine,
-        },
-    );
+    let err = refused(&mut state, 0, exchange("K♦", mine));
     assert_eq!(
         err,
         "only a natural card of the city's rank (9s) may take a joker's place"
     );
-    act_ok(
-        &mut state,
-        0,
-        Command::Exchange {
-            card: c("9♣"),
-            city: mine,
-        },
-    );
+    act_ok(&mut state, 0, exchange("9♣", mine));
     assert_eq!(faces(&state.city(mine).unwrap().cards), "9♠ 9♦ 9♣");
     assert!(state.hands[0].contains(&Card::BLUE_JOKER));
     assert_eq!(state.hands[0].len(), 8);
-    let err = refused(
-        &mut state,
-        0,
-        Command::Exchange {
-            card: c("9♣"),
-            city: mine,
-        },
-    );
+    let err = refused(&mut state, 0, exchange("9♣", mine));
     assert_eq!(err, "9♣ is not in your hand");
 }
 
@@ -251,14 +230,7 @@ fn an_accepted_trade_swaps_cities_and_ends_the_turn() {
     let kings = city(&mut state, 1, "K♠ K♥ K♣");
     let queens = city(&mut state, 1, "Q♠ Q♥ Q♣");
     // Two for one: the 6s for the kings and the queens.
-    act_ok(
-        &mut state,
-        0,
-        Command::Offer {
-            give: vec![sixes],
-            take: vec![kings, queens],
-        },
-    );
+    act_ok(&mut state, 0, offer(&[sixes], &[kings, queens]));
     assert_eq!(Nationhood::active(&state), vec![1]);
     assert_eq!(
         refused(&mut state, 0, Command::Accept),
@@ -272,14 +244,7 @@ fn an_accepted_trade_swaps_cities_and_ends_the_turn() {
     assert_eq!(state.hands[0].len(), 7, "diplomacy forgoes the draw");
     assert!(state.war_threats.is_empty());
     // One for none: seat 1 demands the kings back and seat 0 gives them.
-    act_ok(
-        &mut state,
-        1,
-        Command::Offer {
-            give: Vec::new(),
-            take: vec![kings],
-        },
-    );
+    act_ok(&mut state, 1, offer(&[], &[kings]));
     act_ok(&mut state, 0, Command::Accept);
     assert_eq!(state.city(kings).unwrap().owner, 1);
 }
@@ -289,34 +254,22 @@ fn offers_name_real_cities_of_the_right_owner() {
     let mut state = table("2♥ 4♠ K♦ 3♣ 10♦ 5♠ 8♣", "2♠ 3♠ 4♥ 5♥ 8♥ J♣ Q♦", STOCK);
     let sixes = city(&mut state, 0, "6♠ 6♦ 6♣");
     let kings = city(&mut state, 1, "K♠ K♥ K♣");
-    let empty = Command::Offer {
-        give: vec![],
-        take: vec![],
-    };
+    let empty = offer(&[], &[]);
     assert_eq!(
         refused(&mut state, 0, empty),
         "a trade names at least one city"
     );
-    let wrong = Command::Offer {
-        give: vec![kings],
-        take: vec![],
-    };
+    let wrong = offer(&[kings], &[]);
     assert_eq!(
         refused(&mut state, 0, wrong),
         format!("city {kings} is not yours")
     );
-    let twice = Command::Offer {
-        give: vec![sixes, sixes],
-        take: vec![],
-    };
+    let twice = offer(&[sixes, sixes], &[]);
     assert_eq!(
         refused(&mut state, 0, twice),
         format!("city {sixes} is named twice")
     );
-    let missing = Command::Offer {
-        give: vec![],
-        take: vec![99],
-    };
+    let missing = offer(&[], &[99]);
     assert_eq!(refused(&mut state, 0, missing), "there is no city 99");
 }
 
@@ -327,14 +280,7 @@ fn refused_trade() -> (State, u32) {
     let mut state = table("BJ 7♣ 7♦ 2♥ 4♠ 3♣ 10♦", "8♥ 9♥ 10♥ 2♣ 5♦ J♠ RJ", STOCK);
     let sixes = city(&mut state, 0, "6♠ 6♦ 6♣");
     let kings = city(&mut state, 1, "K♠ K♦ K♣");
-    act_ok(
-        &mut state,
-        0,
-        Command::Offer {
-            give: vec![sixes],
-            take: vec![kings],
-        },
-    );
+    act_ok(&mut state, 0, offer(&[sixes], &[kings]));
     act_ok(&mut state, 1, Command::Refuse);
     assert_eq!(state.war_threats, vec![0]);
     assert_eq!((state.turn, state.phase), (1, Phase::Turn));
@@ -613,14 +559,7 @@ fn the_answerer_cannot_tell_a_bluff_from_a_threat() {
         let mut state = table(offerer_hand, "8♥ 9♥ 10♥ 2♣ 5♦ J♠ Q♦", STOCK);
         let sixes = city(&mut state, 0, "6♠ 6♦ 6♣");
         let kings = city(&mut state, 1, "K♠ K♦ K♣");
-        act_ok(
-            &mut state,
-            0,
-            Command::Offer {
-                give: vec![sixes],
-                take: vec![kings],
-            },
-        );
+        act_ok(&mut state, 0, offer(&[sixes], &[kings]));
         state
     };
     let armed = make("BJ 7♣ 7♦ 2♥ 4♠ 3♣ 10♦");
@@ -667,24 +606,10 @@ fn two_refusals_in_a_row_leave_both_players_free_to_declare_war() {
     let mut state = table("BJ 7♣ 7♦ 2♥ 4♠ 3♣ 10♦", "RJ 9♥ 5♥ 2♣ 5♦ J♠ Q♦", STOCK);
     let sixes = city(&mut state, 0, "6♠ 6♦ 6♣");
     let kings = city(&mut state, 1, "K♠ K♦ K♣");
-    act_ok(
-        &mut state,
-        0,
-        Command::Offer {
-            give: vec![],
-            take: vec![kings],
-        },
-    );
+    act_ok(&mut state, 0, offer(&[], &[kings]));
     act_ok(&mut state, 1, Command::Refuse);
     // Seat 1 answers with diplomacy of its own, and seat 0 refuses in turn.
-    act_ok(
-        &mut state,
-        1,
-        Command::Offer {
-            give: vec![],
-            take: vec![sixes],
-        },
-    );
+    act_ok(&mut state, 1, offer(&[], &[sixes]));
     act_ok(&mut state, 0, Command::Refuse);
     assert_eq!(state.war_threats, vec![0, 1]);
     // Seat 0's next turn has come: war. Seat 1 retaliates, so its own chance is spent with the
