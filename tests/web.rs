@@ -489,7 +489,7 @@ fn form_for(choice: &Choice, index: usize, command: &Value) -> Vec<(String, Stri
                 }
             }
             ParamKind::Number { .. } => fields.push((name, value.to_string())),
-            ParamKind::Distribute { .. } => {
+            ParamKind::Distribute { .. } | ParamKind::Allot { .. } => {
                 for (j, count) in value.as_array().unwrap().iter().enumerate() {
                     fields.push((format!("{name}_{j}"), count.to_string()));
                 }
