@@ -439,6 +439,7 @@ pub fn decide(
         | (Stop::Remove { reroll: true, .. }, Command::Reroll) => reroll(state, rng, log),
         (Stop::Campaign, Command::Reroll) => reroll(state, rng, log),
         (Stop::Reroll, Command::Accept) => {
+            log.push(|| format!("{} keeps the roll", who(seat)));
             exec(state, op, rng, log);
             Ok(())
         }

@@ -153,6 +153,7 @@ pub fn end_part(state: &mut State, log: &mut Log) {
 fn cleanup(state: &mut State, log: &mut Log) {
     let turn = state.turn;
     if turn == 6 {
+        state.round = 6;
         if !state.amendment_sent {
             state.finish(
                 OPP,
