@@ -290,9 +290,11 @@ fn exec(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
             };
             if !holds {
                 let ops = ops_of(&frame);
-                let to = branch_end(ops, frame.ip as usize, true);
-                if !holds && matches!(ops.get(to), Some(Op::Endif)) && cond == &Cond::RollSucceeded
-                {
+                let mut to = branch_end(ops, frame.ip as usize, true);
+                if matches!(ops.get(to), Some(Op::Else)) {
+                    to += 1;
+                }
+                if cond == &Cond::RollSucceeded {
                     log.push(|| format!("{}: the roll fails", card(frame.card).name));
                 }
                 let f = top(state);
