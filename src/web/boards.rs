@@ -2,6 +2,7 @@
 //! rendering of the view.
 
 mod nationhood;
+mod votes_for_women;
 
 use super::render::{card_html, plain_card_html, value_html};
 use crate::cards::Card;
@@ -30,6 +31,7 @@ pub fn board_html(kind: &str, view: &Value, names: &[String]) -> String {
         "statehood" => statehood(view, names),
         "electoral-combat" => electoral_combat(view, names),
         "nationhood" => nationhood::board(view, names),
+        "votes-for-women" => votes_for_women::board(view, names),
         _ => None,
     };
     special.unwrap_or_else(|| value_html(view))
