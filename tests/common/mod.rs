@@ -120,7 +120,7 @@ pub async fn create_game(db: &TestDb, kind: &str, names: &[&str], seed: u64) -> 
     let seats: Vec<postplay::store::NewSeat> = names
         .iter()
         .map(|n| postplay::store::NewSeat {
-            name: n.to_string(),
+            name: postplay::store::PlayerName::parse(n).unwrap(),
             email: None,
         })
         .collect();
