@@ -90,7 +90,7 @@ mod tests {
             "",
             "   ",
             "Bob\nBcc: eve@example.org",
-            "Bob\r",
+            "Bo\rb",
             "a\0b",
             "\u{202E}evil",
             "ok\u{2066}",

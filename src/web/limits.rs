@@ -206,9 +206,10 @@ where
             match verdict {
                 Ok(()) => Ok(service.call(req).await?.map_into_left_body()),
                 Err(limited) => {
-                    let response =
-                        actix_web::ResponseError::error_response(&WebError::TooMany(limited));
-                    Ok(req.into_response(response).map_into_right_body())
+                    // With the error attached, so pages get it as a page.
+                    let response = actix_web::HttpResponse::from_error(WebError::TooMany(limited));
+                    let (request, _) = req.into_parts();
+                    Ok(ServiceResponse::new(request, response).map_into_right_body())
                 }
             }
         })
