@@ -153,6 +153,16 @@ impl Rules for VotesForWomen {
         serde_json::from_value(choices::cautious(state, seat)).expect("a cautious command parses")
     }
 
+    /// Everything is played face up except the cards put back on top of one's own draw deck
+    /// (Progress, Not Politics; The Winning Plan): others learn only that a card went back.
+    fn redacted(state: &State, _seat: Seat, command: &Command) -> Option<serde_json::Value> {
+        let arranging = state.stack.last().is_some_and(|f| {
+            matches!(stops::ops_of(f).get(f.ip as usize), Some(data::Op::Arrange))
+        });
+        (arranging && matches!(command, Command::Card { .. }))
+            .then(|| serde_json::json!({"type": "card_on_top"}))
+    }
+
     fn seat_name(seat: Seat, _seats: usize) -> String {
         board::side(seat).to_string()
     }

@@ -965,6 +965,10 @@ fn op_draw_two_and_play_one_a_vindication() {
     );
     let view = VotesForWomen::view(&state, crate::engine::Viewer::Seat(OPP));
     assert!(view.resolving[0].drawn.is_none() && view.resolving[0].drawn_count == 2);
+    assert_eq!(
+        VotesForWomen::redacted(&state, SUFF, &Command::Card { card: 22 }),
+        None
+    );
     apply(&mut state, SUFF, Command::Card { card: 22 }, 2);
     assert_eq!(state.buttons[SUFF], 4);
     assert!(state.discards[SUFF].ends_with(&[40, 22, 4]) || state.discards[SUFF].contains(&40));
@@ -978,7 +982,12 @@ fn op_draw_six_and_arrange_progress_not_politics() {
     let top: Vec<u8> = state.decks[OPP].iter().rev().take(6).copied().collect();
     event(&mut state, OPP, 66);
     assert!(matches!(awaited(&state), Stop::Card { bottom: true, .. }));
-    apply(&mut state, OPP, Command::Card { card: top[3] }, 2);
+    let put_back = Command::Card { card: top[3] };
+    assert_eq!(
+        VotesForWomen::redacted(&state, OPP, &put_back),
+        Some(serde_json::json!({"type": "card_on_top"}))
+    );
+    apply(&mut state, OPP, put_back, 2);
     apply(&mut state, OPP, Command::Card { card: top[0] }, 3);
     apply(&mut state, OPP, Command::Bottom, 4);
     let deck = &state.decks[OPP];

@@ -58,6 +58,7 @@ struct Board {
     strategy: Vec<CardView>,
     strategy_deck: usize,
     hand: Option<Vec<CardView>>,
+    open_hands: Vec<(String, Vec<CardView>)>,
     drawn: Vec<CardView>,
     resolving: String,
     last_roll: String,
@@ -219,6 +220,12 @@ pub fn board(view: &Value, names: &[String]) -> Option<String> {
         strategy: v.strategy_face_up,
         strategy_deck: v.strategy_deck_size,
         hand: v.you.and_then(|s| v.hands.get(s).cloned().flatten()),
+        open_hands: match v.you {
+            Some(_) => Vec::new(),
+            None => (0..2)
+                .filter_map(|s| v.hands[s].clone().map(|h| (name(s), h)))
+                .collect(),
+        },
         drawn,
         resolving,
         last_roll,
