@@ -460,6 +460,11 @@ async fn a_whole_nationhood_game_through_the_html_forms() {
     whole_game_through_forms("nationhood", 2, 21).await;
 }
 
+#[actix_web::test]
+async fn a_whole_votes_for_women_game_through_the_html_forms() {
+    whole_game_through_forms("votes-for-women", 2, 22).await;
+}
+
 async fn whole_game_through_forms(kind: &str, seats: usize, seed: u64) {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
