@@ -191,6 +191,7 @@ fn random_games_never_dead_end_and_keep_every_cap() {
             check_board(&live.state, &context);
             let active = VotesForWomen::active(&live.state);
             assert_eq!(active.len(), 1, "{context}: awaited {active:?}");
+
             let seat = active[0];
             let choices = VotesForWomen::choices(&live.state, seat);
             assert!(!choices.is_empty(), "{context}: dead end for seat {seat}");

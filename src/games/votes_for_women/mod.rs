@@ -110,7 +110,11 @@ impl Rules for VotesForWomen {
     }
 
     fn active(state: &State) -> Vec<Seat> {
-        stop(state).map(|(s, _)| vec![s]).unwrap_or_default()
+        stops::awaited(state).into_iter().collect()
+    }
+
+    fn is_active(state: &State, seat: Seat) -> bool {
+        stops::awaited(state) == Some(seat)
     }
 
     fn choices(state: &State, seat: Seat) -> Vec<Choice> {

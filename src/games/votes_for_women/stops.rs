@@ -28,7 +28,7 @@ pub struct Spec {
     /// The most of each option.
     pub caps: Vec<u32>,
     /// The caps of groups (a state, or a region) and their names.
-    pub groups: Vec<(String, u32)>,
+    pub groups: Vec<(&'static str, u32)>,
     /// Each option's group.
     pub group_of: Vec<Option<usize>>,
     /// Units to allot in all.
@@ -44,7 +44,7 @@ impl Spec {
         }
     }
 
-    fn group(&mut self, name: String, cap: u32) -> usize {
+    fn group(&mut self, name: &'static str, cap: u32) -> usize {
         self.groups.push((name, cap));
         self.groups.len() - 1
     }
@@ -76,7 +76,7 @@ impl Spec {
         for (g, group) in self.groups.iter().enumerate() {
             if used[g] {
                 index[g] = Some(keep.len());
-                keep.push(group.clone());
+                keep.push(*group);
             }
         }
         self.groups = keep;
@@ -121,7 +121,7 @@ impl Spec {
                 .map(|(i, u)| {
                     let mut o = PickOption::new(Value::from(u.st.code()), unit_label(u));
                     if let Some(g) = self.group_of[i] {
-                        o = o.grouped(self.groups[g].0.clone());
+                        o = o.grouped(self.groups[g].0);
                     }
                     o
                 })
@@ -132,7 +132,7 @@ impl Spec {
                 .groups
                 .iter()
                 .map(|(group, cap)| GroupCap {
-                    group: group.clone(),
+                    group: group.to_string(),
                     cap: *cap,
                 })
                 .collect(),
@@ -192,7 +192,7 @@ pub fn units_spec(
             Some(Cube::Yellow) => spec.push(unit(0, 1, 0), cap, None),
             _ if seat != SUFF => spec.push(unit(0, 0, 1), cap, None),
             _ => {
-                let g = spec.group(st.code().to_string(), cap);
+                let g = spec.group(st.code(), cap);
                 spec.push(unit(1, 0, 0), cap, Some(g));
                 spec.push(unit(0, 1, 0), cap, Some(g));
             }
@@ -214,13 +214,13 @@ pub fn bundle_spec(state: &State, seat: Seat, targets: &[(St, u8)], per_region: 
         let g = if per_region {
             let r = st.region() as usize;
             if region_group[r].is_none() {
-                region_group[r] = Some(spec.group(st.region().name().to_string(), 1));
+                region_group[r] = Some(spec.group(st.region().name(), 1));
                 wanted += 1;
             }
             region_group[r].unwrap()
         } else {
             wanted += 1;
-            spec.group(st.code().to_string(), 1)
+            spec.group(st.code(), 1)
         };
         if seat == SUFF {
             for yellow in 0..=n {
@@ -267,7 +267,7 @@ pub fn removal_spec(state: &State, colours: &[Cube], max: u32, wanted: u32) -> S
         if counts.is_empty() {
             continue;
         }
-        let g = (counts.len() > 1).then(|| spec.group(st.code().to_string(), max));
+        let g = (counts.len() > 1).then(|| spec.group(st.code(), max));
         for (cube, n) in counts {
             let unit = Unit {
                 st,
@@ -315,6 +315,27 @@ pub enum Stop {
     Moves,
     /// Campaigning: reroll, move, or assign the dice and place.
     Campaign,
+}
+
+/// Whose decision it is, without working out the decision: after every command the top
+/// frame, if any, awaits one.
+pub fn awaited(state: &State) -> Option<Seat> {
+    if state.outcome.is_some() {
+        return None;
+    }
+    if let Some(frame) = state.stack.last() {
+        return Some(frame.seat);
+    }
+    match state.phase {
+        Phase::Over => None,
+        Phase::StrategyCommit | Phase::StrategyPick => Some(SUFF),
+        Phase::StrategyAnswer => Some(1),
+        Phase::Operations => Some(state.to_play),
+        Phase::FinalVoting => Some(match &state.vote {
+            Some(vote) => vote_loser(state, vote),
+            None => state.chooser,
+        }),
+    }
 }
 
 /// Whose decision it is, and what.
