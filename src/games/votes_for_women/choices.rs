@@ -8,10 +8,17 @@ use super::stops::{Stop, assignments, stop};
 use crate::engine::{Choice, ParamKind, PickOption, Seat};
 use serde_json::{Value, json};
 
+/// Each card's label in a form: its title and effect, made once.
+static LABELS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+    (0..=128u8)
+        .map(|c| format!("{} ({})", card(c).name, card(c).effect))
+        .collect()
+});
+
 fn card_options(cards: &[u8]) -> Vec<PickOption> {
     cards
         .iter()
-        .map(|&c| PickOption::new(c, format!("{} ({})", card(c).name, card(c).effect)))
+        .map(|&c| PickOption::new(c, LABELS[usize::from(c)].clone()))
         .collect()
 }
 

@@ -139,16 +139,37 @@ impl Spec {
         }
     }
 
-    /// Checks counts sent for this spec.
+    /// Checks counts sent for this spec: the same rule as its [`ParamKind::Allot`], without
+    /// building the parameter.
     pub fn check(&self, counts: &[u32]) -> Result<(), String> {
-        let param = crate::engine::Param {
-            field: "cubes".into(),
-            prompt: String::new(),
-            kind: self.param(),
-        };
-        param
-            .check(&Value::from(counts.to_vec()))
-            .map_err(|e| e.to_string())
+        if counts.len() != self.units.len() {
+            return Err(format!("expected {} counts", self.units.len()));
+        }
+        let mut per_group = vec![0u32; self.groups.len()];
+        for (i, &n) in counts.iter().enumerate() {
+            if n > self.caps[i] {
+                return Err(format!(
+                    "at most {} on {}",
+                    self.caps[i],
+                    unit_label(&self.units[i])
+                ));
+            }
+            if let Some(g) = self.group_of[i] {
+                per_group[g] += n;
+                if per_group[g] > self.groups[g].1 {
+                    return Err(format!(
+                        "at most {} on {}",
+                        self.groups[g].1, self.groups[g].0
+                    ));
+                }
+            }
+        }
+        let sum: u32 = counts.iter().sum();
+        if sum == self.total {
+            Ok(())
+        } else {
+            Err(format!("place exactly {}, not {sum}", self.total))
+        }
     }
 }
 
