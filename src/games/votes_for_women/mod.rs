@@ -128,14 +128,12 @@ impl Rules for VotesForWomen {
         rng: &mut GameRng,
         log: &mut Log,
     ) -> Result<(), RuleError> {
-        let Some((awaited, stop)) = stop(state) else {
-            return Err(RuleError::NotYourTurn);
-        };
-        if awaited != seat {
+        if stops::awaited(state) != Some(seat) {
             return Err(RuleError::NotYourTurn);
         }
         let mut next = state.clone();
         if next.stack.is_empty() {
+            let (_, stop) = stop(state).expect("an awaited seat has a decision");
             flow(&mut next, seat, &stop, command, rng, log)?;
         } else {
             ops::decide(&mut next, seat, command, rng, log)?;
