@@ -231,10 +231,13 @@ async fn render_bench(db: &TestDb, base: &str, games: usize) {
         for (i, entry) in playout.record.commands.iter().enumerate() {
             previous = link(
                 &previous,
-                i as u64 + 1,
-                entry.seat,
-                &entry.command,
-                &chain_time(&at),
+                postplay::engine::audit::Entry {
+                    seq: i as u64 + 1,
+                    seat: entry.seat,
+                    command: &entry.command,
+                    at: &chain_time(&at),
+                    by: None,
+                },
             );
             batch.0.push(created.id);
             batch.1.push(i as i64 + 1);

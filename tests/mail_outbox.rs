@@ -55,6 +55,7 @@ async fn create(
             &seats(&refs),
             Seed::from_number(seed),
             Some(&EmailAddress::parse("org@example.org").unwrap()),
+            &Value::Null,
         )
         .await
         .unwrap()

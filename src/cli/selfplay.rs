@@ -143,7 +143,5 @@ fn nth_seed(base: &Seed, n: u64) -> Seed {
 
 /// A fresh seed from the operating system's CSPRNG.
 pub fn random_seed() -> Seed {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).expect("the OS random source works");
-    Seed(bytes)
+    Seed::random()
 }

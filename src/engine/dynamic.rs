@@ -85,6 +85,8 @@ pub trait DynMatch: Send + Sync {
     fn state_hash(&self) -> String;
     /// The command the clock plays for a seat that timed out.
     fn on_timeout(&self, seat: Seat) -> Value;
+    /// Ends the game with `seat` forfeiting (its time ran out); returns the result.
+    fn forfeit(&mut self, seat: Seat) -> Outcome;
     /// A copy, for trying things without touching the original.
     fn clone_box(&self) -> Box<dyn DynMatch>;
 }
@@ -162,9 +164,15 @@ where
         self.applied
     }
     fn active(&self) -> Vec<Seat> {
+        if self.forfeited.is_some() {
+            return Vec::new();
+        }
         R::active(&self.state)
     }
     fn choices(&self, seat: Seat) -> Vec<Choice> {
+        if self.forfeited.is_some() {
+            return Vec::new();
+        }
         R::choices(&self.state, seat)
     }
     fn apply_json(&mut self, seat: Seat, command: &Value, log: &mut Log) -> Result<(), ApplyError> {
@@ -196,6 +204,9 @@ where
     }
     fn on_timeout(&self, seat: Seat) -> Value {
         serde_json::to_value(R::on_timeout(&self.state, seat)).expect("commands serialize")
+    }
+    fn forfeit(&mut self, seat: Seat) -> Outcome {
+        Match::forfeit(self, seat)
     }
     fn clone_box(&self) -> Box<dyn DynMatch> {
         Box::new(self.clone())

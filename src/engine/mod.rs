@@ -177,6 +177,12 @@ pub trait Rules: 'static {
     /// logs) goes through this; the full command is shown to others only once the game is over.
     fn redacted(state: &Self::State, seat: Seat, command: &Self::Command) -> Option<Value>;
 
+    /// The seats that win or lose with `seat` (its partners), for a forfeit; none by default.
+    fn partners(state: &Self::State, seat: Seat) -> Vec<Seat> {
+        let _ = (state, seat);
+        Vec::new()
+    }
+
     /// A name for a seat in this game ("North", "Player 2"), used in logs and pages.
     fn seat_name(seat: Seat, seats: usize) -> String {
         let _ = seats;

@@ -44,6 +44,8 @@ pub enum Notice {
     Undeliverable(Undeliverable),
     /// Organiser: a seat has not moved for a long time.
     Idle(Idle),
+    /// News of the clock: a reminder, a timeout, a pause, an extension.
+    Clock(ClockNews),
 }
 
 impl Notice {
@@ -55,6 +57,7 @@ impl Notice {
             Notice::Over(n) => &n.game,
             Notice::Undeliverable(n) => &n.game,
             Notice::Idle(n) => &n.game,
+            Notice::Clock(n) => &n.game,
         }
     }
 
@@ -66,6 +69,7 @@ impl Notice {
             Notice::Over(_) => "over",
             Notice::Undeliverable(_) => "undeliverable",
             Notice::Idle(_) => "idle",
+            Notice::Clock(_) => "clock",
         }
     }
 }
@@ -160,4 +164,20 @@ pub struct Digest {
     pub name: String,
     /// One entry per game, oldest first.
     pub turns: Vec<Turn>,
+}
+
+/// News of the correspondence clock for one reader: a reminder that time runs out, a move the
+/// clock played, a forfeit, the organiser's pause or extension.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockNews {
+    /// The game.
+    pub game: GameRef,
+    /// The subject line, after the game's title ("1 day left to move").
+    pub headline: String,
+    /// What happened, a sentence a line.
+    pub lines: Vec<String>,
+    /// The reader's own deadline, if one runs.
+    pub deadline: Option<DateTime<Utc>>,
+    /// A private link for the reader's seat (none for the organiser).
+    pub token: Option<String>,
 }

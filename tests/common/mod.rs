@@ -71,7 +71,8 @@ impl TestDb {
             .connect_with(options.clone())
             .await
             .unwrap();
-        let store = Store::from_pool(pool);
+        let store =
+            postplay::startup::store_on(pool, std::sync::Arc::new(postplay::time::SystemClock));
         store.migrate().await.expect("migrations run");
         TestDb {
             store,
