@@ -526,13 +526,21 @@ struct VacationForm {
     left: i64,
 }
 
-/// "2 days 4 hours left (Monday 30 November 2026, 10:00 UTC)", or why the clock stands.
-fn deadline_text(d: &crate::clock::SeatDeadline) -> String {
+/// "2 days 4 hours left (until Monday 30 November 2026, 10:00 UTC; Mon 11:00 in
+/// Europe/Paris)", or why the clock stands.
+fn deadline_text(d: &crate::clock::SeatDeadline, clock: &crate::domain::ClockSettings) -> String {
     match (&d.stopped, &d.due_at, &d.left) {
         (Some(why), _, _) => format!("the clock stands ({why})"),
         (None, Some(due), Some(left)) => {
+            let local = match clock.zone() {
+                Ok(zone) if zone != chrono_tz::UTC => format!(
+                    "; {} in {zone}",
+                    due.with_timezone(&zone).format("%a %H:%M")
+                ),
+                _ => String::new(),
+            };
             format!(
-                "{left} left (until {})",
+                "{left} left (until {}{local})",
                 due.format("%A %-d %B %Y, %H:%M UTC")
             )
         }
@@ -633,7 +641,7 @@ async fn play_page(
         paused,
         deadlines: deadlines
             .iter()
-            .map(|d| (names[d.seat].clone(), deadline_text(d)))
+            .map(|d| (names[d.seat].clone(), deadline_text(d, &clock)))
             .collect(),
         vacation,
     })
