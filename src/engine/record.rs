@@ -136,7 +136,7 @@ impl Record {
             });
         }
         let seed = self.seed.ok_or(ReplayError::SeedHidden)?;
-        Ok(game.new_match(&self.options, self.seats, seed)?)
+        Ok(game.new_match_at(&self.options, self.seats, seed, self.rules_version)?)
     }
 
     /// Replays every command, calling `each` after every step; checks the final hash if the

@@ -155,7 +155,7 @@ pub struct Loaded {
     pub row: GameRow,
     /// The state at `row.head_seq`.
     pub game: Box<dyn DynMatch>,
-    /// Public log lines by command: (seq, seat, lines).
+    /// Public log lines by command: (seq, seat, lines); seq 0 holds the setup's lines, if any.
     pub log: Arc<Vec<(i64, Seat, Vec<String>)>>,
 }
 
@@ -440,12 +440,23 @@ impl Store {
                     reason: format!("unknown game {}", row.kind),
                 })?;
                 let game = kind
-                    .new_match(&row.options, row.seat_count as usize, row.seed)
+                    .new_match_at(
+                        &row.options,
+                        row.seat_count as usize,
+                        row.seed,
+                        row.rules_version as u32,
+                    )
                     .map_err(|e| StoreError::Corrupt {
                         game: id,
                         reason: e.to_string(),
                     })?;
-                (0, game, Arc::new(Vec::new()))
+                let opening = game.opening();
+                let log = if opening.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![(0, 0, opening)]
+                };
+                (0, game, Arc::new(log))
             }
         };
         if head == row.head_seq {

@@ -4,6 +4,7 @@
 
 pub mod mailrig;
 pub mod mime;
+pub mod scratch;
 
 use postplay::pg::PrivateCluster;
 use postplay::store::Store;
