@@ -50,7 +50,7 @@ async fn new_games(db: &TestDb, count: usize, first_seed: u64) -> Vec<Game> {
         let seed = Seed::from_number(first_seed + n as u64);
         let seats: Vec<NewSeat> = (0..4)
             .map(|i| NewSeat {
-                name: format!("P{i}"),
+                name: postplay::store::PlayerName::parse(&format!("P{i}")).unwrap(),
                 email: None,
             })
             .collect();
@@ -217,7 +217,7 @@ async fn render_bench(db: &TestDb, base: &str, games: usize) {
         let playout = play_random(kind, &json!({}), 4, seed).unwrap();
         let seats: Vec<NewSeat> = (0..4)
             .map(|i| NewSeat {
-                name: format!("P{i}"),
+                name: postplay::store::PlayerName::parse(&format!("P{i}")).unwrap(),
                 email: None,
             })
             .collect();

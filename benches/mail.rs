@@ -43,7 +43,7 @@ fn seats(game: u64, with_mail: bool) -> Vec<NewSeat> {
     ["Ann", "Bo", "Cy", "Di"]
         .iter()
         .map(|n| NewSeat {
-            name: n.to_string(),
+            name: postplay::store::PlayerName::parse(n).unwrap(),
             email: with_mail.then(|| {
                 EmailAddress::parse(&format!("{}.{game}@example.org", n.to_lowercase())).unwrap()
             }),

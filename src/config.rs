@@ -8,9 +8,118 @@
 //! | `POSTPLAY_DATA_DIR` | where the private cluster keeps its data | `./var/postgres` |
 //! | `POSTPLAY_CONFIG` | a file of `KEY=value` lines read first (the environment wins) | unset |
 //!
-//! Mail settings: [`crate::mail::settings`].
+//! Mail settings: [`crate::mail::settings`]. The bounds of the web server ([`WebSettings`]):
+//!
+//! | variable | meaning | default |
+//! | --- | --- | --- |
+//! | `POSTPLAY_TRUSTED_PROXIES` | comma-separated addresses of reverse proxies whose `X-Forwarded-For` is believed | none |
+//! | `POSTPLAY_LIMIT_GAMES_PER_HOUR` | games one client address (and one organiser address) may create an hour; 0: no limit | 20 |
+//! | `POSTPLAY_LIMIT_MAILS_PER_HOUR` | invitations one client address (and one organiser address) may cause an hour; 0: no limit | 60 |
+//! | `POSTPLAY_LIMIT_RELINKS_PER_HOUR` | new seat links one client address (and one game's organiser) may make an hour; 0: no limit | 20 |
+//! | `POSTPLAY_STREAMS_PER_CLIENT` | open live-refresh streams per client address | 16 |
+//! | `POSTPLAY_STREAMS_TOTAL` | open live-refresh streams in all | 2000 |
+//! | `POSTPLAY_STREAM_KEEPALIVE_SECS` | a comment on every open stream this often, to find closed ones | 15 |
+//! | `POSTPLAY_REQUEST_TIMEOUT_SECS` | time a client has to send a request's headers, and again its body | 10 |
+//! | `POSTPLAY_MAILBOX_PUBLIC` | `true`: the dev mailbox shows its links to any client, not only loopback | false |
 
+use std::net::IpAddr;
 use std::path::PathBuf;
+use std::time::Duration;
+
+/// The web server's bounds: rate limits, stream caps, time limits, who to believe.
+#[derive(Debug, Clone)]
+pub struct WebSettings {
+    /// Reverse proxies whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: Vec<IpAddr>,
+    /// Games created per hour, per client address and per organiser address (0: no limit).
+    pub games_per_hour: u32,
+    /// Invitations caused per hour, per client address and per organiser address (0: no limit).
+    pub mails_per_hour: u32,
+    /// Seat links remade per hour, per client address and per game (0: no limit).
+    pub relinks_per_hour: u32,
+    /// Open live-refresh streams per client address.
+    pub streams_per_client: usize,
+    /// Open live-refresh streams in all.
+    pub streams_total: usize,
+    /// How often an open stream gets a keep-alive comment.
+    pub stream_keepalive: Duration,
+    /// Time to send a request's headers, and again its body.
+    pub request_timeout: Duration,
+    /// The dev mailbox shows links to non-loopback clients too.
+    pub mailbox_public: bool,
+}
+
+impl Default for WebSettings {
+    fn default() -> WebSettings {
+        WebSettings {
+            trusted_proxies: Vec::new(),
+            games_per_hour: 20,
+            mails_per_hour: 60,
+            relinks_per_hour: 20,
+            streams_per_client: 16,
+            streams_total: 2000,
+            stream_keepalive: Duration::from_secs(15),
+            request_timeout: Duration::from_secs(10),
+            mailbox_public: false,
+        }
+    }
+}
+
+fn setting<T: std::str::FromStr>(
+    get: &dyn Fn(&str) -> Option<String>,
+    key: &str,
+    default: T,
+) -> Result<T, String> {
+    match get(key) {
+        None => Ok(default),
+        Some(v) => v
+            .trim()
+            .parse()
+            .map_err(|_| format!("{key}: {v:?} is not a valid value")),
+    }
+}
+
+impl WebSettings {
+    /// Reads the settings through `get` (the environment, or the config file).
+    pub fn from_lookup(get: &dyn Fn(&str) -> Option<String>) -> Result<WebSettings, String> {
+        let d = WebSettings::default();
+        let trusted_proxies = match get("POSTPLAY_TRUSTED_PROXIES") {
+            None => Vec::new(),
+            Some(list) => list
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| {
+                    s.parse().map_err(|_| {
+                        format!("POSTPLAY_TRUSTED_PROXIES: {s:?} is not an IP address")
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        let streams_per_client = setting(get, "POSTPLAY_STREAMS_PER_CLIENT", d.streams_per_client)?;
+        let streams_total = setting(get, "POSTPLAY_STREAMS_TOTAL", d.streams_total)?;
+        if streams_per_client == 0 || streams_total == 0 {
+            return Err(
+                "POSTPLAY_STREAMS_PER_CLIENT and POSTPLAY_STREAMS_TOTAL must be at least 1".into(),
+            );
+        }
+        Ok(WebSettings {
+            trusted_proxies,
+            games_per_hour: setting(get, "POSTPLAY_LIMIT_GAMES_PER_HOUR", d.games_per_hour)?,
+            mails_per_hour: setting(get, "POSTPLAY_LIMIT_MAILS_PER_HOUR", d.mails_per_hour)?,
+            relinks_per_hour: setting(get, "POSTPLAY_LIMIT_RELINKS_PER_HOUR", d.relinks_per_hour)?,
+            streams_per_client,
+            streams_total,
+            stream_keepalive: Duration::from_secs(
+                setting(get, "POSTPLAY_STREAM_KEEPALIVE_SECS", 15u64)?.max(1),
+            ),
+            request_timeout: Duration::from_secs(
+                setting(get, "POSTPLAY_REQUEST_TIMEOUT_SECS", 10u64)?.max(1),
+            ),
+            mailbox_public: setting(get, "POSTPLAY_MAILBOX_PUBLIC", d.mailbox_public)?,
+        })
+    }
+}
 
 /// What `serve` needs to know.
 #[derive(Debug, Clone)]
@@ -25,6 +134,8 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// Mail: transport, sender, worker pacing.
     pub mail: crate::mail::settings::MailSettings,
+    /// The web server's bounds.
+    pub web: WebSettings,
 }
 
 impl Config {
@@ -66,6 +177,7 @@ impl Config {
             .to_string();
         let mail = crate::mail::settings::MailSettings::from_lookup(&get)?;
         Ok(Config {
+            web: WebSettings::from_lookup(&get)?,
             mail,
             base_url,
             bind,

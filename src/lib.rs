@@ -8,6 +8,7 @@ pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod games;
+pub mod logging;
 pub mod mail;
 pub mod pg;
 pub mod store;

@@ -7,7 +7,7 @@ use awc::Client;
 use common::{TestDb, create_game, spawn_app};
 use postplay::engine::audit::verify;
 use postplay::engine::bot::{bot_rng, random_command};
-use postplay::engine::{Record, Seed};
+use postplay::engine::{Record, Seed, Viewer};
 use std::process::Command;
 
 async fn play_to_the_end(db: &TestDb, id: i64, seed: u64) {
@@ -40,12 +40,16 @@ async fn export_import_verify_round_trip_on_a_fresh_database() {
     let source = TestDb::new().await;
     let (id, _) = create_game(&source, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 41).await;
     play_to_the_end(&source, id, 41).await;
-    let exported = source.store.export(id).await.unwrap();
+    let exported = source.store.export(id, Viewer::Spectator).await.unwrap();
     assert!(verify(&exported, exported.chain_head.as_deref()).is_ok());
 
     let target = TestDb::new().await;
     let imported = target.store.import(&exported).await.unwrap();
-    let again = target.store.export(imported.id).await.unwrap();
+    let again = target
+        .store
+        .export(imported.id, Viewer::Spectator)
+        .await
+        .unwrap();
     assert_eq!(
         again.commands, exported.commands,
         "times and hashes survive the move"

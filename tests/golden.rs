@@ -51,3 +51,45 @@ fn every_hosted_game_has_a_golden_record() {
         );
     }
 }
+
+#[test]
+fn every_golden_record_still_verifies_and_its_commands_pass_the_canonical_check() {
+    // Since the hardening, a submitted command is parsed and stored in the game's own
+    // serialization. Records written before hold the bytes the clients sent: they must still
+    // verify unchanged, every one of their commands must pass the canonical check (no unknown
+    // field), and the canonical forms must replay to the very same game.
+    for (name, record) in golden() {
+        let mut sealed = record.clone();
+        sealed.commitment = sealed.seed.map(|s| s.commitment());
+        for (i, entry) in sealed.commands.iter_mut().enumerate() {
+            entry.at = Some(format!(
+                "2026-01-01T00:00:{:02}.{:06}Z",
+                i / 1_000_000 % 60,
+                i % 1_000_000
+            ));
+        }
+        sealed.chain_head = postplay::engine::audit::seal(&mut sealed);
+        let verified = postplay::engine::audit::verify(&sealed, sealed.chain_head.as_deref())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(Some(verified.final_state_hash), record.final_state_hash);
+
+        let mut game = record.start().unwrap();
+        let mut canonical = record.clone();
+        let mut log = postplay::engine::Log::silent();
+        for (i, entry) in record.commands.iter().enumerate() {
+            let once = game
+                .canonical(&entry.command)
+                .unwrap_or_else(|e| panic!("{name}: command {}: {e}", i + 1));
+            assert_eq!(game.canonical(&once).unwrap(), once, "{name}: idempotent");
+            canonical.commands[i].command = once;
+            game.apply_json(entry.seat, &entry.command, &mut log)
+                .unwrap();
+        }
+        let replayed = canonical.replay().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            Some(replayed.state_hash()),
+            record.final_state_hash,
+            "{name}"
+        );
+    }
+}

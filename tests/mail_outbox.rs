@@ -27,7 +27,7 @@ fn seats(emails: &[&str]) -> Vec<NewSeat> {
         .iter()
         .enumerate()
         .map(|(i, e)| NewSeat {
-            name: NAMES[i].to_string(),
+            name: postplay::store::PlayerName::parse(NAMES[i]).unwrap(),
             email: Some(EmailAddress::parse(e).unwrap()),
         })
         .collect()

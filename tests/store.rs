@@ -6,7 +6,7 @@ mod common;
 use common::TestDb;
 use postplay::engine::audit::verify;
 use postplay::engine::bot::{bot_rng, random_command};
-use postplay::engine::{Seed, find_game};
+use postplay::engine::{Seed, Viewer, find_game};
 use postplay::store::{NewSeat, SubmitError};
 use serde_json::json;
 
@@ -14,7 +14,7 @@ fn four_seats() -> Vec<NewSeat> {
     ["Ann", "Bo", "Cy", "Di"]
         .iter()
         .map(|n| NewSeat {
-            name: n.to_string(),
+            name: postplay::store::PlayerName::parse(n).unwrap(),
             email: None,
         })
         .collect()
@@ -45,7 +45,7 @@ async fn a_whole_game_is_stored_and_verifies() {
     }
     let row = store.game(created.id).await.unwrap().unwrap();
     assert_eq!(row.status, "over");
-    let record = store.export(created.id).await.unwrap();
+    let record = store.export(created.id, Viewer::Spectator).await.unwrap();
     assert_eq!(
         record.seed,
         Some(seed),
@@ -166,7 +166,7 @@ async fn the_log_refuses_update_and_delete_and_bad_moves_write_nothing() {
     ));
     assert_eq!(store.game(created.id).await.unwrap().unwrap().head_seq, 1);
     assert_eq!(store.commands(created.id, 0).await.unwrap().len(), 1);
-    let record = store.export(created.id).await.unwrap();
+    let record = store.export(created.id, Viewer::Spectator).await.unwrap();
     assert_eq!(
         record.seed, None,
         "the seed stays secret while the game runs"

@@ -62,12 +62,7 @@ pub fn migrate() -> ExitCode {
     }
 }
 
-/// Structured logs to stderr; `RUST_LOG` filters (default: info).
+/// Structured logs to stderr with secrets masked ([`crate::logging`]).
 pub fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+    crate::logging::init();
 }

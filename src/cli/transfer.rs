@@ -1,6 +1,7 @@
 //! `postplay export` and `postplay import`: moving games between servers as records.
 
 use crate::config::Config;
+use crate::engine::Viewer;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -46,7 +47,14 @@ fn with_store<T>(
 pub fn export(args: ExportArgs) -> ExitCode {
     let result = with_store(async |store| {
         let record = store
-            .export_with(args.game_id, args.reveal_seed)
+            .export(
+                args.game_id,
+                if args.reveal_seed {
+                    Viewer::Auditor
+                } else {
+                    Viewer::Spectator
+                },
+            )
             .await
             .map_err(|e| e.to_string())?;
         Ok(serde_json::to_string_pretty(&record).expect("records serialize"))

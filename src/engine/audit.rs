@@ -51,11 +51,13 @@ pub enum VerifyError {
     /// SHA-256(seed) differs from the published commitment.
     #[error("seed does not match commitment")]
     SeedMismatch,
-    /// The seed is not revealed: the chain is intact, but the game cannot be replayed yet.
+    /// The seed is not revealed (the game runs): the chain is intact where it can be checked,
+    /// but the game cannot be replayed yet.
     #[error(
-        "the chain is intact, but the seed is not revealed yet, so the moves cannot be replayed"
+        "the chain is intact ({checked} links checked{}), but the seed is not revealed yet, so the moves cannot be replayed",
+        hidden_note(.hidden)
     )]
-    SeedHidden,
+    SeedHidden { checked: usize, hidden: usize },
     /// Replay refused an entry.
     #[error("entry {number}: {reason}")]
     Illegal { number: usize, reason: String },
@@ -65,6 +67,13 @@ pub enum VerifyError {
     /// The replayed final state differs from the recorded hash.
     #[error("final state hash {actual} differs from the recorded {recorded}")]
     FinalState { recorded: String, actual: String },
+}
+
+fn hidden_note(hidden: &usize) -> String {
+    match hidden {
+        0 => String::new(),
+        n => format!("; {n} hidden commands are checked once the game is over"),
+    }
 }
 
 /// What a successful verification established.
@@ -80,14 +89,28 @@ pub struct Verified {
     pub outcome: Option<String>,
 }
 
-/// The chain head a record's entries produce, or the first entry whose hash is wrong.
-pub fn check_chain(record: &Record) -> Result<String, VerifyError> {
+/// What checking a record's chain established.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chain {
+    /// The chain head (hex): the last entry's link.
+    pub head: String,
+    /// Entries whose link was recomputed and matched.
+    pub checked: usize,
+    /// Redacted entries, whose published link is taken as given until the full record is out.
+    pub hidden: usize,
+}
+
+/// The chain head a record's entries produce, or the first entry whose hash is wrong. A
+/// redacted entry's link cannot be recomputed: its published hash is taken as given and the
+/// next entry's link is checked against it.
+pub fn check_chain(record: &Record) -> Result<Chain, VerifyError> {
     let commitment = record
         .commitment
         .as_deref()
         .ok_or_else(|| VerifyError::Format("no seed commitment".into()))?;
     let mut previous = genesis(commitment)
         .ok_or_else(|| VerifyError::Format("commitment is not 64 hex digits".into()))?;
+    let mut hidden = 0;
     for (i, entry) in record.commands.iter().enumerate() {
         let number = i + 1;
         let at = entry
@@ -98,19 +121,30 @@ pub fn check_chain(record: &Record) -> Result<String, VerifyError> {
             .hash
             .as_deref()
             .ok_or_else(|| VerifyError::Format(format!("entry {number}: no hash")))?;
+        if entry.redacted {
+            hidden += 1;
+            previous = genesis(claimed)
+                .ok_or_else(|| VerifyError::Format(format!("entry {number}: hash is not hex")))?;
+            continue;
+        }
         let actual = link(&previous, number as u64, entry.seat, &entry.command, at);
         if hex::encode(actual) != claimed {
             return Err(VerifyError::HashMismatch(number));
         }
         previous = actual;
     }
-    Ok(hex::encode(previous))
+    Ok(Chain {
+        head: hex::encode(previous),
+        checked: record.commands.len() - hidden,
+        hidden,
+    })
 }
 
 /// Verifies a record in order: chain, the claimed chain head, commitment, full replay, final
 /// state hash.
 pub fn verify(record: &Record, claimed_head: Option<&str>) -> Result<Verified, VerifyError> {
-    let head = check_chain(record)?;
+    let chain = check_chain(record)?;
+    let head = chain.head;
     if let Some(claimed) = claimed_head
         && claimed != head
     {
@@ -119,7 +153,15 @@ pub fn verify(record: &Record, claimed_head: Option<&str>) -> Result<Verified, V
             actual: head,
         });
     }
-    let seed: Seed = record.seed.ok_or(VerifyError::SeedHidden)?;
+    let seed: Seed = record.seed.ok_or(VerifyError::SeedHidden {
+        checked: chain.checked,
+        hidden: chain.hidden,
+    })?;
+    if chain.hidden > 0 {
+        return Err(VerifyError::Format(
+            "a record with its seed must show every command in full".into(),
+        ));
+    }
     if Some(seed.commitment().as_str()) != record.commitment.as_deref() {
         return Err(VerifyError::SeedMismatch);
     }

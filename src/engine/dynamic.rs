@@ -44,12 +44,19 @@ pub trait DynGame: Sync {
     ) -> Result<Box<dyn DynMatch>, SetupError>;
 }
 
+/// The largest command a client may send, in bytes of compact JSON. The longest real command
+/// (a Whitehouse kitty of six cards, a Nationhood meld) is well under 200 bytes.
+pub const MAX_COMMAND_BYTES: usize = 2048;
+
 /// Why a JSON command was not applied. The match is unchanged either way.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ApplyError {
     /// The JSON is not a command of this game.
     #[error("not a command of this game: {0}")]
     Malformed(String),
+    /// The JSON is longer than any command of any game ([`MAX_COMMAND_BYTES`]).
+    #[error("a command is at most {MAX_COMMAND_BYTES} bytes; this one has {0}")]
+    TooLarge(usize),
     /// The rules refuse it.
     #[error(transparent)]
     Rule(#[from] RuleError),
@@ -71,8 +78,16 @@ pub trait DynMatch: Send + Sync {
     fn active(&self) -> Vec<Seat>;
     /// Decisions open to a seat now.
     fn choices(&self, seat: Seat) -> Vec<Choice>;
-    /// Parses and applies a command; on `Err` nothing changed.
+    /// Parses and applies a command; on `Err` nothing changed. Replay uses this as the log
+    /// stands; a command from a client goes through [`DynMatch::canonical`] first.
     fn apply_json(&mut self, seat: Seat, command: &Value, log: &mut Log) -> Result<(), ApplyError>;
+    /// The game's own serialization of a client's command: what is stored and hashed, never the
+    /// client's bytes. Refuses unknown fields, NUL characters and anything over
+    /// [`MAX_COMMAND_BYTES`].
+    fn canonical(&self, command: &Value) -> Result<Value, ApplyError>;
+    /// What everyone but `seat` may see of a stored `command` that `seat` is about to play from
+    /// this state (see [`Rules::redacted`]); `None` when all of it is public.
+    fn redacted(&self, seat: Seat, command: &Value) -> Option<Value>;
     /// What a viewer may see, as JSON.
     fn view(&self, viewer: Viewer) -> Value;
     /// The whole state, hidden parts included (for auditors and traces).
@@ -179,6 +194,16 @@ where
             R::Command::deserialize(command).map_err(|e| ApplyError::Malformed(e.to_string()))?;
         Ok(self.apply(seat, &command, log)?)
     }
+    fn canonical(&self, command: &Value) -> Result<Value, ApplyError> {
+        canonical::<R>(command)
+    }
+    fn redacted(&self, seat: Seat, command: &Value) -> Option<Value> {
+        match R::Command::deserialize(command) {
+            Ok(parsed) => R::redacted(&self.state, seat, &parsed),
+            // Not a command of this game: it would not replay either; show nothing of it.
+            Err(_) => Some(serde_json::json!({"type": "unreadable"})),
+        }
+    }
     fn view(&self, viewer: Viewer) -> Value {
         serde_json::to_value(R::view(&self.state, viewer)).expect("views serialize")
     }
@@ -196,6 +221,53 @@ where
     }
     fn clone_box(&self) -> Box<dyn DynMatch> {
         Box::new(self.clone())
+    }
+}
+
+/// Parses a client's command and serializes it again: the canonical form.
+pub fn canonical<R: Rules>(command: &Value) -> Result<Value, ApplyError> {
+    let size = serde_json::to_vec(command).map_or(usize::MAX, |bytes| bytes.len());
+    if size > MAX_COMMAND_BYTES {
+        return Err(ApplyError::TooLarge(size));
+    }
+    let parsed =
+        R::Command::deserialize(command).map_err(|e| ApplyError::Malformed(e.to_string()))?;
+    let canonical = serde_json::to_value(&parsed).expect("commands serialize");
+    if let Some(path) = unknown_field(command, &canonical, "") {
+        return Err(ApplyError::Malformed(format!("unknown field {path}")));
+    }
+    if serde_json::to_string(&canonical).is_ok_and(|text| text.contains("\\u0000")) {
+        return Err(ApplyError::Malformed("a NUL character".into()));
+    }
+    Ok(canonical)
+}
+
+/// The first field of `given` that its canonical form does not have, as a path (`junk`,
+/// `cards.2.x`): a field the game does not know, which would otherwise be stored unread.
+fn unknown_field(given: &Value, canonical: &Value, path: &str) -> Option<String> {
+    let join = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    match (given, canonical) {
+        (Value::Object(given), Value::Object(canonical)) => {
+            given
+                .iter()
+                .find_map(|(key, value)| match canonical.get(key) {
+                    Some(known) => unknown_field(value, known, &join(key)),
+                    None => Some(join(key)),
+                })
+        }
+        (Value::Object(given), _) => given.keys().next().map(|key| join(key)),
+        (Value::Array(given), Value::Array(canonical)) => given
+            .iter()
+            .zip(canonical)
+            .enumerate()
+            .find_map(|(i, (value, known))| unknown_field(value, known, &join(&i.to_string()))),
+        _ => None,
     }
 }
 

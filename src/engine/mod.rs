@@ -28,6 +28,7 @@ pub use rng::{GameRng, Seed};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::fmt::Debug;
 
 /// A place at the table, numbered from 0 in seating order (clockwise; "left" is `seat + 1`).
@@ -192,6 +193,13 @@ pub trait Rules: 'static {
 
     /// What the clock plays for an awaited seat whose deadline passed: a legal, cautious move.
     fn on_timeout(state: &Self::State, seat: Seat) -> Self::Command;
+
+    /// What everyone but `seat` may see of `command` while the game runs, given the state
+    /// before it: `None` when the whole command is public (a bid, a card played face up), else
+    /// its public form, such as `{"type":"discard","cards":4}` for a discard into the kitty or
+    /// `{"type":"sealed"}` for a sealed answer. Every path that shows commands (export, API,
+    /// logs) goes through this; the full command is shown to others only once the game is over.
+    fn redacted(state: &Self::State, seat: Seat, command: &Self::Command) -> Option<Value>;
 
     /// A name for a seat in this game ("North", "Player 2"), used in logs and pages.
     fn seat_name(seat: Seat, seats: usize) -> String {

@@ -50,6 +50,11 @@ pub struct RecordedCommand {
     /// The hash-chain link of this entry (hex), in exports; see [`crate::engine::audit`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<String>,
+    /// True when `command` is only the public form of a command whose rest is hidden from the
+    /// reader while the game runs (a discard into the kitty, a sealed sign): its chain link can
+    /// be checked once the game is over and the full record is published.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub redacted: bool,
 }
 
 impl RecordedCommand {
@@ -60,6 +65,7 @@ impl RecordedCommand {
             command,
             at: None,
             hash: None,
+            redacted: false,
         }
     }
 }
@@ -80,6 +86,9 @@ pub enum ReplayError {
     /// The record does not reveal its seed (the game is still running).
     #[error("the seed is not revealed yet: a running game cannot be replayed")]
     SeedHidden,
+    /// Some commands are shown only in their public form (the game is still running).
+    #[error("some commands are hidden until the game is over: a running game cannot be replayed")]
+    Redacted,
     /// The setup failed.
     #[error("setup: {0}")]
     Setup(#[from] SetupError),
@@ -136,6 +145,9 @@ impl Record {
             });
         }
         let seed = self.seed.ok_or(ReplayError::SeedHidden)?;
+        if self.commands.iter().any(|c| c.redacted) {
+            return Err(ReplayError::Redacted);
+        }
         Ok(game.new_match_at(&self.options, self.seats, seed, self.rules_version)?)
     }
 
@@ -159,6 +171,7 @@ impl Record {
                     seat: entry.seat,
                     reason: match e {
                         ApplyError::Malformed(m) => format!("malformed: {m}"),
+                        e @ ApplyError::TooLarge(_) => format!("malformed: {e}"),
                         ApplyError::Rule(r) => format!("illegal: {r}"),
                     },
                 })?;

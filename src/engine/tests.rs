@@ -112,6 +112,10 @@ impl Rules for HighCard {
             card: state.hands[seat][0],
         }
     }
+
+    fn redacted(_state: &State, _seat: Seat, _command: &Command) -> Option<serde_json::Value> {
+        None
+    }
 }
 
 fn secrets(state: &State, viewer: Viewer) -> Vec<String> {

@@ -42,6 +42,11 @@ impl EmailAddress {
         if local.is_empty() || domain.is_empty() {
             return Err(refuse("it needs a name before the @ and a domain after it"));
         }
+        if domain.starts_with('[') || domain.parse::<std::net::Ipv4Addr>().is_ok() {
+            return Err(refuse(
+                "the domain after the @ is an IP address, not a name",
+            ));
+        }
         if !domain.contains('.') && domain != "localhost" {
             return Err(refuse("the domain after the @ has no dot"));
         }
@@ -118,6 +123,22 @@ mod tests {
             (
                 "a<b>@example.org",
                 "it has characters an address cannot have",
+            ),
+            (
+                "ann@[127.0.0.1]",
+                "the domain after the @ is an IP address, not a name",
+            ),
+            (
+                "ann@10.0.0.1",
+                "the domain after the @ is an IP address, not a name",
+            ),
+            (
+                "ann@[IPv6:::1]",
+                "the domain after the @ is an IP address, not a name",
+            ),
+            (
+                "ann@exam\0ple.org",
+                "it contains spaces or control characters",
             ),
         ];
         for (text, reason) in cases {

@@ -123,7 +123,14 @@ impl PrivateCluster {
             )?;
         }
         if cluster.is_running() {
-            tracing::info!(dir = %cluster.data_dir.display(), "reusing the running private PostgreSQL");
+            if cluster.owner_is_gone() {
+                // Started by a postplay that was killed: ours now, stopped when we stop.
+                cluster.started_here = true;
+                cluster.claim();
+                tracing::info!(dir = %cluster.data_dir.display(), "adopted the private PostgreSQL a stopped postplay left running");
+            } else {
+                tracing::info!(dir = %cluster.data_dir.display(), "reusing the running private PostgreSQL");
+            }
         } else {
             let log = cluster.data_dir.join("server.log");
             let options = format!(
@@ -146,9 +153,34 @@ impl PrivateCluster {
                 ],
             )?;
             cluster.started_here = true;
+            cluster.claim();
             tracing::info!(dir = %cluster.data_dir.display(), "started a private PostgreSQL");
         }
         Ok(cluster)
+    }
+
+    /// The file naming the process that started (or adopted) the running server.
+    fn owner_file(&self) -> PathBuf {
+        self.data_dir.join("postplay.owner")
+    }
+
+    /// Writes this process as the running server's owner.
+    fn claim(&self) {
+        if let Err(e) = std::fs::write(self.owner_file(), std::process::id().to_string()) {
+            tracing::warn!(error = %e, "could not record the private PostgreSQL's owner");
+        }
+    }
+
+    /// True if the running server was started by a postplay process that no longer exists (it
+    /// was killed before it could stop the server).
+    fn owner_is_gone(&self) -> bool {
+        let Ok(text) = std::fs::read_to_string(self.owner_file()) else {
+            return false;
+        };
+        match text.trim().parse::<u32>() {
+            Ok(pid) => pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists(),
+            Err(_) => true,
+        }
     }
 
     fn dir_str(&self) -> &str {

@@ -2,13 +2,15 @@
 //! A game's state is never stored: it is the replay of its log, kept in a small process cache
 //! keyed by the log's head.
 
+mod names;
 mod tokens;
 
+pub use names::{InvalidName, MAX_NAME_CHARS, PlayerName};
 pub use tokens::{looks_like_token, new_token, token_hash};
 
 use crate::engine::audit::{genesis, link};
 use crate::engine::{
-    ApplyError, DynMatch, Log, Record, RecordedCommand, RuleError, Seat, Seed, find_game,
+    ApplyError, DynMatch, Log, Record, RecordedCommand, RuleError, Seat, Seed, Viewer, find_game,
 };
 use crate::mail::outbox::{self, MailSeat};
 use chrono::{DateTime, SubsecRound, Utc};
@@ -53,6 +55,9 @@ pub enum SubmitError {
     /// The JSON is no command of this game.
     #[error("not a command of this game: {0}")]
     Malformed(String),
+    /// The JSON is longer than any command ([`crate::engine::dynamic::MAX_COMMAND_BYTES`]).
+    #[error("{0}")]
+    TooLarge(String),
     /// The rules refuse it.
     #[error("{0}")]
     Rule(RuleError),
@@ -78,7 +83,7 @@ impl From<StoreError> for SubmitError {
 #[derive(Debug, Clone)]
 pub struct NewSeat {
     /// Display name.
-    pub name: String,
+    pub name: PlayerName,
     /// Email address, if given.
     pub email: Option<crate::mail::EmailAddress>,
 }
@@ -287,7 +292,7 @@ impl Store {
             sqlx::query("INSERT INTO seats (game_id, seat, name, email, token_hash) VALUES ($1, $2, $3, $4, $5)")
                 .bind(id)
                 .bind(i as i32)
-                .bind(&seat.name)
+                .bind(seat.name.as_str())
                 .bind(seat.email.as_ref().map(|e| e.as_str()))
                 .bind(token_hash(&seat_tokens[i]))
                 .execute(&mut *tx)
@@ -298,7 +303,7 @@ impl Store {
             .enumerate()
             .map(|(i, s)| MailSeat {
                 seat: i,
-                name: s.name.clone(),
+                name: s.name.to_string(),
                 email: s.email.clone(),
                 pref: "every".into(),
             })
@@ -435,21 +440,7 @@ impl Store {
         let (head, mut game, log) = match cached {
             Some(found) => found,
             None => {
-                let kind = find_game(&row.kind).ok_or_else(|| StoreError::Corrupt {
-                    game: id,
-                    reason: format!("unknown game {}", row.kind),
-                })?;
-                let game = kind
-                    .new_match_at(
-                        &row.options,
-                        row.seat_count as usize,
-                        row.seed,
-                        row.rules_version as u32,
-                    )
-                    .map_err(|e| StoreError::Corrupt {
-                        game: id,
-                        reason: e.to_string(),
-                    })?;
+                let game = self.start(&row)?;
                 let opening = game.opening();
                 let log = if opening.is_empty() {
                     Vec::new()
@@ -478,6 +469,24 @@ impl Store {
         let log = Arc::new(lines);
         self.remember(id, row.head_seq, game.as_ref(), &log);
         Ok(Loaded { row, game, log })
+    }
+
+    /// A game set up from its row, before any command.
+    fn start(&self, row: &GameRow) -> Result<Box<dyn DynMatch>, StoreError> {
+        let kind = find_game(&row.kind).ok_or_else(|| StoreError::Corrupt {
+            game: row.id,
+            reason: format!("unknown game {}", row.kind),
+        })?;
+        kind.new_match_at(
+            &row.options,
+            row.seat_count as usize,
+            row.seed,
+            row.rules_version as u32,
+        )
+        .map_err(|e| StoreError::Corrupt {
+            game: row.id,
+            reason: e.to_string(),
+        })
     }
 
     fn remember(
@@ -520,12 +529,15 @@ impl Store {
         }
         let before = loaded.game.active();
         let mut game = loaded.game;
+        let refused = |e: ApplyError| match e {
+            ApplyError::Malformed(m) => SubmitError::Malformed(m),
+            e @ ApplyError::TooLarge(_) => SubmitError::TooLarge(e.to_string()),
+            ApplyError::Rule(r) => SubmitError::Rule(r),
+        };
+        let command = &game.canonical(command).map_err(refused)?;
         let mut recorder = Log::recording();
         game.apply_json(seat, command, &mut recorder)
-            .map_err(|e| match e {
-                ApplyError::Malformed(m) => SubmitError::Malformed(m),
-                ApplyError::Rule(r) => SubmitError::Rule(r),
-            })?;
+            .map_err(refused)?;
         let seq = head + 1;
         let at = Utc::now().trunc_subsecs(6);
         let previous = genesis(&loaded.row.head_hash).ok_or_else(|| StoreError::Corrupt {
@@ -561,25 +573,44 @@ impl Store {
         outbox::enqueue_after_move(&mut tx, &loaded.row, seq, &before, game.as_ref(), &lines)
             .await?;
         tx.commit().await?;
-        tracing::info!(game = id, seq, seat, command = %command, "command appended");
+        tracing::info!(game = id, seq, seat, "command appended");
         self.remember(id, seq, game.as_ref(), &Arc::new(lines));
         Ok(seq)
     }
 
-    /// The record of a game (docs/record-format.md): names but never emails or tokens; the
-    /// seed only once the game is over.
-    pub async fn export(&self, id: i64) -> Result<Record, StoreError> {
-        self.export_with(id, false).await
-    }
-
-    /// The record of a game; `reveal_seed` includes the seed even while the game runs (for an
-    /// administrator moving a running game to another server, never for players).
-    pub async fn export_with(&self, id: i64, reveal_seed: bool) -> Result<Record, StoreError> {
+    /// The record of a game as `viewer` may see it (docs/record-format.md): names but never
+    /// emails or tokens. Once the game is over, everything, seed included. While it runs, no
+    /// seed, and every command the viewer may not see in full in its public form, marked
+    /// `redacted`; an [`Viewer::Auditor`] (an administrator moving a running game to another
+    /// server, never a player) gets the full record with the seed.
+    pub async fn export(&self, id: i64, viewer: Viewer) -> Result<Record, StoreError> {
         let loaded = self.load(id).await?;
         let row = &loaded.row;
         let seats = self.seats(id).await?;
         let over = row.status == "over";
-        let commands = self.commands(id, 0).await?;
+        let reveal_seed = viewer == Viewer::Auditor;
+        let mut commands = self.commands(id, 0).await?;
+        let mut redacted = vec![false; commands.len()];
+        if !over && !reveal_seed {
+            let mut game = self.start(row)?;
+            let mut silent = Log::silent();
+            for (i, entry) in commands.iter_mut().enumerate() {
+                let public = if viewer.sees_seat(entry.seat) {
+                    None
+                } else {
+                    game.redacted(entry.seat, &entry.command)
+                };
+                game.apply_json(entry.seat, &entry.command, &mut silent)
+                    .map_err(|e| StoreError::Corrupt {
+                        game: id,
+                        reason: format!("command {}: {e}", entry.seq),
+                    })?;
+                if let Some(public) = public {
+                    entry.command = public;
+                    redacted[i] = true;
+                }
+            }
+        }
         Ok(Record {
             game: row.kind.clone(),
             rules_version: row.rules_version as u32,
@@ -591,11 +622,13 @@ impl Store {
             chain_head: Some(row.head_hash.clone()),
             commands: commands
                 .into_iter()
-                .map(|c| RecordedCommand {
+                .zip(redacted)
+                .map(|(c, redacted)| RecordedCommand {
                     seat: c.seat,
                     command: c.command,
                     at: Some(chain_time(&c.created_at)),
                     hash: Some(c.hash),
+                    redacted,
                 })
                 .collect(),
             final_state_hash: (over || reveal_seed).then(|| loaded.game.state_hash()),
@@ -647,8 +680,8 @@ impl Store {
             let name = record
                 .seat_names
                 .get(seat)
-                .cloned()
-                .unwrap_or_else(|| game.seat_name(seat, record.seats));
+                .and_then(|n| PlayerName::parse(n).ok())
+                .map_or_else(|| game.seat_name(seat, record.seats), |n| n.to_string());
             sqlx::query(
                 "INSERT INTO seats (game_id, seat, name, token_hash) VALUES ($1, $2, $3, $4)",
             )

@@ -99,6 +99,7 @@ async fn submit(
         Err(SubmitError::Malformed(m)) => Err(WebError::BadRequest(format!(
             "not a command of this game: {m}"
         ))),
+        Err(SubmitError::TooLarge(m)) => Err(WebError::TooLarge(m)),
         Err(SubmitError::Rule(RuleError::NotYourTurn)) => {
             Err(WebError::Forbidden("it is not your turn".into()))
         }
@@ -183,11 +184,17 @@ pub async fn submit_by_token(
     submit(&state, id, seat, &body).await
 }
 
-/// `GET /api/games/{id}/export`: the record (seed only once the game is over).
+/// `GET /api/games/{id}/export`: the record. While the game runs, as the bearer's seat (or a
+/// spectator, without a token) may see it: no seed, others' hidden commands in their public
+/// form; once it is over, everything.
 pub async fn export(
+    req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, WebError> {
-    let record = state.store.export(*id).await?;
+    game_exists(&state, *id).await?;
+    let seat = seat_in(&state, *id, bearer(&req)).await?;
+    let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
+    let record = state.store.export(*id, viewer).await?;
     Ok(HttpResponse::Ok().json(record))
 }

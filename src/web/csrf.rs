@@ -18,9 +18,13 @@ pub fn token_for(req: &HttpRequest) -> (String, Option<Cookie<'static>>) {
         return (c.value().to_string(), None);
     }
     let token = crate::store::new_token();
+    let secure = req
+        .app_data::<actix_web::web::Data<super::AppState>>()
+        .is_some_and(|s| s.secure_cookies);
     let cookie = Cookie::build(COOKIE, token.clone())
         .path("/")
         .http_only(true)
+        .secure(secure)
         .same_site(SameSite::Strict)
         .finish();
     (token, Some(cookie))

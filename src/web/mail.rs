@@ -10,7 +10,7 @@ use crate::engine::find_game;
 use crate::mail::mailbox::MailboxEntry;
 use crate::mail::outbox::{MailPref, mail_pref, set_mail_pref};
 use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 #[derive(Template)]
@@ -128,13 +128,26 @@ fn link_label(link: &str) -> String {
     }
 }
 
-fn mailbox(state: &AppState) -> Result<&crate::mail::DevMailbox, WebError> {
-    state.mailbox.as_ref().ok_or(WebError::NotFound)
+/// The dev mailbox, for a client allowed to read it: it holds every seat's private link, so
+/// only a client on this machine may, unless the settings open it to all.
+fn mailbox<'a>(
+    state: &'a AppState,
+    req: &HttpRequest,
+) -> Result<&'a crate::mail::DevMailbox, WebError> {
+    let mailbox = state.mailbox.as_ref().ok_or(WebError::NotFound)?;
+    if !state.settings.mailbox_public && !super::client::is_local(req.head()) {
+        return Err(WebError::Forbidden(
+            "the dev mailbox holds every seat's private link, so it opens only on the server's \
+             own machine (or with POSTPLAY_MAILBOX_PUBLIC=true)"
+                .into(),
+        ));
+    }
+    Ok(mailbox)
 }
 
 /// `GET /dev/mailbox`: every message in the dev mailbox, newest first, with its links.
-pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, WebError> {
-    let mailbox = mailbox(&state)?;
+pub async fn list(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpResponse, WebError> {
+    let mailbox = mailbox(&state, &req)?;
     let entries = mailbox
         .list()
         .map_err(|e| WebError::Internal(e.to_string()))?;
@@ -170,10 +183,11 @@ struct Message {
 
 /// `GET /dev/mailbox/{key}`: one message's text and links.
 pub async fn show(
+    req: HttpRequest,
     state: web::Data<AppState>,
     key: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
-    let mailbox = mailbox(&state)?;
+    let mailbox = mailbox(&state, &req)?;
     let entry = mailbox
         .list()
         .map_err(|e| WebError::Internal(e.to_string()))?
@@ -196,10 +210,11 @@ pub async fn show(
 
 /// `GET /dev/mailbox/{key}/raw`: the message as it would have been sent.
 pub async fn raw(
+    req: HttpRequest,
     state: web::Data<AppState>,
     key: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
-    let bytes = mailbox(&state)?
+    let bytes = mailbox(&state, &req)?
         .raw(&key)
         .map_err(|e| WebError::Internal(e.to_string()))?
         .ok_or(WebError::NotFound)?;

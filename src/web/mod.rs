@@ -3,20 +3,24 @@
 
 mod api;
 mod boards;
+pub mod client;
 mod csrf;
-mod events;
+pub mod events;
+pub mod limits;
 mod mail;
 mod pages;
+mod protect;
 pub mod render;
 
-use crate::config::Config;
+use crate::config::{Config, WebSettings};
 use crate::pg::PrivateCluster;
 use crate::store::{Store, StoreError, SubmitError};
 use actix_web::http::StatusCode;
-use actix_web::middleware::Logger;
-use actix_web::{App, HttpResponse, HttpServer, ResponseError, web};
+use actix_web::middleware::{Logger, from_fn};
+use actix_web::{App, HttpResponse, HttpServer, ResponseError, guard, web};
 use serde_json::json;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::broadcast;
 
 /// What every handler shares.
@@ -29,6 +33,14 @@ pub struct AppState {
     pub moves: broadcast::Sender<(i64, i64)>,
     /// The dev mailbox, when mail goes there (its pages exist only then).
     pub mailbox: Option<crate::mail::DevMailbox>,
+    /// Limits, proxies, timeouts.
+    pub settings: WebSettings,
+    /// Rate limits.
+    pub limits: limits::Limits,
+    /// Open live-refresh streams.
+    pub streams: Arc<events::StreamSlots>,
+    /// Cookies carry `Secure` (the base URL is https).
+    pub secure_cookies: bool,
 }
 
 /// Errors a handler answers with.
@@ -46,6 +58,20 @@ pub enum WebError {
     /// 400.
     #[error("{0}")]
     BadRequest(String),
+    /// 429: a rate limit.
+    #[error("you {} too often: try again in {}", .0.what, wait_words(&.0.retry_after))]
+    TooMany(limits::Limited),
+    /// 503: a bound of the server is reached for now.
+    #[error("{message}")]
+    Busy {
+        /// What is full, in words.
+        message: String,
+        /// When to try again.
+        retry_after: Duration,
+    },
+    /// 413.
+    #[error("{0}")]
+    TooLarge(String),
     /// 500.
     #[error("internal error: {0}")]
     Internal(String),
@@ -83,6 +109,9 @@ impl ResponseError for WebError {
             WebError::Unauthorized => StatusCode::UNAUTHORIZED,
             WebError::Forbidden(_) => StatusCode::FORBIDDEN,
             WebError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            WebError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            WebError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -95,57 +124,94 @@ impl ResponseError for WebError {
             WebError::Internal(_) => "something went wrong on the server".to_string(),
             other => other.to_string(),
         };
-        HttpResponse::build(self.status_code()).json(json!({"error": message}))
+        let mut response = HttpResponse::build(self.status_code());
+        let retry_after = match self {
+            WebError::TooMany(limited) => Some(limited.retry_after),
+            WebError::Busy { retry_after, .. } => Some(*retry_after),
+            _ => None,
+        };
+        if let Some(wait) = retry_after {
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            response.insert_header(("Retry-After", seconds.max(1).to_string()));
+        }
+        response.json(json!({"error": message}))
     }
 }
 
+/// "3 minutes", "1 hour": a wait for a person.
+fn wait_words(wait: &Duration) -> String {
+    let seconds = wait.as_secs().max(1);
+    let (n, unit) = match seconds {
+        s if s < 120 => (s, "second"),
+        s if s < 7200 => (s.div_ceil(60), "minute"),
+        s => (s.div_ceil(3600), "hour"),
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
+/// How long `/healthz` waits for the database.
+const HEALTH_TIMEOUT: Duration = Duration::from_secs(2);
+
 async fn healthz(state: web::Data<AppState>) -> HttpResponse {
-    match sqlx::query("SELECT 1").execute(state.store.pool()).await {
-        Ok(_) => HttpResponse::Ok().body("ok"),
-        Err(e) => HttpResponse::ServiceUnavailable().body(format!("database: {e}")),
+    let probe = sqlx::query("SELECT 1").execute(state.store.pool());
+    match tokio::time::timeout(HEALTH_TIMEOUT, probe).await {
+        Ok(Ok(_)) => HttpResponse::Ok().body("ok"),
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "health check: the database failed");
+            HttpResponse::ServiceUnavailable().body("the database does not answer")
+        }
+        Err(_) => {
+            tracing::warn!("health check: the database did not answer in time");
+            HttpResponse::ServiceUnavailable().body("the database does not answer")
+        }
     }
+}
+
+/// A route for GET that answers HEAD the same way (the server sends no body for HEAD).
+fn get() -> actix_web::Route {
+    web::route().guard(guard::Any(guard::Get()).or(guard::Head()))
 }
 
 /// Registers every route.
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/", web::get().to(pages::home))
-        .route("/healthz", web::get().to(healthz))
-        .route("/new/{kind}", web::get().to(pages::new_game))
-        .route("/new/{kind}", web::post().to(pages::create_game))
-        .route("/manage/{token}", web::get().to(pages::manage))
-        .route(
-            "/manage/{token}/relink/{seat}",
-            web::post().to(pages::relink),
+    cfg.route("/", get().to(pages::home))
+        .route("/healthz", get().to(healthz))
+        .route("/static/{file}", get().to(protect::asset))
+        .service(
+            web::resource("/new/{kind}")
+                .route(get().to(pages::new_game))
+                .route(web::post().to(pages::create_game))
+                .wrap(limits::PerClient::Games),
         )
-        .route(
-            "/mail/unsubscribe/{token}",
-            web::get().to(mail::preferences),
+        .route("/manage/{token}", get().to(pages::manage))
+        .service(
+            web::resource("/manage/{token}/relink/{seat}")
+                .route(web::post().to(pages::relink))
+                .wrap(limits::PerClient::Relinks),
         )
+        .route("/mail/unsubscribe/{token}", get().to(mail::preferences))
         .route(
             "/mail/unsubscribe/{token}",
             web::post().to(mail::set_preference),
         )
-        .route("/dev/mailbox", web::get().to(mail::list))
-        .route("/dev/mailbox/{key}", web::get().to(mail::show))
-        .route("/dev/mailbox/{key}/raw", web::get().to(mail::raw))
-        .route("/play/{token}", web::get().to(pages::play))
+        .route("/dev/mailbox", get().to(mail::list))
+        .route("/dev/mailbox/{key}", get().to(mail::show))
+        .route("/dev/mailbox/{key}/raw", get().to(mail::raw))
+        .route("/play/{token}", get().to(pages::play))
         .route("/play/{token}", web::post().to(pages::play_move))
-        .route("/games/{id}", web::get().to(pages::spectate))
-        .route("/games/{id}/log", web::get().to(pages::public_log))
-        .route("/games/{id}/replay", web::get().to(pages::replay))
-        .route("/games/{id}/events", web::get().to(events::events))
-        .route("/api/games/{id}/view", web::get().to(api::view_by_id))
-        .route("/api/games/{id}/choices", web::get().to(api::choices_by_id))
+        .route("/games/{id}", get().to(pages::spectate))
+        .route("/games/{id}/log", get().to(pages::public_log))
+        .route("/games/{id}/replay", get().to(pages::replay))
+        .route("/games/{id}/events", get().to(events::events))
+        .route("/api/games/{id}/view", get().to(api::view_by_id))
+        .route("/api/games/{id}/choices", get().to(api::choices_by_id))
         .route(
             "/api/games/{id}/commands",
             web::post().to(api::submit_by_id),
         )
-        .route("/api/games/{id}/export", web::get().to(api::export))
-        .route("/api/play/{token}/view", web::get().to(api::view_by_token))
-        .route(
-            "/api/play/{token}/choices",
-            web::get().to(api::choices_by_token),
-        )
+        .route("/api/games/{id}/export", get().to(api::export))
+        .route("/api/play/{token}/view", get().to(api::view_by_token))
+        .route("/api/play/{token}/choices", get().to(api::choices_by_token))
         .route(
             "/api/play/{token}/commands",
             web::post().to(api::submit_by_token),
@@ -159,7 +225,7 @@ pub fn start(
     base_url: String,
     listener: std::net::TcpListener,
 ) -> std::io::Result<actix_web::dev::Server> {
-    start_with_mailbox(store, base_url, listener, None)
+    start_with(store, base_url, listener, None, WebSettings::default())
 }
 
 /// [`start`], with the dev mailbox's pages when mail goes to that folder.
@@ -169,21 +235,52 @@ pub fn start_with_mailbox(
     listener: std::net::TcpListener,
     mailbox: Option<crate::mail::DevMailbox>,
 ) -> std::io::Result<actix_web::dev::Server> {
+    start_with(store, base_url, listener, mailbox, WebSettings::default())
+}
+
+/// How often the rate limiters forget clients whose allowance is whole again.
+const PRUNE_EVERY: Duration = Duration::from_secs(60);
+
+/// [`start`], with the mailbox and the web settings given.
+pub fn start_with(
+    store: Arc<Store>,
+    base_url: String,
+    listener: std::net::TcpListener,
+    mailbox: Option<crate::mail::DevMailbox>,
+    settings: WebSettings,
+) -> std::io::Result<actix_web::dev::Server> {
     let (moves, _) = broadcast::channel(1024);
     events::spawn_listener(store.pool().clone(), moves.clone());
+    let request_timeout = settings.request_timeout;
     let state = web::Data::new(AppState {
         store,
+        secure_cookies: base_url.starts_with("https://"),
         base_url,
         moves,
         mailbox,
+        limits: limits::Limits::new(&settings),
+        streams: events::StreamSlots::new(settings.streams_per_client, settings.streams_total),
+        settings,
+    });
+    let pruned = state.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(PRUNE_EVERY);
+        loop {
+            every.tick().await;
+            pruned.limits.prune();
+        }
     });
     let server = HttpServer::new(move || {
         App::new()
+            .wrap(from_fn(protect::protect))
             .wrap(Logger::new("%r %s %Dms"))
             .app_data(state.clone())
             .app_data(web::PayloadConfig::new(64 * 1024))
             .configure(routes)
+            .default_service(web::to(protect::not_found))
     })
+    .client_request_timeout(request_timeout)
+    .client_disconnect_timeout(Duration::from_secs(2))
     // Open live-refresh streams never finish by themselves: give requests in flight five
     // seconds on shutdown, then stop (and with that, the private PostgreSQL).
     .shutdown_timeout(5)
@@ -219,9 +316,21 @@ pub async fn serve(config: Config) -> Result<(), String> {
     if let Some(m) = &mailbox {
         tracing::info!(dir = %m.dir().display(), url = %format!("{}/dev/mailbox", config.base_url),
             "mail goes to the dev mailbox");
+        let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
+        if !loopback {
+            tracing::warn!(bind = %config.bind, public = config.web.mailbox_public,
+                "the dev mailbox is on and the server listens beyond this machine: set POSTPLAY_MAIL=smtp for real mail{}",
+                if config.web.mailbox_public { "; POSTPLAY_MAILBOX_PUBLIC shows every seat's link to anyone" } else { "; its links show only to loopback clients" });
+        }
     }
-    let server = start_with_mailbox(Arc::new(store), config.base_url.clone(), listener, mailbox)
-        .map_err(|e| e.to_string())?;
+    let server = start_with(
+        Arc::new(store),
+        config.base_url.clone(),
+        listener,
+        mailbox,
+        config.web.clone(),
+    )
+    .map_err(|e| e.to_string())?;
     let result = server.await.map_err(|e| e.to_string());
     let _ = stop_worker.send(true);
     if let Some(worker) = worker {

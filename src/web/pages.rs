@@ -2,12 +2,13 @@
 //! every form carries a CSRF token and the move it was rendered at.
 
 use super::boards::{board_html, card_in_game_html};
+use super::client::client_addr;
 use super::render::{FormChoice, form_choices, values_from_form};
 use super::{AppState, WebError, csrf};
 use crate::engine::log::render;
 use crate::engine::{OptionKind, Seat, Viewer, find_game, registry};
 use crate::mail::EmailAddress;
-use crate::store::{Loaded, NewSeat, SubmitError};
+use crate::store::{Loaded, NewSeat, PlayerName, SubmitError};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -23,8 +24,19 @@ pub(super) fn html(status: StatusCode, page: impl Template) -> Result<HttpRespon
         .body(body))
 }
 
-fn parse_form(body: &[u8]) -> Vec<(String, String)> {
-    form_urlencoded::parse(body).into_owned().collect()
+/// The fields of a submitted form; a NUL anywhere is refused (no text of ours holds one, and
+/// the database would refuse it).
+pub(super) fn parse_form(body: &[u8]) -> Result<Vec<(String, String)>, WebError> {
+    let fields: Vec<(String, String)> = form_urlencoded::parse(body).into_owned().collect();
+    if fields
+        .iter()
+        .any(|(k, v)| k.contains('\0') || v.contains('\0'))
+    {
+        return Err(WebError::BadRequest(
+            "a form field holds a NUL character".into(),
+        ));
+    }
+    Ok(fields)
 }
 
 fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
@@ -189,7 +201,7 @@ pub async fn create_game(
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let game = find_game(&kind).ok_or(WebError::NotFound)?;
-    let fields = parse_form(&body);
+    let fields = parse_form(&body)?;
     csrf::check(&req, field(&fields, "csrf"))?;
     let refuse = |message: String| -> Result<HttpResponse, WebError> {
         let (token, _) = csrf::token_for(&req);
@@ -199,10 +211,7 @@ pub async fn create_game(
     let (_, max) = game.seat_counts();
     let mut seats = Vec::new();
     for i in 0..max {
-        let name = field(&fields, &format!("name{i}"))
-            .unwrap_or("")
-            .trim()
-            .to_string();
+        let name = field(&fields, &format!("name{i}")).unwrap_or("");
         let email = field(&fields, &format!("email{i}"))
             .unwrap_or("")
             .trim()
@@ -210,9 +219,10 @@ pub async fn create_game(
         if name.is_empty() {
             continue;
         }
-        if name.chars().count() > 60 {
-            return refuse(format!("a name is at most 60 characters: {name:.20}…"));
-        }
+        let name = match PlayerName::parse(name) {
+            Ok(name) => name,
+            Err(e) => return refuse(format!("player {}: {e}", i + 1)),
+        };
         let email = if email.is_empty() {
             None
         } else {
@@ -247,6 +257,16 @@ pub async fn create_game(
         };
         options.insert(spec.key.to_string(), value);
     }
+    let client = client_addr(req.head(), &state.settings.trusted_proxies);
+    let invitations = seats.iter().filter(|s| s.email.is_some()).count() as u32;
+    state
+        .limits
+        .game_mail(
+            client,
+            organiser_email.as_ref().map(|e| e.as_str()),
+            invitations,
+        )
+        .map_err(WebError::TooMany)?;
     let seed = crate::cli::random_seed();
     let created = match state
         .store
@@ -276,7 +296,7 @@ pub async fn create_game(
                 .map(|(i, s)| {
                     (
                         game.seat_name(i, seats.len()),
-                        s.name.clone(),
+                        s.name.to_string(),
                         format!("{base}/play/{}", created.seat_tokens[i]),
                     )
                 })
@@ -406,12 +426,13 @@ pub async fn relink(
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let (token, seat) = path.into_inner();
-    csrf::check(&req, field(&parse_form(&body), "csrf"))?;
+    csrf::check(&req, field(&parse_form(&body)?, "csrf"))?;
     let id = state
         .store
         .organiser_by_token(&token)
         .await?
         .ok_or(WebError::NotFound)?;
+    state.limits.relink_in_game(id).map_err(WebError::TooMany)?;
     let fresh = state
         .store
         .relink_seat(id, seat)
@@ -578,7 +599,7 @@ pub async fn play_move(
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let (id, seat) = seat_of(&state, &token).await?;
-    let fields = parse_form(&body);
+    let fields = parse_form(&body)?;
     csrf::check(&req, field(&fields, "csrf"))?;
     let loaded = state.store.load(id).await?;
     let refused = match move_from_form(&state, &loaded, seat, &fields).await {
@@ -650,6 +671,7 @@ async fn move_from_form(
         )),
         Err(SubmitError::Rule(r)) => Err((StatusCode::UNPROCESSABLE_ENTITY, r.to_string())),
         Err(SubmitError::Malformed(m)) => Err((StatusCode::BAD_REQUEST, m)),
+        Err(SubmitError::TooLarge(m)) => Err((StatusCode::PAYLOAD_TOO_LARGE, m)),
         Err(e) => Err((
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("the move could not be saved: {e}"),

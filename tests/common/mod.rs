@@ -2,6 +2,7 @@
 //! a fresh database per test, and the real web app on a random port.
 #![allow(dead_code)]
 
+pub mod hidden;
 pub mod mailrig;
 pub mod mime;
 pub mod scratch;
@@ -121,7 +122,7 @@ pub async fn create_game(db: &TestDb, kind: &str, names: &[&str], seed: u64) -> 
     let seats: Vec<postplay::store::NewSeat> = names
         .iter()
         .map(|n| postplay::store::NewSeat {
-            name: n.to_string(),
+            name: postplay::store::PlayerName::parse(n).unwrap(),
             email: None,
         })
         .collect();

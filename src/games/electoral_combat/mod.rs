@@ -195,4 +195,9 @@ impl Rules for ElectoralCombat {
     fn on_timeout(state: &State, seat: Seat) -> Command {
         choices::cautious(state, seat)
     }
+
+    /// A Russian Collusion sign is sealed; every other command is public.
+    fn redacted(_state: &State, _seat: Seat, command: &Command) -> Option<serde_json::Value> {
+        matches!(command, Command::Rps { .. }).then(|| json!({"type": "rps", "sign": "sealed"}))
+    }
 }

@@ -171,4 +171,9 @@ impl Rules for Nationhood {
     fn on_timeout(state: &State, seat: Seat) -> Command {
         choices::cautious(state, seat)
     }
+
+    /// Every command is public: draws name only the pile, melds and discards are face up.
+    fn redacted(_state: &State, _seat: Seat, _command: &Command) -> Option<serde_json::Value> {
+        None
+    }
 }

@@ -171,4 +171,10 @@ impl Rules for Statehood {
     fn on_timeout(state: &State, seat: Seat) -> Command {
         choices::cautious(state, seat)
     }
+
+    /// Answers to Puerto Rico are sealed, a pass as much as a challenge: others learn only that
+    /// the seat answered. Everything else is laid face up.
+    fn redacted(state: &State, _seat: Seat, _command: &Command) -> Option<serde_json::Value> {
+        (state.phase == Phase::PuertoRicoChallenges).then(|| json!({"type": "sealed_answer"}))
+    }
 }

@@ -180,6 +180,14 @@ impl Rules for Whitehouse {
         choices::cautious(state, seat)
     }
 
+    /// The cards laid back as the kitty are hidden: others learn how many.
+    fn redacted(_state: &State, _seat: Seat, command: &Command) -> Option<serde_json::Value> {
+        match command {
+            Command::Discard { cards } => Some(json!({"type": "discard", "cards": cards.len()})),
+            _ => None,
+        }
+    }
+
     fn seat_name(seat: Seat, _seats: usize) -> String {
         SEAT_NAMES[seat % 4].to_string()
     }

@@ -1,0 +1,67 @@
+//! What a viewer may not see, computed from the auditor's state of any hosted game.
+
+use serde_json::Value;
+
+/// Every card code hidden from `seat` (from everyone for `None`, a spectator), from the
+/// auditor's state: the other seats' hands, the stock, the kitty, face-down cards.
+pub fn hidden_from(state: &Value, seat: Option<usize>) -> Vec<String> {
+    let mut cards = Vec::new();
+    for (s, hand) in state["hands"].as_array().into_iter().flatten().enumerate() {
+        if Some(s) != seat {
+            cards.extend(
+                hand.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c.as_str().unwrap().to_string()),
+            );
+        }
+    }
+    // Electoral College Combat: both stacks and the face-down cards on the table; won cards
+    // put back for the last two hands were public before and stay so.
+    let public: Vec<&Value> = state["added"].as_array().into_iter().flatten().collect();
+    for stack in state["stacks"].as_array().into_iter().flatten() {
+        cards.extend(
+            stack
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| !public.contains(c))
+                .map(|c| c.as_str().unwrap().to_string()),
+        );
+    }
+    for slot in state["table"].as_array().into_iter().flatten() {
+        if slot["up"] == false
+            && slot["won_by"].is_null()
+            && slot["removed"] == false
+            && !public.contains(&&slot["card"])
+        {
+            cards.push(slot["card"].as_str().unwrap().to_string());
+        }
+    }
+    // The stock is face down in every game that has one.
+    cards.extend(
+        state["stock"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| c.as_str().unwrap().to_string()),
+    );
+    if let Some(kitty) = state["kitty"].as_array()
+        && (seat.is_none() || state["bidder"].as_u64() != seat.map(|s| s as u64))
+    {
+        cards.extend(kitty.iter().map(|c| c.as_str().unwrap().to_string()));
+    }
+    // A Puerto Rico declarer's hand is laid face up for all to see; after the hand, that hand
+    // and every challenge stay shown as the last hand, whoever holds those cards now.
+    let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
+    let reveal = &state["last_hand"]["puerto_rico"];
+    let mut public = list(&state["puerto_rico"]["shown"]);
+    // A Nationhood nation that won the last hand was shown to both.
+    public.extend(list(&state["last_hand"]["nation"]));
+    public.extend(list(&reveal["shown"]));
+    for answer in list(&reveal["answers"]) {
+        public.extend(list(&answer["cards"]));
+    }
+    cards.retain(|c| !public.iter().any(|s| s.as_str() == Some(c)));
+    cards
+}

@@ -1,0 +1,923 @@
+//! The outside attack on the server, replayed: each hole it found is a test that the server
+//! now refuses, with the right status, and that nothing changed in the database.
+
+mod common;
+
+use awc::Client;
+use common::{TestDb, create_game, spawn_app};
+use postplay::config::WebSettings;
+use postplay::engine::Viewer;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// The real app with these settings, on a random loopback port; its base URL.
+fn spawn_with(db: &TestDb, base_url: Option<&str>, settings: WebSettings) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let store = Arc::new(db.store.clone_handle());
+    let public = base_url.map_or(base.clone(), str::to_string);
+    let server = postplay::web::start_with(store, public, listener, None, settings).unwrap();
+    actix_web::rt::spawn(server);
+    base
+}
+
+async fn post_command(client: &Client, base: &str, token: &str, body: &str) -> (u16, Value) {
+    let mut res = client
+        .post(format!("{base}/api/play/{token}/commands"))
+        .insert_header(("Content-Type", "application/json"))
+        .send_body(body.to_string())
+        .await
+        .unwrap();
+    let status = res.status().as_u16();
+    let body = res.body().await.unwrap();
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+}
+
+async fn head_of(db: &TestDb, id: i64) -> (i64, usize) {
+    (
+        db.store.game(id).await.unwrap().unwrap().head_seq,
+        db.store.commands(id, 0).await.unwrap().len(),
+    )
+}
+
+#[actix_web::test]
+async fn unknown_fields_nul_and_oversized_commands_are_refused_and_nothing_is_stored() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::default();
+    let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 31).await;
+    let seat = db.store.load(id).await.unwrap().game.active()[0];
+    let token = &tokens[seat];
+    let junk = "x".repeat(64 * 1024 - 100);
+    for (body, status) in [
+        (json!({"command": {"type": "pass", "junk": "hello"}}), 400),
+        (json!({"command": {"type": "pass", "junk": junk}}), 413),
+        (
+            json!({"command": {"type": "bid", "amount": 300, "x": {}}}),
+            400,
+        ),
+        (json!({"command": {"type": "pass\u{0}"}}), 400),
+        (
+            json!({"command": {"type": "bid", "amount": 300, "note": "\u{0}"}}),
+            400,
+        ),
+    ] {
+        let (got, answer) = post_command(&client, &base, token, &body.to_string()).await;
+        assert_eq!(got, status, "{answer}");
+        assert!(answer["error"].is_string());
+        assert_eq!(head_of(&db, id).await, (0, 0), "nothing was written");
+    }
+    // The canonical command is what is stored, whatever the client's spacing and order.
+    let (got, _) = post_command(
+        &client,
+        &base,
+        token,
+        r#"{ "expected_seq" : 0, "command" : { "amount" : 300 , "type" : "bid" } }"#,
+    )
+    .await;
+    assert_eq!(got, 201);
+    let stored = db.store.commands(id, 0).await.unwrap();
+    assert_eq!(stored[0].command, json!({"type": "bid", "amount": 300}));
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn the_export_of_a_running_game_hides_the_kitty_and_sealed_signs() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::default();
+    let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 32).await;
+    // Play until the bidder has laid back the kitty.
+    let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(32));
+    let bidder = loop {
+        let loaded = db.store.load(id).await.unwrap();
+        let seat = loaded.game.active()[0];
+        let command =
+            postplay::engine::bot::random_command(loaded.game.as_ref(), seat, &mut rng).unwrap();
+        db.store
+            .submit(id, seat, &command, Some(loaded.row.head_seq))
+            .await
+            .unwrap();
+        if command["type"] == "discard" {
+            break seat;
+        }
+    };
+    let full = db.store.export(id, Viewer::Auditor).await.unwrap();
+    let laid: Value = full.commands.last().unwrap().command["cards"].clone();
+    assert_eq!(laid.as_array().unwrap().len(), 6);
+    for (seat, token) in tokens.iter().enumerate() {
+        let mut res = client
+            .get(format!("{base}/api/games/{id}/export"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 200);
+        let text = String::from_utf8(res.body().await.unwrap().to_vec()).unwrap();
+        let record: postplay::engine::Record = serde_json::from_str(&text).unwrap();
+        let last = record.commands.last().unwrap();
+        assert!(record.seed.is_none(), "no seed while the game runs");
+        if seat == bidder {
+            assert_eq!(
+                last.command["cards"], laid,
+                "the bidder sees its own discard"
+            );
+            assert!(!last.redacted);
+        } else {
+            assert_eq!(last.command, json!({"type": "discard", "cards": 6}));
+            assert!(last.redacted);
+        }
+        // The chain is still checkable: every link but the hidden one, up to the head.
+        let chain = postplay::engine::audit::check_chain(&record).unwrap();
+        assert_eq!(Some(chain.head), record.chain_head);
+        assert_eq!(chain.hidden, usize::from(seat != bidder));
+    }
+    let mut res = client
+        .get(format!("{base}/api/games/{id}/export"))
+        .send()
+        .await
+        .unwrap();
+    let text = String::from_utf8(res.body().await.unwrap().to_vec()).unwrap();
+    for card in laid.as_array().unwrap() {
+        let code = card.as_str().unwrap();
+        assert!(
+            !text.contains(&format!("\"{code}\"")) || {
+                // A card of the kitty may have been played face up before: not in this deal.
+                false
+            },
+            "the spectator's export shows the kitty card {code}"
+        );
+    }
+    // A tampered hidden entry's link is caught once the full record is out.
+    let mut tampered = full.clone();
+    let n = tampered.commands.len() - 1;
+    tampered.commands[n].command["cards"][0] = json!("2C");
+    assert!(postplay::engine::audit::check_chain(&tampered).is_err());
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_sealed_sign_stays_sealed_in_the_other_players_export() {
+    let db = TestDb::new().await;
+    let (id, _) = create_game(&db, "electoral-combat", &["Hal", "Ivy"], 33).await;
+    let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(33));
+    let mut found = false;
+    for _ in 0..2000 {
+        let loaded = db.store.load(id).await.unwrap();
+        if loaded.game.outcome().is_some() {
+            break;
+        }
+        let seat = loaded.game.active()[0];
+        let command =
+            postplay::engine::bot::random_command(loaded.game.as_ref(), seat, &mut rng).unwrap();
+        db.store
+            .submit(id, seat, &command, Some(loaded.row.head_seq))
+            .await
+            .unwrap();
+        if command["type"] == "rps" {
+            let sign = command["sign"].clone();
+            let other = db.store.export(id, Viewer::Seat(1 - seat)).await.unwrap();
+            let mine = db.store.export(id, Viewer::Seat(seat)).await.unwrap();
+            assert_eq!(
+                other.commands.last().unwrap().command,
+                json!({"type": "rps", "sign": "sealed"})
+            );
+            assert_eq!(mine.commands.last().unwrap().command["sign"], sign);
+            found = true;
+            break;
+        }
+    }
+    assert!(found, "this seed reaches Russian Collusion");
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn live_refresh_streams_are_bounded_and_released() {
+    let db = TestDb::new().await;
+    let settings = WebSettings {
+        streams_per_client: 64,
+        stream_keepalive: Duration::from_secs(1),
+        ..WebSettings::default()
+    };
+    let base = spawn_with(&db, None, settings);
+    let (id, _) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 34).await;
+    let client = Client::default();
+    // A game that does not exist has no stream.
+    let res = client
+        .get(format!("{base}/games/999999/events"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 404);
+    let address = base.trim_start_matches("http://").to_string();
+    let request = format!("GET /games/{id}/events HTTP/1.1\r\nHost: x\r\n\r\n");
+    // Up to the cap, streams open; one more is answered 503 with Retry-After.
+    let mut open = Vec::new();
+    for _ in 0..64 {
+        let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut buf = [0u8; 256];
+        let n = stream.read(&mut buf).await.unwrap();
+        assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+        open.push(stream);
+    }
+    let res = client
+        .get(format!("{base}/games/{id}/events"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 503);
+    assert!(res.headers().contains_key("retry-after"));
+    drop(open);
+
+    let fds = || std::fs::read_dir("/proc/self/fd").unwrap().count();
+    let rss_kb = || {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        status
+            .lines()
+            .find(|l| l.starts_with("VmRSS:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap()
+            .parse::<i64>()
+            .unwrap()
+    };
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let (fds_before, rss_before) = (fds(), rss_kb());
+    let (mut accepted, mut refused, mut most_fds) = (0, 0, 0);
+    for _ in 0..20_000 {
+        let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut buf = [0u8; 64];
+        let n = stream.read(&mut buf).await.unwrap_or(0);
+        match &buf[..n.min(12)] {
+            b"HTTP/1.1 200" => accepted += 1,
+            b"HTTP/1.1 503" => refused += 1,
+            other => panic!("unexpected answer {:?}", String::from_utf8_lossy(other)),
+        }
+        most_fds = most_fds.max(fds());
+    }
+    // Closed streams are found and freed (at the latest by the next keep-alive), so the flood
+    // is mostly served; whatever comes faster than that meets the cap, never a leak.
+    assert_eq!(accepted + refused, 20_000);
+    assert!(accepted >= 64, "{accepted} accepted, {refused} refused");
+    assert!(
+        most_fds < fds_before + 64 * 2 + 50,
+        "open connections stay bounded: {most_fds} fds at most, {fds_before} before"
+    );
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let (fds_after, rss_after) = (fds(), rss_kb());
+    assert!(
+        fds_after <= fds_before + 4,
+        "every closed stream is released: {fds_before} fds before, {fds_after} after"
+    );
+    assert!(
+        rss_after - rss_before < 32 * 1024,
+        "memory is back: {rss_before} kB before, {rss_after} kB after"
+    );
+    // And the server still answers at once.
+    let res = client.get(format!("{base}/healthz")).send().await.unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    db.drop().await;
+}
+
+/// The CSRF pair of a page: (form token, cookie header).
+async fn csrf_pair(client: &Client, url: &str) -> (String, String) {
+    let mut res = client.get(url).send().await.unwrap();
+    let cookie = res
+        .headers()
+        .get("set-cookie")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    let html = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
+    let csrf = html
+        .split("name=\"csrf\" value=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_string();
+    (csrf, cookie)
+}
+
+async fn post_form(
+    client: &Client,
+    url: &str,
+    cookie: &str,
+    fields: &[(&str, &str)],
+    headers: &[(&str, &str)],
+) -> (u16, String, awc::http::header::HeaderMap) {
+    let body: String = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(fields)
+        .finish();
+    let mut request = client
+        .post(url)
+        .insert_header(("Cookie", cookie.to_string()))
+        .insert_header(("Content-Type", "application/x-www-form-urlencoded"));
+    for (k, v) in headers {
+        request = request.insert_header((*k, *v));
+    }
+    let mut res = request.send_body(body).await.unwrap();
+    let headers = res.headers().clone();
+    let text = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
+    (res.status().as_u16(), text, headers)
+}
+
+async fn count(db: &TestDb, table: &str) -> i64 {
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table}")))
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap()
+}
+
+#[actix_web::test]
+async fn game_creation_invitations_and_relinks_are_rate_limited() {
+    let db = TestDb::new().await;
+    let settings = WebSettings {
+        games_per_hour: 3,
+        mails_per_hour: 6,
+        relinks_per_hour: 2,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..WebSettings::default()
+    };
+    let base = spawn_with(&db, None, settings);
+    let client = Client::builder().disable_redirects().finish();
+    let url = format!("{base}/new/nationhood");
+    let (csrf, cookie) = csrf_pair(&client, &url).await;
+    let game = |csrf: &str, email: Option<&'static str>| {
+        let mut fields = vec![
+            ("csrf", csrf.to_string()),
+            ("name0", "Ann".to_string()),
+            ("name1", "Bo".to_string()),
+        ];
+        if let Some(email) = email {
+            fields.push(("email0", format!("ann.{email}")));
+            fields.push(("email1", format!("bo.{email}")));
+            fields.push(("organiser_email", format!("org.{email}")));
+        }
+        fields
+    };
+    let send = async |fields: Vec<(&str, String)>, from: &str| {
+        let fields: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        post_form(
+            &client,
+            &url,
+            &cookie,
+            &fields,
+            &[("X-Forwarded-For", from)],
+        )
+        .await
+    };
+    // Invitations: 6 an hour for one client; each game here mails 2.
+    for _ in 0..3 {
+        let (status, _, _) = send(game(&csrf, Some("x@example.org")), "198.51.100.1").await;
+        assert_eq!(status, 201);
+    }
+    let games = count(&db, "games").await;
+    let mails = count(&db, "outbox").await;
+    let (status, page, headers) = send(game(&csrf, None), "198.51.100.1").await;
+    assert_eq!(status, 429, "a fourth game from one client in the hour");
+    assert!(headers.contains_key("retry-after"));
+    assert!(
+        page.contains("<html") && page.contains("too often"),
+        "{page}"
+    );
+    assert_eq!(
+        (count(&db, "games").await, count(&db, "outbox").await),
+        (games, mails)
+    );
+    // Another client (through the trusted proxy) has its own allowance, but not for the
+    // same organiser's mail.
+    let (status, page, _) = send(game(&csrf, Some("x@example.org")), "198.51.100.2").await;
+    assert_eq!(status, 429, "{page}");
+    assert!(page.contains("invitations for this organiser") || page.contains("organiser"));
+    assert_eq!(
+        (count(&db, "games").await, count(&db, "outbox").await),
+        (games, mails)
+    );
+    let (status, _, _) = send(game(&csrf, None), "198.51.100.2").await;
+    assert_eq!(status, 201);
+
+    // Relinks: 2 an hour per game.
+    let (id, _) = create_game(&db, "nationhood", &["Ann", "Bo"], 35).await;
+    let organiser_token: String = {
+        let fresh = postplay::store::new_token();
+        sqlx::query("UPDATE games SET organiser_token_hash = $2 WHERE id = $1")
+            .bind(id)
+            .bind(postplay::store::token_hash(&fresh))
+            .execute(db.store.pool())
+            .await
+            .unwrap();
+        fresh
+    };
+    let manage = format!("{base}/manage/{organiser_token}");
+    let (csrf, cookie) = csrf_pair(&client, &manage).await;
+    for expected in [200, 200, 429] {
+        let (status, _, _) = post_form(
+            &client,
+            &format!("{manage}/relink/0"),
+            &cookie,
+            &[("csrf", &csrf)],
+            &[("X-Forwarded-For", "198.51.100.3")],
+        )
+        .await;
+        assert_eq!(status, expected);
+    }
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn names_and_addresses_that_could_trick_a_reader_are_refused() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::builder().disable_redirects().finish();
+    let url = format!("{base}/new/nationhood");
+    let (csrf, cookie) = csrf_pair(&client, &url).await;
+    for (name, email, status) in [
+        ("Bob\r\nBcc: eve@example.org", "", 422),
+        ("\u{202E}nilreB", "", 422),
+        ("\u{200B}\u{200B}", "", 422),
+        ("Bob\u{0}", "", 400),
+        ("Bob", "bob@[127.0.0.1]", 422),
+        ("Bob", "bob@192.0.2.1", 422),
+        (&"x".repeat(41), "", 422),
+    ] {
+        let (got, page, headers) = post_form(
+            &client,
+            &url,
+            &cookie,
+            &[
+                ("csrf", &csrf),
+                ("name0", "Ann"),
+                ("name1", name),
+                ("email1", email),
+            ],
+            &[],
+        )
+        .await;
+        assert_eq!(got, status, "{name:?} {email:?}: {page}");
+        assert!(
+            headers
+                .get("content-type")
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("text/html"),
+            "an HTML form gets an HTML answer"
+        );
+        assert_eq!(count(&db, "games").await, 0);
+    }
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn every_page_carries_the_security_headers_and_head_answers() {
+    let db = TestDb::new().await;
+    let base = spawn_with(
+        &db,
+        Some("https://games.example.org"),
+        WebSettings::default(),
+    );
+    let client = Client::builder().disable_redirects().finish();
+    let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 36).await;
+    for path in [
+        "/".to_string(),
+        format!("/games/{id}"),
+        format!("/play/{}", tokens[0]),
+        "/new/whitehouse".to_string(),
+    ] {
+        let res = client.get(format!("{base}{path}")).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 200, "{path}");
+        let h = res.headers();
+        let csp = h.get("content-security-policy").unwrap().to_str().unwrap();
+        assert!(csp.contains("script-src 'self'") && csp.contains("frame-ancestors 'none'"));
+        assert_eq!(h.get("x-frame-options").unwrap(), "DENY");
+        assert_eq!(h.get("x-content-type-options").unwrap(), "nosniff");
+        assert_eq!(h.get("referrer-policy").unwrap(), "no-referrer");
+        if path.starts_with("/play/") {
+            assert_eq!(h.get("cache-control").unwrap(), "no-store");
+        }
+        if let Some(cookie) = h.get("set-cookie") {
+            assert!(cookie.to_str().unwrap().contains("Secure"), "{path}");
+        }
+        let mut head = client.head(format!("{base}{path}")).send().await.unwrap();
+        assert_eq!(head.status().as_u16(), 200, "HEAD {path}");
+        assert!(head.body().await.unwrap().is_empty());
+    }
+    // The style sheet and scripts the policy allows are ours.
+    let res = client
+        .get(format!("{base}/static/app.css"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    // Errors: a page for people, JSON for programs.
+    let mut res = client
+        .get(format!("{base}/nothing-here"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 404);
+    let body = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
+    assert!(body.contains("<html") && !body.contains("{\"error\""));
+    let mut res = client
+        .get(format!(
+            "{base}/play/0123456789abcdef0123456789abcdef01234567"
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 404);
+    assert!(String::from_utf8_lossy(&res.body().await.unwrap()).contains("<html"));
+    let res = client
+        .get(format!("{base}/api/games/999999/view"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 404);
+    assert!(
+        res.headers()
+            .get("content-type")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .contains("json")
+    );
+    // A form without its CSRF cookie: a page that says what to do.
+    let (status, page, _) = post_form(
+        &client,
+        &format!("{base}/play/{}", tokens[0]),
+        "",
+        &[("csrf", "x"), ("seq", "0"), ("choice", "0")],
+        &[],
+    )
+    .await;
+    assert_eq!(status, 403);
+    assert!(page.contains("<html") && page.contains("reload the page"));
+    assert_eq!(db.store.game(id).await.unwrap().unwrap().head_seq, 0);
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn stalled_requests_are_cut_off() {
+    let db = TestDb::new().await;
+    let settings = WebSettings {
+        request_timeout: Duration::from_secs(1),
+        ..WebSettings::default()
+    };
+    let base = spawn_with(&db, None, settings);
+    let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 37).await;
+    let address = base.trim_start_matches("http://").to_string();
+    let started = std::time::Instant::now();
+    // Headers that never end, and a body that never comes.
+    let mut stalled_head = tokio::net::TcpStream::connect(&address).await.unwrap();
+    stalled_head
+        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let mut stalled_body = tokio::net::TcpStream::connect(&address).await.unwrap();
+    stalled_body
+        .write_all(
+            format!(
+                "POST /api/play/{}/commands HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"command\":",
+                tokens[0]
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+    for stream in [&mut stalled_head, &mut stalled_body] {
+        let mut rest = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(8), stream.read_to_end(&mut rest))
+            .await
+            .expect("the server closes a stalled request");
+        let _ = read;
+    }
+    assert!(started.elapsed() < Duration::from_secs(8));
+    assert_eq!(db.store.game(id).await.unwrap().unwrap().head_seq, 0);
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn the_dev_mailbox_opens_only_on_this_machine() {
+    let db = TestDb::new().await;
+    let dir = std::env::temp_dir().join(format!("postplay-mailbox-{}", std::process::id()));
+    let mailbox = postplay::mail::DevMailbox::new(&dir);
+    for (public, forwarded, expected) in [
+        (false, None, 200),
+        (false, Some("203.0.113.5"), 403),
+        (true, Some("203.0.113.5"), 200),
+    ] {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+        let settings = WebSettings {
+            mailbox_public: public,
+            ..WebSettings::default()
+        };
+        let server = postplay::web::start_with(
+            Arc::new(db.store.clone_handle()),
+            base.clone(),
+            listener,
+            Some(mailbox.clone()),
+            settings,
+        )
+        .unwrap();
+        actix_web::rt::spawn(server);
+        let mut request = Client::default().get(format!("{base}/dev/mailbox"));
+        if let Some(from) = forwarded {
+            request = request.insert_header(("X-Forwarded-For", from));
+        }
+        let res = request.send().await.unwrap();
+        assert_eq!(
+            res.status().as_u16(),
+            expected,
+            "public {public}, from {forwarded:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn health_answers_503_within_two_seconds_when_the_database_does_not() {
+    // A "database" that accepts connections and never answers.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in silent.incoming().take(64) {
+            held.push(stream);
+        }
+    });
+    let options = sqlx::postgres::PgConnectOptions::new()
+        .host("127.0.0.1")
+        .port(port)
+        .username("nobody");
+    let pool = sqlx::postgres::PgPoolOptions::new().connect_lazy_with(options);
+    let store = Arc::new(postplay::store::Store::from_pool(pool));
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let server = postplay::web::start(store, base.clone(), listener).unwrap();
+    actix_web::rt::spawn(server);
+    let started = std::time::Instant::now();
+    let mut res = Client::builder()
+        .timeout(Duration::from_secs(10))
+        .finish()
+        .get(format!("{base}/healthz"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 503);
+    assert!(started.elapsed() < Duration::from_millis(2500));
+    let body = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
+    assert_eq!(body, "the database does not answer");
+}
+
+/// A free loopback port.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `postplay serve` as a process, its stderr to `log`.
+fn serve(envs: &[(&str, String)], log: &std::path::Path) -> std::process::Child {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_postplay"));
+    command
+        .arg("serve")
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(log).unwrap());
+    for (k, v) in envs {
+        command.env(k, v);
+    }
+    command.spawn().expect("postplay serve starts")
+}
+
+async fn wait_healthy(base: &str) {
+    let client = Client::default();
+    for _ in 0..600 {
+        if let Ok(res) = client.get(format!("{base}/healthz")).send().await
+            && res.status().is_success()
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the server did not become healthy");
+}
+
+fn terminate(child: &mut std::process::Child) {
+    std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    child.wait().unwrap();
+}
+
+/// Every 40-hex-digit token in a text.
+fn tokens_in(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_hexdigit() {
+            i += 1;
+        }
+        if i - start == 40 {
+            found.push(text[start..i].to_string());
+        }
+        i += 1;
+    }
+    found
+}
+
+#[actix_web::test]
+async fn the_server_log_holds_no_token_and_no_address_after_a_game() {
+    let db = TestDb::new().await;
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let dir = std::env::temp_dir().join(format!("postplay-logscan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("server.log");
+    let mut server = serve(
+        &[
+            ("DATABASE_URL", db.url()),
+            ("POSTPLAY_BIND", format!("127.0.0.1:{port}")),
+            ("POSTPLAY_MAIL", "mailbox".into()),
+            (
+                "POSTPLAY_MAILBOX_DIR",
+                dir.join("mail").display().to_string(),
+            ),
+            ("POSTPLAY_MAIL_POLL_SECS", "1".into()),
+        ],
+        &log,
+    );
+    wait_healthy(&base).await;
+    let client = Client::builder().disable_redirects().finish();
+    let url = format!("{base}/new/nationhood");
+    let (csrf, cookie) = csrf_pair(&client, &url).await;
+    let (status, created, _) = post_form(
+        &client,
+        &url,
+        &cookie,
+        &[
+            ("csrf", &csrf),
+            ("name0", "Ann"),
+            ("email0", "ann.private@example.org"),
+            ("name1", "Bo"),
+            ("email1", "bo.private@example.org"),
+            ("organiser_email", "org.private@example.org"),
+            ("order", "fixed"),
+        ],
+        &[],
+    )
+    .await;
+    assert_eq!(status, 201);
+    let mut secrets = tokens_in(&created);
+    secrets.dedup();
+    assert_eq!(secrets.len(), 3, "an organiser link and two seat links");
+    let (organiser, seats) = (secrets[0].clone(), secrets[1..].to_vec());
+    // Every path that carries a token, visited: pages, the API, a relink, mail settings.
+    for token in &seats {
+        let res = client
+            .get(format!("{base}/play/{token}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 200);
+        let res = client
+            .get(format!("{base}/api/play/{token}/view"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 200);
+    }
+    for _ in 0..6 {
+        for token in &seats {
+            let mut res = client
+                .get(format!("{base}/api/play/{token}/choices"))
+                .send()
+                .await
+                .unwrap();
+            let offered: Value = serde_json::from_slice(&res.body().await.unwrap()).unwrap();
+            let choices: Vec<postplay::engine::Choice> =
+                serde_json::from_value(offered["choices"].clone()).unwrap();
+            if let Some(choice) = choices.first() {
+                let command = postplay::engine::bot::fill_at_random(
+                    choice,
+                    &mut postplay::engine::GameRng::new(&postplay::engine::Seed::from_number(1), 0),
+                );
+                let body = json!({"command": command, "expected_seq": offered["seq"]});
+                let (status, _) = post_command(&client, &base, token, &body.to_string()).await;
+                assert_eq!(status, 201);
+            }
+        }
+    }
+    // Wait for the mail, then use an unsubscribe link from it.
+    let mut mail_text = String::new();
+    for _ in 0..100 {
+        mail_text = std::fs::read_dir(dir.join("mail"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+            .collect();
+        if mail_text.contains("/mail/unsubscribe/") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let unsubscribe = mail_text
+        .split("/mail/unsubscribe/")
+        .skip(1)
+        .map(|rest| rest.chars().take(40).collect::<String>())
+        .find(|t| t.len() == 40 && t.chars().all(|c| c.is_ascii_hexdigit()))
+        .expect("mail was sent with an unsubscribe link");
+    let res = client
+        .get(format!("{base}/mail/unsubscribe/{unsubscribe}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    secrets.extend(tokens_in(&mail_text));
+    let manage = format!("{base}/manage/{organiser}");
+    let (csrf, cookie) = csrf_pair(&client, &manage).await;
+    let (status, relinked, _) = post_form(
+        &client,
+        &format!("{manage}/relink/1"),
+        &cookie,
+        &[("csrf", &csrf)],
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200);
+    secrets.extend(tokens_in(&relinked));
+    terminate(&mut server);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains(&format!("/play/{}…", &seats[0][..6])),
+        "the access log names links by their first characters: {text}"
+    );
+    secrets.sort();
+    secrets.dedup();
+    assert!(secrets.len() >= 5);
+    for secret in &secrets {
+        assert!(!text.contains(secret.as_str()), "the log holds a token");
+    }
+    for address in ["ann.private", "bo.private", "org.private"] {
+        assert!(!text.contains(address), "the log holds {address}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_private_cluster_left_by_a_killed_server_is_adopted_and_stopped() {
+    let dir = std::env::temp_dir().join(format!("postplay-adopt-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("pg");
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let envs = [
+        ("POSTPLAY_DATA_DIR", data.display().to_string()),
+        ("POSTPLAY_BIND", format!("127.0.0.1:{port}")),
+        ("POSTPLAY_MAIL", "off".to_string()),
+    ];
+    let mut first = serve(&envs, &dir.join("first.log"));
+    wait_healthy(&base).await;
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(
+        data.join("postmaster.pid").exists(),
+        "SIGKILL leaves the cluster running"
+    );
+    let mut second = serve(&envs, &dir.join("second.log"));
+    wait_healthy(&base).await;
+    terminate(&mut second);
+    let log = std::fs::read_to_string(dir.join("second.log")).unwrap();
+    assert!(log.contains("adopted"), "{log}");
+    for _ in 0..100 {
+        if !data.join("postmaster.pid").exists() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        !data.join("postmaster.pid").exists(),
+        "SIGTERM stopped the adopted cluster"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
