@@ -14,8 +14,6 @@ pub struct View {
     pub hand_number: u32,
     /// The dealer.
     pub dealer: Seat,
-    /// The draw for the first dealer: each seat's card, by seat.
-    pub dealer_draw: Vec<Card>,
     /// The seat awaited, unless over.
     pub turn: Option<Seat>,
     /// The viewer's seat, if a player.
@@ -72,7 +70,6 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         phase: state.phase,
         hand_number: state.hand_number,
         dealer: state.dealer,
-        dealer_draw: state.dealer_draw.clone(),
         turn: (state.phase != Phase::Over).then_some(state.turn),
         you: match viewer {
             Viewer::Seat(s) => Some(s),
