@@ -118,15 +118,15 @@ async fn walk(kind: &str, names: &[&str], seed: u64) {
             &loaded.game.view(postplay::engine::Viewer::Spectator),
             &mut public,
         );
-        for viewer in 0..=seats {
+        for (viewer, seen) in seen.iter_mut().enumerate() {
             let seat = (viewer < seats).then_some(viewer);
             let token = seat.map(|s| tokens[s].as_str());
             let got = responses(&client, &base, id, token).await;
             let view: Value = serde_json::from_str(&got[0].1).unwrap();
-            strings(&view["view"], &mut seen[viewer]);
-            seen[viewer].extend(public.iter().cloned());
+            strings(&view["view"], seen);
+            seen.extend(public.iter().cloned());
             for card in hidden_from(&state, seat) {
-                if seen[viewer].contains(&card) {
+                if seen.contains(&card) {
                     continue;
                 }
                 for (what, text, html) in &got {

@@ -107,10 +107,10 @@ async fn the_export_of_a_running_game_hides_the_kitty_and_sealed_signs() {
     let full = db.store.export(id, Viewer::Auditor).await.unwrap();
     let laid: Value = full.commands.last().unwrap().command["cards"].clone();
     assert_eq!(laid.as_array().unwrap().len(), 6);
-    for seat in 0..4 {
+    for (seat, token) in tokens.iter().enumerate() {
         let mut res = client
             .get(format!("{base}/api/games/{id}/export"))
-            .bearer_auth(&tokens[seat])
+            .bearer_auth(token)
             .send()
             .await
             .unwrap();

@@ -1,6 +1,7 @@
 //! The command-line interface: one module per verb.
 
 mod games;
+mod out;
 mod replay;
 mod selfplay;
 mod serve;

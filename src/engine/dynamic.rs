@@ -24,12 +24,23 @@ pub trait DynGame: Sync {
     fn default_options(&self) -> Value;
     /// A seat's name in this game ("North", "Player 2").
     fn seat_name(&self, seat: Seat, seats: usize) -> String;
-    /// Parses the options and sets up a match from the seed.
+    /// Parses the options and sets up a match from the seed, under the current rules version.
     fn new_match(
         &self,
         options: &Value,
         seats: usize,
         seed: Seed,
+    ) -> Result<Box<dyn DynMatch>, SetupError> {
+        self.new_match_at(options, seats, seed, self.rules_version())
+    }
+    /// Like [`DynGame::new_match`], under rules version `rules_version`: how a record or a
+    /// stored game resumes under the version it began with.
+    fn new_match_at(
+        &self,
+        options: &Value,
+        seats: usize,
+        seed: Seed,
+        rules_version: u32,
     ) -> Result<Box<dyn DynMatch>, SetupError>;
 }
 
@@ -61,6 +72,8 @@ pub trait DynMatch: Send + Sync {
     fn options(&self) -> Value;
     /// How many commands have been applied.
     fn applied(&self) -> u64;
+    /// The public log lines of the setup, for a match that has not moved yet.
+    fn opening(&self) -> Vec<String>;
     /// Seats awaited now.
     fn active(&self) -> Vec<Seat>;
     /// Decisions open to a seat now.
@@ -125,14 +138,20 @@ where
     fn seat_name(&self, seat: Seat, seats: usize) -> String {
         R::seat_name(seat, seats)
     }
-    fn new_match(
+    fn new_match_at(
         &self,
         options: &Value,
         seats: usize,
         seed: Seed,
+        rules_version: u32,
     ) -> Result<Box<dyn DynMatch>, SetupError> {
         let options = parse_options::<R>(options)?;
-        Ok(Box::new(Match::<R>::new(options, seats, seed)?))
+        Ok(Box::new(Match::<R>::new_at(
+            options,
+            seats,
+            seed,
+            rules_version,
+        )?))
     }
 }
 
@@ -162,6 +181,9 @@ where
     }
     fn applied(&self) -> u64 {
         self.applied
+    }
+    fn opening(&self) -> Vec<String> {
+        R::opening(&self.state)
     }
     fn active(&self) -> Vec<Seat> {
         if self.forfeited.is_some() {

@@ -36,8 +36,25 @@ impl<R: Rules> Clone for Match<R> {
 }
 
 impl<R: Rules> Match<R> {
-    /// Sets up a game from its seed (stream 0).
+    /// Sets up a game from its seed (stream 0) under the current rules version.
     pub fn new(options: R::Options, seats: usize, seed: Seed) -> Result<Match<R>, SetupError> {
+        Match::new_at(options, seats, seed, R::RULES_VERSION)
+    }
+
+    /// Sets up a game from its seed under rules version `rules_version`, as a game that began
+    /// with it replays.
+    pub fn new_at(
+        options: R::Options,
+        seats: usize,
+        seed: Seed,
+        rules_version: u32,
+    ) -> Result<Match<R>, SetupError> {
+        if !(1..=R::RULES_VERSION).contains(&rules_version) {
+            return Err(SetupError::RulesVersion {
+                found: rules_version,
+                known: R::RULES_VERSION,
+            });
+        }
         let (min, max) = R::seat_counts();
         if seats < min || seats > max {
             return Err(SetupError::SeatCount {
@@ -46,7 +63,7 @@ impl<R: Rules> Match<R> {
                 given: seats,
             });
         }
-        let state = R::setup(&options, seats, &mut GameRng::new(&seed, 0))?;
+        let state = R::setup_at(&options, seats, &mut GameRng::new(&seed, 0), rules_version)?;
         Ok(Match {
             options,
             seats,

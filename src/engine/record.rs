@@ -161,7 +161,7 @@ impl Record {
         if self.commands.iter().any(|c| c.redacted) {
             return Err(ReplayError::Redacted);
         }
-        Ok(game.new_match(&self.options, self.seats, seed)?)
+        Ok(game.new_match_at(&self.options, self.seats, seed, self.rules_version)?)
     }
 
     /// Replays every command, calling `each` after every step; checks the final hash if the

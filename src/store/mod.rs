@@ -185,7 +185,7 @@ pub struct Loaded {
     pub row: GameRow,
     /// The state at `row.head_seq`.
     pub game: Box<dyn DynMatch>,
-    /// Public log lines by command: (seq, seat, lines).
+    /// Public log lines by command: (seq, seat, lines); seq 0 holds the setup's lines, if any.
     pub log: Arc<Vec<(i64, Seat, Vec<String>)>>,
 }
 
@@ -493,7 +493,16 @@ impl Store {
         };
         let (head, mut game, log) = match cached {
             Some(found) => found,
-            None => (0, self.start(&row)?, Arc::new(Vec::new())),
+            None => {
+                let game = self.start(&row)?;
+                let opening = game.opening();
+                let log = if opening.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![(0, 0, opening)]
+                };
+                (0, game, Arc::new(log))
+            }
         };
         if head == row.head_seq {
             return Ok(Loaded { row, game, log });
@@ -521,11 +530,16 @@ impl Store {
             game: row.id,
             reason: format!("unknown game {}", row.kind),
         })?;
-        kind.new_match(&row.options, row.seat_count as usize, row.seed)
-            .map_err(|e| StoreError::Corrupt {
-                game: row.id,
-                reason: e.to_string(),
-            })
+        kind.new_match_at(
+            &row.options,
+            row.seat_count as usize,
+            row.seed,
+            row.rules_version as u32,
+        )
+        .map_err(|e| StoreError::Corrupt {
+            game: row.id,
+            reason: e.to_string(),
+        })
     }
 
     fn remember(

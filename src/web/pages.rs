@@ -943,7 +943,12 @@ pub async fn replay(
     let over = row.status == "over";
     let open = over && query.open == Some(1);
     let mut live = game
-        .new_match(&row.options, row.seat_count as usize, row.seed)
+        .new_match_at(
+            &row.options,
+            row.seat_count as usize,
+            row.seed,
+            row.rules_version as u32,
+        )
         .map_err(|e| WebError::Internal(e.to_string()))?;
     let mut log = crate::engine::Log::recording();
     let mut step_lines = Vec::new();

@@ -27,6 +27,8 @@ struct NationhoodView {
     runs: Vec<Option<Vec<Card>>>,
     hand_sizes: Vec<usize>,
     stock_count: usize,
+    rules_version: u32,
+    restocked: bool,
     piles: Vec<Vec<Card>>,
     cities: Vec<NationhoodCity>,
     offer_words: Option<String>,
@@ -72,7 +74,7 @@ struct Board {
     match_kind: &'static str,
     target: i64,
     phase: String,
-    stock: usize,
+    stock: String,
     offer: String,
     threat: String,
     last_hand: String,
@@ -122,6 +124,9 @@ pub fn board(view: &Value, names: &[String]) -> Option<String> {
         .collect();
     let mover = name(v.turn_of);
     let phase = match v.phase.as_str() {
+        "turn" if v.war_threats.contains(&v.turn_of) => format!(
+            "{mover}'s turn: draw, offer diplomacy instead, or declare war (their diplomacy was refused; war takes a joker)"
+        ),
         "turn" => format!("{mover}'s turn: draw, or offer diplomacy instead"),
         "answer" => format!(
             "{} answers {mover}'s offer",
@@ -188,7 +193,17 @@ pub fn board(view: &Value, names: &[String]) -> Option<String> {
         },
         target: v.target,
         phase,
-        stock: v.stock_count,
+        stock: match (v.rules_version >= 2, v.restocked) {
+            (true, false) => format!(
+                "{} cards, face down; when it runs out the discard piles but their top cards are shuffled into a new stock, once",
+                v.stock_count
+            ),
+            (true, true) => format!(
+                "{} cards, face down, rebuilt once; when it runs out the hand ends without a winner",
+                v.stock_count
+            ),
+            _ => format!("{} cards, face down", v.stock_count),
+        },
         offer: v
             .offer_words
             .map(|w| format!("{mover} offers {}", render(&w, names)))
