@@ -108,20 +108,29 @@ fn player(kind: &dyn DynGame, seat: &MailSeat, count: usize) -> Player {
     }
 }
 
-/// Queues an invitation for every seat with an address, carrying the seat's own token.
+/// Queues an invitation for every seat of a new game with an address, carrying the seat's own
+/// token, the other players, the time control and the seed's commitment.
 pub async fn enqueue_invites(
     tx: &mut PgConnection,
-    game_id: i64,
-    kind: &dyn DynGame,
-    game: &dyn DynMatch,
-    seats: &[MailSeat],
-    tokens: &[String],
-    commitment: &str,
-    time_control: Option<String>,
+    creation: &Creation<'_>,
 ) -> Result<(), sqlx::Error> {
+    let seats: Vec<MailSeat> = creation
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| MailSeat {
+            seat: i,
+            name: s.name.to_string(),
+            email: s.email.clone(),
+            pref: "every".into(),
+        })
+        .collect();
+    let (game_id, kind, game) = (creation.id, creation.game, creation.started);
+    let (tokens, commitment) = (creation.seat_tokens, creation.commitment);
+    let time_control = Some(crate::domain::ClockSettings::of_game(creation.settings).describe());
     let active = game.active();
     let mut queued = false;
-    for seat in seats {
+    for seat in &seats {
         let Some(to) = &seat.email else { continue };
         if seat.pref == "off" {
             continue;
@@ -482,28 +491,7 @@ impl Effects for MailEffects {
         creation: &'a Creation<'a>,
     ) -> BoxFuture<'a, Result<(), EffectError>> {
         Box::pin(async move {
-            let seats: Vec<MailSeat> = creation
-                .seats
-                .iter()
-                .enumerate()
-                .map(|(i, s)| MailSeat {
-                    seat: i,
-                    name: s.name.to_string(),
-                    email: s.email.clone(),
-                    pref: "every".into(),
-                })
-                .collect();
-            enqueue_invites(
-                tx,
-                creation.id,
-                creation.game,
-                creation.started,
-                &seats,
-                creation.seat_tokens,
-                creation.commitment,
-                Some(crate::domain::ClockSettings::of_game(creation.settings).describe()),
-            )
-            .await?;
+            enqueue_invites(tx, creation).await?;
             Ok(())
         })
     }
