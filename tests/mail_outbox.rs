@@ -684,7 +684,7 @@ async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_gam
         .await
         .unwrap();
     let created = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
-    assert_eq!(res.status().as_u16(), 201, "{created}");
+    assert_eq!(res.status().as_u16(), 303, "{created}");
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while mailbox.list().unwrap().len() < 4 {
         assert!(

@@ -25,6 +25,12 @@ use std::sync::{Arc, Mutex};
 /// The migrations in migrations/, embedded in the binary.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
+/// How many days a link minted for a notice opens its seat.
+pub const MAIL_LINK_DAYS: i32 = 30;
+
+/// How many days after its game ended a minted link still opens its seat.
+pub const MAIL_LINK_GRACE_DAYS: i32 = 7;
+
 /// The channel on which every appended command is announced (payload: `game_id:seq`).
 pub const MOVES_CHANNEL: &str = "postplay_moves";
 
@@ -380,17 +386,38 @@ impl Store {
         })
     }
 
-    /// The game and seat a seat token opens.
+    /// The game and seat a seat token opens: the seat's own token, or a link minted for one
+    /// of its notices while that is fresh ([`MAIL_LINK_DAYS`] days, and no more than
+    /// [`MAIL_LINK_GRACE_DAYS`] days after the game ended). A relink ends both kinds.
     pub async fn seat_by_token(&self, token: &str) -> Result<Option<(i64, Seat)>, sqlx::Error> {
+        self.seat_by(token, true).await
+    }
+
+    /// The game and seat a token names for the seat's mail settings only: a minted link from
+    /// an old message still reaches them (unsubscribing must always work).
+    pub async fn seat_for_mail_settings(
+        &self,
+        token: &str,
+    ) -> Result<Option<(i64, Seat)>, sqlx::Error> {
+        self.seat_by(token, false).await
+    }
+
+    async fn seat_by(&self, token: &str, fresh: bool) -> Result<Option<(i64, Seat)>, sqlx::Error> {
         if !looks_like_token(token) {
             return Ok(None);
         }
-        // The seat's own token, or one of the links minted for its notices.
+        let now = self.now();
         let row = sqlx::query(
             "SELECT game_id, seat FROM seats WHERE token_hash = $1 \
-             UNION ALL SELECT game_id, seat FROM seat_links WHERE token_hash = $1 LIMIT 1",
+             UNION ALL SELECT l.game_id, l.seat FROM seat_links l JOIN games g ON g.id = l.game_id \
+             WHERE l.token_hash = $1 AND (NOT $2 OR (l.created_at > $3 - make_interval(days => $4) \
+             AND (g.status = 'running' OR g.updated_at > $3 - make_interval(days => $5)))) LIMIT 1",
         )
         .bind(token_hash(token))
+        .bind(fresh)
+        .bind(now)
+        .bind(MAIL_LINK_DAYS)
+        .bind(MAIL_LINK_GRACE_DAYS)
         .fetch_optional(&self.pool)
         .await?;
         row.map(|r| {

@@ -68,6 +68,9 @@ pub enum WebError {
         /// When to try again.
         retry_after: Duration,
     },
+    /// 410: shown once and gone.
+    #[error("{0}")]
+    Gone(String),
     /// 409: not possible in the game's present state.
     #[error("{0}")]
     Conflict(String),
@@ -113,6 +116,7 @@ impl ResponseError for WebError {
             WebError::BadRequest(_) => StatusCode::BAD_REQUEST,
             WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             WebError::Conflict(_) => StatusCode::CONFLICT,
+            WebError::Gone(_) => StatusCode::GONE,
             WebError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             WebError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -186,6 +190,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .route(web::post().to(pages::create_game))
                 .wrap(limits::PerClient::Games),
         )
+        .route("/new/{kind}/created/{id}", get().to(pages::created))
         .route("/manage/{token}", get().to(pages::manage))
         .service(
             web::resource("/manage/{token}/relink/{seat}")

@@ -183,7 +183,7 @@ pub async fn new_game(req: HttpRequest, kind: web::Path<String>) -> Result<HttpR
     Ok(response)
 }
 
-#[derive(Template)]
+#[derive(Template, serde::Serialize, serde::Deserialize)]
 #[template(path = "created.html")]
 struct Created {
     id: i64,
@@ -191,6 +191,35 @@ struct Created {
     organiser_link: String,
     seats: Vec<(String, String, String)>,
     commitment: String,
+}
+
+/// The cookie that carries a new game's links from the POST that made it to the page that
+/// shows them, so a reload shows them again instead of making a second game.
+const CREATED_COOKIE: &str = "pp_created";
+
+/// How long the links stay on the "created" page.
+const CREATED_FOR_SECS: i64 = 900;
+
+/// `GET /new/{kind}/created/{id}`: the links of the game just made, shown from the cookie the
+/// creating POST set (for fifteen minutes; a reload shows them again and makes nothing).
+pub async fn created(
+    req: HttpRequest,
+    path: web::Path<(String, i64)>,
+) -> Result<HttpResponse, WebError> {
+    let (_, id) = path.into_inner();
+    let page = req
+        .cookie(CREATED_COOKIE)
+        .and_then(|c| hex::decode(c.value()).ok())
+        .and_then(|bytes| serde_json::from_slice::<Created>(&bytes).ok())
+        .filter(|page| page.id == id)
+        .ok_or_else(|| {
+            WebError::Gone(
+                "the links of a new game are shown for fifteen minutes after it is made, on the \
+                 browser that made it; the organiser page can give any seat a new link"
+                    .into(),
+            )
+        })?;
+    html(StatusCode::OK, page)
 }
 
 /// `POST /new/{kind}`: creates the game and shows its links once.
@@ -289,26 +318,40 @@ pub async fn create_game(
         Err(e) => return Err(e.into()),
     };
     let base = &state.base_url;
-    html(
-        StatusCode::CREATED,
-        Created {
-            id: created.id,
-            name: game.name().to_string(),
-            organiser_link: format!("{base}/manage/{}", created.organiser_token),
-            seats: seats
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    (
-                        game.seat_name(i, seats.len()),
-                        s.name.to_string(),
-                        format!("{base}/play/{}", created.seat_tokens[i]),
-                    )
-                })
-                .collect(),
-            commitment: seed.commitment(),
-        },
+    let page = Created {
+        id: created.id,
+        name: game.name().to_string(),
+        organiser_link: format!("{base}/manage/{}", created.organiser_token),
+        seats: seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                (
+                    game.seat_name(i, seats.len()),
+                    s.name.to_string(),
+                    format!("{base}/play/{}", created.seat_tokens[i]),
+                )
+            })
+            .collect(),
+        commitment: seed.commitment(),
+    };
+    let cookie = actix_web::cookie::Cookie::build(
+        CREATED_COOKIE,
+        hex::encode(serde_json::to_vec(&page).expect("pages serialize")),
     )
+    .path("/new/")
+    .http_only(true)
+    .secure(state.secure_cookies)
+    .same_site(actix_web::cookie::SameSite::Strict)
+    .max_age(actix_web::cookie::time::Duration::seconds(CREATED_FOR_SECS))
+    .finish();
+    Ok(HttpResponse::SeeOther()
+        .insert_header((
+            "Location",
+            format!("/new/{}/created/{}", game.id(), created.id),
+        ))
+        .cookie(cookie)
+        .finish())
 }
 
 struct ManagedSeat {
