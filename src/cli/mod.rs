@@ -9,7 +9,7 @@ mod transfer;
 mod verify;
 mod worker;
 
-pub use selfplay::random_seed;
+pub use selfplay::{option_combinations, random_seed};
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -6,10 +6,10 @@ use super::melds::run_cards;
 use super::state::{City, HandEnd, Offer, Phase, State};
 use crate::cards::Card;
 use crate::engine::{Outcome, Seat, Viewer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The board as one viewer may see it.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug)]
 pub struct View {
     /// Stage.
     pub phase: Phase,

@@ -3,10 +3,10 @@
 use super::state::{Declaration, HandEnd, Phase, PrAnswer, State, WonCard};
 use crate::cards::Card;
 use crate::engine::{Outcome, Seat, Viewer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A Puerto Rico declaration as a viewer sees it: answers stay sealed until all are in.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug)]
 pub struct PrView {
     /// Who declared.
     pub declarer: Seat,
@@ -21,7 +21,7 @@ pub struct PrView {
 }
 
 /// The total a challenge must beat, and who holds it (the declarer, or the last challenger).
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug)]
 pub struct High {
     /// Electoral votes.
     pub total: u32,
@@ -30,7 +30,7 @@ pub struct High {
 }
 
 /// The board as one viewer may see it.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug)]
 pub struct View {
     /// Stage.
     pub phase: Phase,
