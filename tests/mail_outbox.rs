@@ -55,6 +55,7 @@ async fn create(
             &seats(&refs),
             Seed::from_number(seed),
             Some(&EmailAddress::parse("org@example.org").unwrap()),
+            &Value::Null,
         )
         .await
         .unwrap()
@@ -185,15 +186,23 @@ async fn a_whole_game_played_through_the_links_in_the_mail() {
     let mut message_ids = HashSet::new();
     let mut last_moved: HashMap<usize, i64> = HashMap::new();
     let mut seen = 0;
+    let mut organiser_mails = 0;
     let mut turns = 0;
     let mut moves = 0;
     while over.len() < 4 {
         let mail = expect_mail(&sink, seen + 1, 10).await;
         for got in &mail[seen..] {
             assert_eq!(got.to.len(), 1, "one recipient per message");
-            let seat = seat_of[&got.to[0]];
             let data = &got.data;
             let subject = header(data, "Subject").unwrap();
+            let Some(&seat) = seat_of.get(&got.to[0]) else {
+                assert!(
+                    subject.ends_with("your organiser link"),
+                    "the organiser gets their link: {subject}"
+                );
+                organiser_mails += 1;
+                continue;
+            };
             let id_header = header(data, "Message-ID").unwrap();
             assert!(
                 message_ids.insert(id_header.clone()),
@@ -269,6 +278,7 @@ async fn a_whole_game_played_through_the_links_in_the_mail() {
     assert_eq!(row.status, "over");
     assert_eq!(row.head_seq as usize, moves);
     assert_eq!(invitations.len(), 4);
+    assert_eq!(organiser_mails, 1, "the organiser's link, once");
     assert!(turns > 10, "{turns} your-turn notices");
     // Nothing more comes: every notice was for an event, once.
     tokio::time::sleep(Duration::from_millis(400)).await;
@@ -390,8 +400,9 @@ async fn an_address_that_never_works_ends_undeliverable_and_the_organiser_is_tol
     };
     let worker = spawn_worker(&db, &base, sink.port(), config);
     let created = create(&db, "whitehouse", json!({}), &emails(), 51).await;
-    // Three invitations and the organiser's notice arrive; Bo's invitation does not.
-    let mail = expect_mail(&sink, 4, 10).await;
+    // Three invitations, the organiser's link and the organiser's notice arrive; Bo's
+    // invitation does not.
+    let mail = expect_mail(&sink, 5, 10).await;
     drain(&db, 10).await;
     let failed: (String, String, i32) = sqlx::query_as(
         "SELECT status, last_error, attempts FROM outbox WHERE recipient = 'bo@example.org'",
@@ -405,6 +416,11 @@ async fn an_address_that_never_works_ends_undeliverable_and_the_organiser_is_tol
     let to_organiser: Vec<_> = mail
         .iter()
         .filter(|m| m.to == vec!["org@example.org".to_string()])
+        .filter(|m| {
+            !header(&m.data, "Subject")
+                .unwrap()
+                .ends_with("your organiser link")
+        })
         .collect();
     assert_eq!(to_organiser.len(), 1);
     let notice = &to_organiser[0].data;
@@ -464,8 +480,7 @@ async fn two_worker_processes_send_each_message_exactly_once() {
                 .id,
         );
     }
-    let dir = std::env::temp_dir().join(format!("postplay-workers-{}", db.name));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch::Scratch::new(&format!("workers-{}", db.name));
     let spawn = |n: usize| {
         std::process::Command::new(env!("CARGO_BIN_EXE_postplay"))
             .arg("worker")
@@ -524,7 +539,6 @@ async fn two_worker_processes_send_each_message_exactly_once() {
         per_worker.iter().all(|&n| n > 0),
         "both workers worked: {per_worker:?}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
     db.drop().await;
 }
 
@@ -637,8 +651,8 @@ async fn a_digest_gathers_a_players_games_and_one_click_unsubscribe_stops_mail()
 #[actix_web::test]
 async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_game() {
     let db = TestDb::new().await;
-    let dir = std::env::temp_dir().join(format!("postplay-devmail-{}", db.name));
-    let mailbox = postplay::mail::DevMailbox::new(&dir);
+    let dir = common::scratch::Scratch::new(&format!("devmail-{}", db.name));
+    let mailbox = postplay::mail::DevMailbox::new(dir.to_path_buf());
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
     let server = postplay::web::start_with_mailbox(
@@ -685,7 +699,7 @@ async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_gam
         .await
         .unwrap();
     let created = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
-    assert_eq!(res.status().as_u16(), 201, "{created}");
+    assert_eq!(res.status().as_u16(), 303, "{created}");
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while mailbox.list().unwrap().len() < 4 {
         assert!(
@@ -780,7 +794,6 @@ async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_gam
     let other = spawn_app(&db);
     assert_eq!(get(&client, &format!("{other}/dev/mailbox")).await.0, 404);
     worker.stop().await;
-    std::fs::remove_dir_all(&dir).unwrap();
     db.drop().await;
 }
 
@@ -804,13 +817,22 @@ async fn the_organiser_is_told_once_of_a_seat_that_has_not_moved() {
             .collect()
     };
     let worker = spawn_worker(&db, &base, sink.port(), config);
-    let mail = expect_mail(&sink, 5, 10).await;
+    // Four invitations, the organiser's link, and the notice.
+    let mail = expect_mail(&sink, 6, 10).await;
     let first = db.store.load(id).await.unwrap().game.active()[0];
     assert_eq!(
         idle_to_organiser(&mail),
         vec![format!("Whitehouse #{id}: {} has not moved", NAMES[first])]
     );
-    let text = part(&mail.last().unwrap().data, "text/plain").unwrap();
+    let idle = mail
+        .iter()
+        .find(|m| {
+            header(&m.data, "Subject")
+                .unwrap()
+                .ends_with("has not moved")
+        })
+        .unwrap();
+    let text = part(&idle.data, "text/plain").unwrap();
     assert!(text.contains(NAMES[first]), "{text}");
     // Many more looks, no second notice for the same position.
     tokio::time::sleep(Duration::from_millis(800)).await;

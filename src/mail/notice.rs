@@ -44,6 +44,10 @@ pub enum Notice {
     Undeliverable(Undeliverable),
     /// Organiser: a seat has not moved for a long time.
     Idle(Idle),
+    /// News of the clock: a reminder, a timeout, a pause, an extension.
+    Clock(ClockNews),
+    /// A private link: the organiser's, at creation, or a seat's new one after a relink.
+    Link(LinkNotice),
 }
 
 impl Notice {
@@ -55,6 +59,8 @@ impl Notice {
             Notice::Over(n) => &n.game,
             Notice::Undeliverable(n) => &n.game,
             Notice::Idle(n) => &n.game,
+            Notice::Clock(n) => &n.game,
+            Notice::Link(n) => &n.game,
         }
     }
 
@@ -66,6 +72,8 @@ impl Notice {
             Notice::Over(_) => "over",
             Notice::Undeliverable(_) => "undeliverable",
             Notice::Idle(_) => "idle",
+            Notice::Clock(_) => "clock",
+            Notice::Link(_) => "link",
         }
     }
 }
@@ -160,4 +168,36 @@ pub struct Digest {
     pub name: String,
     /// One entry per game, oldest first.
     pub turns: Vec<Turn>,
+}
+
+/// News of the correspondence clock for one reader: a reminder that time runs out, a move the
+/// clock played, a forfeit, the organiser's pause or extension.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockNews {
+    /// The game.
+    pub game: GameRef,
+    /// The subject line, after the game's title ("1 day left to move").
+    pub headline: String,
+    /// What happened, a sentence a line.
+    pub lines: Vec<String>,
+    /// The reader's own deadline, if one runs.
+    pub deadline: Option<DateTime<Utc>>,
+    /// A private link for the reader's seat (none for the organiser).
+    pub token: Option<String>,
+}
+
+/// A private link sent on its own: the organiser's page at creation, or a seat's new link
+/// after the organiser replaced the old one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkNotice {
+    /// The game.
+    pub game: GameRef,
+    /// The subject after the game's title.
+    pub headline: String,
+    /// The sentences before the link.
+    pub lines: Vec<String>,
+    /// True for the organiser's page, false for a seat's.
+    pub manage: bool,
+    /// The raw token (removed from the outbox once sent).
+    pub token: String,
 }

@@ -3,11 +3,10 @@
 //! tracks, buttons, the persistent boxes, the face-up Strategy cards, claimed cards and the
 //! viewer's own hand.
 
-use super::seat_name;
+use super::{Board, seat_name};
 use crate::engine::Seat;
-use crate::games::votes_for_women::{CardView, Mark, Phase, Region, View};
+use crate::games::votes_for_women::{CardView, Mark, Phase, Region, View, VotesForWomen};
 use askama::Template;
-use serde_json::Value;
 
 /// One state's tile.
 struct Tile {
@@ -42,7 +41,7 @@ struct SideRow {
 
 #[derive(Template)]
 #[template(path = "boards/votes_for_women.html")]
-struct Board {
+struct VfwBoard {
     regions: Vec<RegionBox>,
     sides: Vec<SideRow>,
     turn: u8,
@@ -74,9 +73,8 @@ fn colour_class(colour: &str) -> &'static str {
     }
 }
 
-/// The board for a Votes for Women view, or `None` if the view is not one.
-pub fn board(view: &Value, names: &[String]) -> Option<String> {
-    let v: View = serde_json::from_value(view.clone()).ok()?;
+impl Board for VotesForWomen {
+    fn board(v: &View, names: &[String]) -> askama::Result<String> {
     let name = |s: Seat| seat_name(names, s);
     let regions = Region::ALL
         .iter()
@@ -204,7 +202,7 @@ pub fn board(view: &Value, names: &[String]) -> Option<String> {
             )
         })
         .unwrap_or_default();
-    let board = Board {
+    let board = VfwBoard {
         regions,
         sides,
         turn: v.turn,
@@ -214,10 +212,10 @@ pub fn board(view: &Value, names: &[String]) -> Option<String> {
         amendment_sent: v.amendment_sent,
         checks: v.checks,
         xs: v.xs,
-        rest_of_turn: v.rest_of_turn,
-        rest_of_game: v.rest_of_game,
-        final_voting: v.final_voting,
-        strategy: v.strategy_face_up,
+        rest_of_turn: v.rest_of_turn.clone(),
+        rest_of_game: v.rest_of_game.clone(),
+        final_voting: v.final_voting.clone(),
+        strategy: v.strategy_face_up.clone(),
         strategy_deck: v.strategy_deck_size,
         hand: v.you.and_then(|s| v.hands.get(s).cloned().flatten()),
         open_hands: match v.you {
@@ -230,14 +228,14 @@ pub fn board(view: &Value, names: &[String]) -> Option<String> {
         resolving,
         last_roll,
         vote,
-        outcome: v.outcome.map(|o| o.reason).unwrap_or_default(),
+        outcome: v.outcome.as_ref().map(|o| o.reason.clone()).unwrap_or_default(),
     };
-    board.render().ok()
+    board.render()
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::board;
     use crate::engine::{Log, Seed, Viewer, bot, find_game};
 
     /// Every step of random games, for both seats and a spectator, through this board (never
@@ -255,7 +253,7 @@ mod tests {
                     serde_json::from_value(live.state_json()).unwrap();
                 for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator] {
                     let view = live.view(viewer);
-                    let html = board(&view, &names)
+                    let html = super::super::game_board("votes-for-women", &view, &names)
                         .unwrap_or_else(|| panic!("seed {n}: no board for {view}"));
                     assert!(html.contains("Ann") && html.contains("Bo"));
                     let whole = super::super::board_html("votes-for-women", &view, &names);
