@@ -79,6 +79,33 @@ impl From<StoreError> for SubmitError {
     }
 }
 
+/// What a move's transaction holds once the command is appended: what a caller's
+/// [`AfterAppend`] may read to write its own rows in the same transaction.
+pub struct Appended<'a> {
+    /// The game's row as it was read before the move.
+    pub row: &'a GameRow,
+    /// The new command's seq (the log's new head).
+    pub seq: i64,
+    /// The seat that moved.
+    pub seat: Seat,
+    /// The game after the command.
+    pub game: &'a dyn DynMatch,
+    /// The whole public log, the new command's lines last.
+    pub log: &'a [(i64, Seat, Vec<String>)],
+}
+
+/// The seam of a move's transaction (DESIGN.md "A move's transaction, one direction"): a
+/// module above the store adds its rows to the transaction that appends a command, so they
+/// are written exactly when the command is.
+pub trait AfterAppend: Sync {
+    /// Writes in `tx`; an error rolls the whole move back.
+    fn after_append<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        appended: Appended<'a>,
+    ) -> futures_util::future::BoxFuture<'a, Result<(), sqlx::Error>>;
+}
+
 /// A seat asked for at creation.
 #[derive(Debug, Clone)]
 pub struct NewSeat {
@@ -508,6 +535,19 @@ impl Store {
         command: &Value,
         expected_head: Option<i64>,
     ) -> Result<i64, SubmitError> {
+        self.submit_with(id, seat, command, expected_head, None)
+            .await
+    }
+
+    /// [`Store::submit`], with `after` writing its own rows in the move's transaction.
+    pub async fn submit_with(
+        &self,
+        id: i64,
+        seat: Seat,
+        command: &Value,
+        expected_head: Option<i64>,
+        after: Option<&dyn AfterAppend>,
+    ) -> Result<i64, SubmitError> {
         let loaded = self.load(id).await?;
         let head = loaded.row.head_seq;
         if expected_head.is_some_and(|e| e != head) {
@@ -558,6 +598,16 @@ impl Store {
             .await?;
         outbox::enqueue_after_move(&mut tx, &loaded.row, seq, &before, game.as_ref(), &lines)
             .await?;
+        if let Some(after) = after {
+            let appended = Appended {
+                row: &loaded.row,
+                seq,
+                seat,
+                game: game.as_ref(),
+                log: &lines,
+            };
+            after.after_append(&mut tx, appended).await?;
+        }
         tx.commit().await?;
         tracing::info!(game = id, seq, seat, "command appended");
         self.remember(id, seq, game.as_ref(), &Arc::new(lines));
