@@ -375,3 +375,142 @@ async fn replies_over_the_hourly_limit_are_ignored_without_an_answer() {
     assert_eq!(outcomes[2], Outcome::Ignored("too many replies this hour"));
     rig.stop().await;
 }
+
+async fn queued_for(rig: &Rig, game: i64, seat: i32) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM outbox WHERE game_id = $1 AND seat = $2")
+        .bind(game)
+        .bind(seat)
+        .fetch_one(rig.db.store.pool())
+        .await
+        .unwrap()
+}
+
+/// Plays at random on the page until both seats of an Electoral College Combat game must
+/// choose a sealed sign at once; false if the game ended first.
+async fn until_sealed_signs(rig: &Rig, game: i64, seed: u64) -> bool {
+    let mut bot = rng(seed);
+    for _ in 0..3000 {
+        let loaded = rig.db.store.load(game).await.unwrap();
+        let active = loaded.game.active();
+        if active.len() == 2 {
+            return true;
+        }
+        let Some(&seat) = active.first() else {
+            return false;
+        };
+        let command =
+            postplay::engine::bot::random_command(loaded.game.as_ref(), seat, &mut bot).unwrap();
+        rig.db
+            .store
+            .submit(game, seat, &command, None)
+            .await
+            .unwrap();
+    }
+    false
+}
+
+/// The latest mail of game `game` to `seat` that asks it to choose a sealed sign, if any.
+async fn asked_for_sign(rig: &Rig, game: i64, seat: usize) -> Option<Received> {
+    let title = format!("#{game}:");
+    rig.mails_to(seat)
+        .await
+        .into_iter()
+        .rev()
+        .find(|m| {
+            header(&m.data, "Subject").is_some_and(|s| s.contains(&title))
+                && header(&m.data, "Reply-To").is_some()
+        })
+        .filter(|m| text(m).contains("Russian Collusion: rock"))
+}
+
+/// A game at the sealed signs where one seat (returned) was just asked by mail.
+async fn game_at_signs(rig: &Rig, seeds: &mut std::ops::Range<u64>) -> (i64, usize, Received) {
+    for seed in seeds.by_ref() {
+        let game = rig.game("electoral-combat", json!({}), 2, seed).await;
+        if !until_sealed_signs(rig, game, seed).await {
+            continue;
+        }
+        for seat in 0..2 {
+            if let Some(mail) = asked_for_sign(rig, game, seat).await {
+                return (game, seat, mail);
+            }
+        }
+    }
+    panic!("no game reached the signs with a mail asking for one");
+}
+
+#[actix_web::test]
+async fn a_sealed_sign_by_mail_stays_sealed() {
+    let mut rig = Rig::new().await;
+    let (game, seat, ask) = game_at_signs(&rig, &mut (1..60)).await;
+    let other = 1 - seat;
+    let seen_by_other = rig.mails_to(other).await.len();
+    let queued_for_other = queued_for(&rig, game, other as i32).await;
+    let id = rig.message_id();
+    let to = reply_address(&ask);
+    let before = rig.mails_to(seat).await.len();
+    let outcome = rig
+        .inbox
+        .receive(
+            reply(&id, &email(seat), &to, "russian collusion: scissors").as_bytes(),
+            &[],
+        )
+        .await
+        .unwrap();
+    assert!(matches!(outcome, Outcome::Done(_)), "{outcome:?}");
+    let answer = next_answer(&rig, seat, before).await;
+    assert!(
+        text(&answer).contains("done: Russian Collusion: scissors"),
+        "{}",
+        text(&answer)
+    );
+    // Nothing of it reaches the other seat while its own sign is open.
+    assert_eq!(
+        rig.mails_to(other).await.len(),
+        seen_by_other,
+        "no mail to the other seat"
+    );
+    assert_eq!(
+        queued_for(&rig, game, other as i32).await,
+        queued_for_other,
+        "nothing queued"
+    );
+    let loaded = rig.db.store.load(game).await.unwrap();
+    assert_eq!(
+        loaded.game.active(),
+        vec![other],
+        "the other seat still chooses"
+    );
+    let view = loaded
+        .game
+        .view(postplay::engine::Viewer::Seat(other))
+        .to_string();
+    assert!(
+        !view.contains("scissors"),
+        "the other seat's view shows no sign: {view}"
+    );
+    rig.stop().await;
+}
+
+#[actix_web::test]
+async fn a_stale_reply_still_legal_and_meaning_the_same_is_played() {
+    let mut rig = Rig::new().await;
+    let (game, seat, ask) = game_at_signs(&rig, &mut (1..60)).await;
+    // The other seat chooses on the page first: the mail is now about an older position.
+    let other = 1 - seat;
+    let head_before = head(&rig, game).await;
+    rig.db
+        .store
+        .submit(game, other, &json!({"type": "rps", "sign": "rock"}), None)
+        .await
+        .unwrap();
+    let id = rig.message_id();
+    let to = reply_address(&ask);
+    let outcome = rig
+        .inbox
+        .receive(reply(&id, &email(seat), &to, "2").as_bytes(), &[])
+        .await
+        .unwrap();
+    assert_eq!(outcome, Outcome::Done(head_before + 2));
+    rig.stop().await;
+}

@@ -52,6 +52,7 @@ fn turn(name: &str, game_name: &str) -> Turn {
         choices: vec!["Play the 9 of hearts".into()],
         deadline: None,
         token: "t0k3n".into(),
+        ask: Default::default(),
     }
 }
 
