@@ -212,7 +212,7 @@ mod tests {
             );
         }
         let oof =
-            format!("From: ann@example.org\r\nSubject: Out of Office: back Monday\r\n\r\naway");
+            "From: ann@example.org\r\nSubject: Out of Office: back Monday\r\n\r\naway".to_string();
         assert_eq!(parse(oof.as_bytes(), &[]).machine, Some(Machine::Bounce));
         assert_eq!(
             parse(&mail("Auto-Submitted: no\r\n", "x"), &[]).machine,
@@ -223,7 +223,7 @@ mod tests {
     #[test]
     fn the_envelope_wins_and_a_missing_id_is_a_digest() {
         let other = "fedcba9876543210fedcba9876543210fedcba98";
-        let raw = format!("From: ann@example.org\r\n\r\npass\r\n");
+        let raw = "From: ann@example.org\r\n\r\npass\r\n".to_string();
         let m = parse(raw.as_bytes(), &[format!("play+{other}@pp.example")]);
         assert_eq!(m.secret.as_deref(), Some(other));
         assert!(m.key.starts_with("sha256:"));

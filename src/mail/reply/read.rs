@@ -42,6 +42,9 @@ pub enum ReadError {
     Fill { label: String, reason: String },
 }
 
+/// One choice's best reading: its index, the label words used, and the command or complaint.
+type Reading = (usize, usize, Result<(Value, String), ReadError>);
+
 /// Reads `line` against `choices`.
 pub fn read(line: &str, choices: &[Choice]) -> Result<Read, ReadError> {
     let tokens = words(line);
@@ -63,7 +66,7 @@ pub fn read(line: &str, choices: &[Choice]) -> Result<Read, ReadError> {
             said,
         });
     }
-    let mut found: Vec<(usize, usize, Result<(Value, String), ReadError>)> = Vec::new();
+    let mut found: Vec<Reading> = Vec::new();
     for (index, choice) in choices.iter().enumerate() {
         let label = words(&choice.label);
         let most = label_words(&label, &tokens);
