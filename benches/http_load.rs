@@ -138,7 +138,14 @@ async fn drive(
     (all, elapsed)
 }
 
-fn pgbench(db: &TestDb, clients: u64, seconds: u64) -> f64 {
+/// What pgbench measured: transactions a second, and the p99 latency when paced.
+struct Pgbench {
+    tps: f64,
+    p99: Option<Duration>,
+}
+
+/// Runs the SQL of one move with pgbench, at full speed or paced to `rate` a second.
+fn pgbench(db: &TestDb, clients: u64, seconds: u64, rate: Option<f64>) -> Pgbench {
     let beside = postplay::pg::find_binaries().unwrap().join("pgbench");
     let bin = if beside.exists() {
         beside
@@ -155,7 +162,9 @@ fn pgbench(db: &TestDb, clients: u64, seconds: u64) -> f64 {
     };
     let script = std::env::temp_dir().join("postplay-move.sql");
     // Exactly the SQL of one move: the seat's token look-up, the game row, then in one
-    // transaction the optimistic head update, the command insert and the NOTIFY.
+    // transaction the optimistic head update, the command insert, the NOTIFY, the clock's
+    // deadlines (its settings, the mover's wait ended, the next seat's begun) and mail's look
+    // at the seats (none of the bench's seats has an address).
     std::fs::write(
         &script,
         "\\set g random(1, 200)\n\
@@ -165,21 +174,43 @@ fn pgbench(db: &TestDb, clients: u64, seconds: u64) -> f64 {
          UPDATE bench_games SET head_seq = head_seq + 1, head_hash = md5(random()::text), status = 'running', updated_at = now() WHERE id = :g;\n\
          INSERT INTO bench_commands (game_id, seq, seat, command, created_at, hash) SELECT :g, head_seq, 0, '{\"type\":\"play\",\"card\":\"CA\"}', now(), md5(random()::text) FROM bench_games WHERE id = :g;\n\
          SELECT pg_notify('postplay_bench', :g::text);\n\
+         SELECT clock, paused_at FROM bench_games WHERE id = :g;\n\
+         SELECT allowance_secs, spent_secs, stretch_start, due_at, reminders FROM bench_clocks WHERE game_id = :g AND seat = 0 AND awaited_seq IS NOT NULL FOR UPDATE;\n\
+         SELECT allowance_secs, spent_secs, stretch_start, due_at, reminders FROM bench_clocks WHERE game_id = :g AND seat = 0 AND awaited_seq IS NOT NULL FOR UPDATE;\n\
+         UPDATE bench_clocks SET bank_secs = bank_secs, awaited_seq = NULL, waiting_since = NULL, allowance_secs = NULL, spent_secs = 0, stretch_start = NULL, due_at = NULL, remind_at = NULL, reminders = 0, lease_until = NULL WHERE game_id = :g AND seat = 0;\n\
+         SELECT EXISTS (SELECT 1 FROM vacations v JOIN seats s ON lower(s.email) = v.email WHERE s.game_id = :g AND s.seat = 1 AND v.ended_at IS NULL);\n\
+         INSERT INTO bench_clocks (game_id, seat, bank_secs) VALUES (:g, 1, 86400) ON CONFLICT (game_id, seat) DO UPDATE SET bank_secs = bench_clocks.bank_secs RETURNING bank_secs;\n\
+         UPDATE bench_clocks SET awaited_seq = 1, waiting_since = now(), allowance_secs = 86400, spent_secs = 0, stretch_start = now(), due_at = now() + interval '1 day', remind_at = now() + interval '19 hours', reminders = 0, lease_until = NULL WHERE game_id = :g AND seat = 1;\n\
+         SELECT seat, name, email, mail_pref FROM seats WHERE game_id = :g ORDER BY seat;\n\
          COMMIT;\n",
     )
     .unwrap();
+    let log_dir = std::env::temp_dir().join(format!("postplay-pgbench-{}", std::process::id()));
+    std::fs::create_dir_all(&log_dir).unwrap();
+    let mut args: Vec<String> = [
+        "-n",
+        "-c",
+        &clients.to_string(),
+        "-j",
+        "2",
+        "-T",
+        &seconds.to_string(),
+        "-f",
+        script.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    if let Some(rate) = rate {
+        args.extend([
+            "-R".to_string(),
+            format!("{rate:.0}"),
+            "-l".to_string(),
+            format!("--log-prefix={}/tx", log_dir.display()),
+        ]);
+    }
     let out = std::process::Command::new(bin)
-        .args([
-            "-n",
-            "-c",
-            &clients.to_string(),
-            "-j",
-            "2",
-            "-T",
-            &seconds.to_string(),
-            "-f",
-            script.to_str().unwrap(),
-        ])
+        .args(&args)
         .arg(db.url())
         .output()
         .unwrap();
@@ -189,11 +220,33 @@ fn pgbench(db: &TestDb, clients: u64, seconds: u64) -> f64 {
         "pgbench: {text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    text.lines()
+    let tps = text
+        .lines()
         .find(|l| l.starts_with("tps = "))
         .and_then(|l| l.split_whitespace().nth(2))
         .and_then(|v| v.parse().ok())
-        .expect("pgbench reports tps")
+        .expect("pgbench reports tps");
+    // Per-transaction logs: the third field is the latency in microseconds (with -R, the
+    // time from the scheduled start, so waiting for a slot counts as for the HTTP clients).
+    let mut latencies: Vec<Duration> = std::fs::read_dir(&log_dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .flat_map(|e| {
+            std::fs::read_to_string(e.path())
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| l.split_whitespace().nth(2)?.parse::<u64>().ok())
+                .map(Duration::from_micros)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(&log_dir);
+    latencies.sort();
+    Pgbench {
+        tps,
+        p99: rate.map(|_| percentile(&latencies, 0.99)),
+    }
 }
 
 /// Columns of command rows waiting for one bulk insert.
@@ -231,10 +284,13 @@ async fn render_bench(db: &TestDb, base: &str, games: usize) {
         for (i, entry) in playout.record.commands.iter().enumerate() {
             previous = link(
                 &previous,
-                i as u64 + 1,
-                entry.seat,
-                &entry.command,
-                &chain_time(&at),
+                postplay::engine::audit::Entry {
+                    seq: i as u64 + 1,
+                    seat: entry.seat,
+                    command: &entry.command,
+                    at: &chain_time(&at),
+                    by: None,
+                },
             );
             batch.0.push(created.id);
             batch.1.push(i as i64 + 1);
@@ -364,8 +420,18 @@ fn main() {
         sqlx::query("CREATE TABLE bench_commands (LIKE commands INCLUDING ALL)").execute(db.store.pool()).await.unwrap();
         sqlx::query("ALTER TABLE bench_commands ADD UNIQUE (game_id, seq)").execute(db.store.pool()).await.ok();
         sqlx::query("ALTER TABLE bench_games ADD PRIMARY KEY (id)").execute(db.store.pool()).await.unwrap();
-        let limit = pgbench(&db, clients as u64, seconds);
+        sqlx::query("CREATE TABLE bench_clocks (LIKE seat_clocks INCLUDING ALL)").execute(db.store.pool()).await.unwrap();
+        sqlx::query("INSERT INTO bench_clocks SELECT * FROM seat_clocks").execute(db.store.pool()).await.unwrap();
+        let limit = pgbench(&db, clients as u64, seconds, None).tps;
         println!("pgbench, the same SQL per move, {clients} clients: {limit:.0} tps; HTTP reaches {:.0}% of it", 100.0 * rate / limit);
+        let paced_limit = pgbench(&db, clients as u64, seconds, Some(half));
+        println!(
+            "pgbench at the same half rate ({half:.0}/s): {:.0} tps; p99 {:.2?} (HTTP's p99 {:.2?}: {:.2}x)",
+            paced_limit.tps,
+            paced_limit.p99.unwrap(),
+            percentile(&paced, 0.99),
+            percentile(&paced, 0.99).as_secs_f64() / paced_limit.p99.unwrap().as_secs_f64().max(1e-9)
+        );
         replay_viewer_bench(&db, &base).await;
         let render_games = env_number("POSTPLAY_RENDER_GAMES", 10_000) as usize;
         if render_games > 0 {

@@ -52,6 +52,7 @@ async fn games(db: &TestDb, count: usize, first_seed: u64) -> Vec<(i64, Vec<Stri
                 &seats,
                 Seed::from_number(first_seed + n as u64),
                 None,
+                &Value::Null,
             )
             .await
             .unwrap();

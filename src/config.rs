@@ -21,6 +21,8 @@
 //! | `POSTPLAY_STREAM_KEEPALIVE_SECS` | a comment on every open stream this often, to find closed ones | 15 |
 //! | `POSTPLAY_REQUEST_TIMEOUT_SECS` | time a client has to send a request's headers, and again its body | 10 |
 //! | `POSTPLAY_MAILBOX_PUBLIC` | `true`: the dev mailbox shows its links to any client, not only loopback | false |
+//! | `POSTPLAY_VACATION_DAYS` | vacation days each address has a year | 14 |
+//! | `POSTPLAY_CLOCK_TICK_SECS` | how often `serve` and `worker` look for due deadlines and reminders | 15 |
 
 use std::net::IpAddr;
 use std::path::PathBuf;
@@ -47,6 +49,8 @@ pub struct WebSettings {
     pub request_timeout: Duration,
     /// The dev mailbox shows links to non-loopback clients too.
     pub mailbox_public: bool,
+    /// Vacation days each address has a year.
+    pub vacation_days: u32,
 }
 
 impl Default for WebSettings {
@@ -61,6 +65,7 @@ impl Default for WebSettings {
             stream_keepalive: Duration::from_secs(15),
             request_timeout: Duration::from_secs(10),
             mailbox_public: false,
+            vacation_days: 14,
         }
     }
 }
@@ -117,6 +122,7 @@ impl WebSettings {
                 setting(get, "POSTPLAY_REQUEST_TIMEOUT_SECS", 10u64)?.max(1),
             ),
             mailbox_public: setting(get, "POSTPLAY_MAILBOX_PUBLIC", d.mailbox_public)?,
+            vacation_days: setting(get, "POSTPLAY_VACATION_DAYS", d.vacation_days)?,
         })
     }
 }
@@ -136,6 +142,8 @@ pub struct Config {
     pub mail: crate::mail::settings::MailSettings,
     /// The web server's bounds.
     pub web: WebSettings,
+    /// How often the clock's scheduler runs.
+    pub clock_tick: Duration,
 }
 
 impl Config {
@@ -178,6 +186,9 @@ impl Config {
         let mail = crate::mail::settings::MailSettings::from_lookup(&get)?;
         Ok(Config {
             web: WebSettings::from_lookup(&get)?,
+            clock_tick: Duration::from_secs(
+                setting(&get, "POSTPLAY_CLOCK_TICK_SECS", 15u64)?.max(1),
+            ),
             mail,
             base_url,
             bind,

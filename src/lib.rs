@@ -5,11 +5,15 @@
 
 pub mod cards;
 pub mod cli;
+pub mod clock;
 pub mod config;
+pub mod domain;
 pub mod engine;
 pub mod games;
 pub mod logging;
 pub mod mail;
 pub mod pg;
+pub mod startup;
 pub mod store;
+pub mod time;
 pub mod web;

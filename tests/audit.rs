@@ -1,14 +1,17 @@
 //! `postplay verify` on sealed records: a valid game passes, and each kind of tampering is
 //! caught with the right message.
 
+#[path = "common/scratch.rs"]
+mod scratch;
+use scratch::Scratch;
+
 use postplay::engine::audit::seal;
 use postplay::engine::bot::play_random;
 use postplay::engine::{Record, Seed, registry};
 use std::process::{Command, Output};
 
 fn verify_file(record: &Record, name: &str) -> Output {
-    let dir = std::env::temp_dir().join(format!("postplay-audit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new(&format!("audit-{name}"));
     let path = dir.join(format!("{name}.json"));
     std::fs::write(&path, serde_json::to_string_pretty(record).unwrap()).unwrap();
     Command::new(env!("CARGO_BIN_EXE_postplay"))
@@ -98,8 +101,7 @@ fn tampering_is_caught_with_the_right_message() {
 
 #[test]
 fn unreadable_files_are_told_apart() {
-    let dir = std::env::temp_dir().join(format!("postplay-audit-junk-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("audit-junk");
     let path = dir.join("junk.json");
     std::fs::write(&path, "not json").unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_postplay"))

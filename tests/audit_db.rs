@@ -59,8 +59,7 @@ async fn export_import_verify_round_trip_on_a_fresh_database() {
     assert_eq!(again.final_state_hash, exported.final_state_hash);
 
     // The same through the command line.
-    let dir = std::env::temp_dir().join(format!("postplay-audit-db-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch::Scratch::new("audit-db");
     let file = dir.join("export.json");
     let out = postplay(
         &["export", &id.to_string(), "--out", file.to_str().unwrap()],

@@ -15,6 +15,8 @@ const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 struct Driver {
     process: Child,
+    /// Chromium's profile folder, removed when the driver is dropped.
+    _profile: common::scratch::Scratch,
     base: String,
     session: String,
     client: Client,
@@ -45,8 +47,7 @@ impl Driver {
             }
             actix_web::rt::time::sleep(Duration::from_millis(100)).await;
         }
-        let profile =
-            std::env::temp_dir().join(format!("postplay-chromium-{}", std::process::id()));
+        let profile = common::scratch::Scratch::new("chromium");
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {
@@ -59,6 +60,7 @@ impl Driver {
         }}});
         let mut driver = Driver {
             process,
+            _profile: profile,
             base,
             session: String::new(),
             client,
@@ -208,6 +210,7 @@ async fn a_player_moves_by_clicking_and_sees_the_board_update() {
     .unwrap();
     driver.call("DELETE", "", None).await;
     driver.process.kill().ok();
+    driver.process.wait().ok();
     driver.process.wait().ok();
     db.drop().await;
 }

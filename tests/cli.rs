@@ -1,6 +1,10 @@
 //! The CLI verbs as a person uses them: selfplay writes records, replay reproduces their
 //! hashes, and a tampered record fails naming the command.
 
+#[path = "common/scratch.rs"]
+mod scratch;
+use scratch::Scratch;
+
 use postplay::engine::{Record, registry};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -12,11 +16,8 @@ fn postplay(args: &[&str]) -> Output {
         .expect("postplay runs")
 }
 
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("postplay-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch_dir(name: &str) -> Scratch {
+    Scratch::new(&format!("cli-{name}"))
 }
 
 fn records_in(dir: &Path) -> Vec<PathBuf> {
@@ -204,4 +205,58 @@ fn unknown_game_and_bad_options_are_refused_clearly() {
     assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
     let out = postplay(&["selfplay", game.id(), "--options", "not json"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Reads one line of the verb's output, then goes away as `| head -1` does: the verb must end
+/// quietly, without a panic on the broken pipe.
+fn first_line_then_close(args: &[&str]) -> (String, Output) {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_postplay"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("postplay runs");
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    drop(reader);
+    (line, child.wait_with_output().unwrap())
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_output_quietly() {
+    let (line, out) =
+        first_line_then_close(&["selfplay", "nationhood", "--games", "300", "--seed", "1"]);
+    assert!(line.starts_with("# options"), "{line}");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    let (line, out) = first_line_then_close(&[
+        "replay",
+        "--trace",
+        "tests/fixtures/golden/nationhood-best-of-three.json",
+    ]);
+    assert!(line.starts_with("{\"command\""), "{line}");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
+
+#[test]
+fn results_and_setup_lines_name_the_players() {
+    let out = postplay(&["selfplay", "statehood", "--games", "1", "--seed", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("{s"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("Player "), "{}", stdout(&out));
+    let out = postplay(&["replay", "tests/fixtures/golden/nationhood-one-rubber.json"]);
+    let text = stdout(&out);
+    let outcome = text.lines().find(|l| l.starts_with("outcome:")).unwrap();
+    assert!(!outcome.contains("{s"), "{outcome}");
+    let out = postplay(&["replay", "tests/fixtures/golden/whitehouse-individual.json"]);
+    let first = stdout(&out).lines().next().unwrap().to_string();
+    assert!(
+        first.starts_with("    0  the draw for first dealer: North "),
+        "{first}"
+    );
+    assert!(!first.contains("{s"), "{first}");
 }

@@ -55,6 +55,7 @@ async fn create(
             &seats(&refs),
             Seed::from_number(seed),
             Some(&EmailAddress::parse("org@example.org").unwrap()),
+            &Value::Null,
         )
         .await
         .unwrap()
@@ -464,8 +465,7 @@ async fn two_worker_processes_send_each_message_exactly_once() {
                 .id,
         );
     }
-    let dir = std::env::temp_dir().join(format!("postplay-workers-{}", db.name));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch::Scratch::new(&format!("workers-{}", db.name));
     let spawn = |n: usize| {
         std::process::Command::new(env!("CARGO_BIN_EXE_postplay"))
             .arg("worker")
@@ -524,7 +524,6 @@ async fn two_worker_processes_send_each_message_exactly_once() {
         per_worker.iter().all(|&n| n > 0),
         "both workers worked: {per_worker:?}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
     db.drop().await;
 }
 
@@ -637,8 +636,8 @@ async fn a_digest_gathers_a_players_games_and_one_click_unsubscribe_stops_mail()
 #[actix_web::test]
 async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_game() {
     let db = TestDb::new().await;
-    let dir = std::env::temp_dir().join(format!("postplay-devmail-{}", db.name));
-    let mailbox = postplay::mail::DevMailbox::new(&dir);
+    let dir = common::scratch::Scratch::new(&format!("devmail-{}", db.name));
+    let mailbox = postplay::mail::DevMailbox::new(dir.to_path_buf());
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
     let server = postplay::web::start_with_mailbox(
@@ -685,7 +684,7 @@ async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_gam
         .await
         .unwrap();
     let created = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
-    assert_eq!(res.status().as_u16(), 201, "{created}");
+    assert_eq!(res.status().as_u16(), 303, "{created}");
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while mailbox.list().unwrap().len() < 4 {
         assert!(
@@ -780,7 +779,6 @@ async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_gam
     let other = spawn_app(&db);
     assert_eq!(get(&client, &format!("{other}/dev/mailbox")).await.0, 404);
     worker.stop().await;
-    std::fs::remove_dir_all(&dir).unwrap();
     db.drop().await;
 }
 

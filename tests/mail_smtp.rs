@@ -205,9 +205,8 @@ async fn a_refused_recipient_is_a_permanent_failure_and_a_dead_server_a_temporar
 
 #[tokio::test]
 async fn the_dev_mailbox_keeps_each_message_once_with_its_links() {
-    let dir = std::env::temp_dir().join(format!("postplay-mailbox-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mailbox = DevMailbox::new(&dir);
+    let dir = common::scratch::Scratch::new("mailbox");
+    let mailbox = DevMailbox::new(dir.to_path_buf());
     let transport = Transport::Mailbox(mailbox.clone());
     let invite = Notice::Invite(Invite {
         game: GameRef {
@@ -263,5 +262,4 @@ async fn the_dev_mailbox_keeps_each_message_once_with_its_links() {
         "Statehood #5: you are invited"
     );
     assert!(mailbox.raw("../etc/passwd").unwrap().is_none());
-    std::fs::remove_dir_all(&dir).unwrap();
 }

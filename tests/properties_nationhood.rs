@@ -1,7 +1,8 @@
 //! Property tests of Nationhood: replay equals live play, every offered choice is accepted,
 //! refusals change nothing, no panic on arbitrary JSON, views hide the other hand (jokers
 //! included, so a demand never shows whether war could follow) and the stock, the pack stays
-//! whole, and every game ends — the stock running out ends a hand.
+//! whole, and every game ends — the rebuilt stock running out ends a hand without a winner,
+//! and three such hands in a row end the match drawn.
 
 use postplay::cards::Card;
 use postplay::engine::bot::{bot_rng, fill_at_random};
@@ -95,8 +96,12 @@ struct Seen {
     wars: u32,
     retaliations: u32,
     rebuilds: u32,
-    stock_outs: u32,
+    hands: u32,
     nations: u32,
+    no_winner: u32,
+    restocks: u32,
+    matches_won: u32,
+    matches_drawn: u32,
 }
 
 #[test]
@@ -111,6 +116,7 @@ fn random_games_keep_the_pack_whole_and_reach_every_kind_of_move() {
         let mut live = Match::<Nationhood>::new(options, 2, seed).unwrap();
         let mut rng = bot_rng(&seed);
         let mut counted_hand = 0;
+        let mut restocked = false;
         let mut steps = 0;
         while live.outcome().is_none() {
             steps += 1;
@@ -144,15 +150,30 @@ fn random_games_keep_the_pack_whole_and_reach_every_kind_of_move() {
             }
             live.apply(seat, &typed, &mut Log::silent())
                 .unwrap_or_else(|e| panic!("{context}: {command} refused: {e}"));
+            if live.state.restocked && !restocked {
+                seen.restocks += 1;
+            }
+            restocked = live.state.restocked;
             if let Some(end) = &live.state.last_hand
                 && end.hand != counted_hand
             {
                 counted_hand = end.hand;
+                seen.hands += 1;
                 match end.kind {
                     HandEndKind::Nation => seen.nations += 1,
-                    HandEndKind::StockOut => seen.stock_outs += 1,
+                    HandEndKind::NoWinner => {
+                        assert_eq!((end.winner, end.points), (None, 0), "{context}");
+                        seen.no_winner += 1;
+                    }
+                    HandEndKind::StockOut => panic!("{context}: a version-1 ending"),
                 }
             }
+        }
+        let outcome = live.outcome().unwrap();
+        if outcome.winners.is_empty() {
+            seen.matches_drawn += 1;
+        } else {
+            seen.matches_won += 1;
         }
     }
     eprintln!("{seen:?}");
@@ -165,7 +186,7 @@ fn random_games_keep_the_pack_whole_and_reach_every_kind_of_move() {
         seen.wars > 0 && seen.retaliations > 0 && seen.rebuilds > 0,
         "{seen:?}"
     );
-    assert!(seen.stock_outs > 0, "{seen:?}");
+    assert!(seen.no_winner > 0 && seen.restocks > 0, "{seen:?}");
 }
 
 /// How many of `hand`'s cards of `suit` fit the best window of seven ranks (aces high or low).
@@ -234,7 +255,7 @@ fn nation_seeker(state: &State, seat: usize) -> Command {
 
 #[test]
 fn a_player_who_seeks_a_nation_wins_hands_with_one() {
-    let mut nations = 0;
+    let (mut nations, mut seekers_nations, mut hands, mut drawn) = (0, 0, 0, 0);
     for n in 0..u64::from(cases(200)) {
         let seed = Seed::from_number(1_000 + n);
         let mut live = Match::<Nationhood>::new(Options::default(), 2, seed).unwrap();
@@ -259,20 +280,26 @@ fn a_player_who_seeks_a_nation_wins_hands_with_one() {
                 && end.hand != counted_hand
             {
                 counted_hand = end.hand;
+                hands += 1;
                 if end.kind == HandEndKind::Nation {
                     nations += 1;
+                    seekers_nations += u32::from(end.winner == Some(0));
                     let nation = end.nation.as_ref().unwrap();
                     assert_eq!(nation.len(), 7, "{context}");
                     assert!(nation.iter().all(|c| c.suit() == nation[0].suit()));
                 }
             }
         }
+        drawn += u32::from(live.outcome().unwrap().winners.is_empty());
         let mut replayed = Match::<Nationhood>::new(Options::default(), 2, seed).unwrap();
         for (seat, command) in &played {
             replayed.apply(*seat, command, &mut Log::silent()).unwrap();
         }
         assert_eq!(replayed.state, live.state, "seed {n}: replay differs");
     }
-    eprintln!("nations: {nations}");
+    eprintln!(
+        "hands: {hands}, nations: {nations} ({seekers_nations} the seeker's), drawn matches: {drawn} of {}",
+        cases(200)
+    );
     assert!(nations > 0, "no nation in {} games", cases(200));
 }

@@ -107,10 +107,10 @@ async fn the_export_of_a_running_game_hides_the_kitty_and_sealed_signs() {
     let full = db.store.export(id, Viewer::Auditor).await.unwrap();
     let laid: Value = full.commands.last().unwrap().command["cards"].clone();
     assert_eq!(laid.as_array().unwrap().len(), 6);
-    for seat in 0..4 {
+    for (seat, token) in tokens.iter().enumerate() {
         let mut res = client
             .get(format!("{base}/api/games/{id}/export"))
-            .bearer_auth(&tokens[seat])
+            .bearer_auth(token)
             .send()
             .await
             .unwrap();
@@ -378,7 +378,7 @@ async fn game_creation_invitations_and_relinks_are_rate_limited() {
     // Invitations: 6 an hour for one client; each game here mails 2.
     for _ in 0..3 {
         let (status, _, _) = send(game(&csrf, Some("x@example.org")), "198.51.100.1").await;
-        assert_eq!(status, 201);
+        assert_eq!(status, 303);
     }
     let games = count(&db, "games").await;
     let mails = count(&db, "outbox").await;
@@ -403,7 +403,7 @@ async fn game_creation_invitations_and_relinks_are_rate_limited() {
         (games, mails)
     );
     let (status, _, _) = send(game(&csrf, None), "198.51.100.2").await;
-    assert_eq!(status, 201);
+    assert_eq!(status, 303);
 
     // Relinks: 2 an hour per game.
     let (id, _) = create_game(&db, "nationhood", &["Ann", "Bo"], 35).await;
@@ -768,7 +768,7 @@ async fn the_server_log_holds_no_token_and_no_address_after_a_game() {
     let client = Client::builder().disable_redirects().finish();
     let url = format!("{base}/new/nationhood");
     let (csrf, cookie) = csrf_pair(&client, &url).await;
-    let (status, created, _) = post_form(
+    let (status, _, headers) = post_form(
         &client,
         &url,
         &cookie,
@@ -784,7 +784,8 @@ async fn the_server_log_holds_no_token_and_no_address_after_a_game() {
         &[],
     )
     .await;
-    assert_eq!(status, 201);
+    assert_eq!(status, 303);
+    let created = follow_created(&client, &base, &headers).await;
     let mut secrets = tokens_in(&created);
     secrets.dedup();
     assert_eq!(secrets.len(), 3, "an organiser link and two seat links");
@@ -920,4 +921,116 @@ async fn a_private_cluster_left_by_a_killed_server_is_adopted_and_stopped() {
         "SIGTERM stopped the adopted cluster"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[actix_web::test]
+async fn links_minted_for_mail_expire_and_die_with_a_relink() {
+    let db = TestDb::new().await;
+    let (id, _) = create_game(&db, "nationhood", &["Ann", "Bo"], 38).await;
+    let mint = async |age_days: i32| {
+        let token = postplay::store::new_token();
+        sqlx::query(
+            "INSERT INTO seat_links (token_hash, game_id, seat, created_at) \
+             VALUES ($1, $2, 0, now() - make_interval(days => $3))",
+        )
+        .bind(postplay::store::token_hash(&token))
+        .bind(id)
+        .bind(age_days)
+        .execute(db.store.pool())
+        .await
+        .unwrap();
+        token
+    };
+    let fresh = mint(29).await;
+    let stale = mint(31).await;
+    assert_eq!(db.store.seat_by_token(&fresh).await.unwrap(), Some((id, 0)));
+    assert_eq!(
+        db.store.seat_by_token(&stale).await.unwrap(),
+        None,
+        "a mail link opens its seat for 30 days"
+    );
+    assert_eq!(
+        db.store.seat_for_mail_settings(&stale).await.unwrap(),
+        Some((id, 0)),
+        "but unsubscribing from an old mail always works"
+    );
+    // A game over for more than a week closes its mail links.
+    sqlx::query(
+        "UPDATE games SET status = 'over', updated_at = now() - interval '8 days' WHERE id = $1",
+    )
+    .bind(id)
+    .execute(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(db.store.seat_by_token(&fresh).await.unwrap(), None);
+    sqlx::query("UPDATE games SET status = 'running' WHERE id = $1")
+        .bind(id)
+        .execute(db.store.pool())
+        .await
+        .unwrap();
+    assert!(db.store.seat_by_token(&fresh).await.unwrap().is_some());
+    db.store.relink_seat(id, 0).await.unwrap();
+    assert_eq!(
+        db.store.seat_by_token(&fresh).await.unwrap(),
+        None,
+        "a relink ends every older link of the seat"
+    );
+    db.drop().await;
+}
+
+/// The "game created" page a creating POST redirects to, fetched with the cookie it set.
+async fn follow_created(
+    client: &Client,
+    base: &str,
+    headers: &awc::http::header::HeaderMap,
+) -> String {
+    let location = headers.get("location").unwrap().to_str().unwrap();
+    let cookie = headers
+        .get_all("set-cookie")
+        .map(|c| c.to_str().unwrap().split(';').next().unwrap().to_string())
+        .find(|c| c.starts_with("pp_created="))
+        .expect("the links travel in a cookie");
+    let mut res = client
+        .get(format!("{base}{location}"))
+        .insert_header(("Cookie", cookie))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    assert_eq!(res.headers().get("cache-control").unwrap(), "no-store");
+    String::from_utf8_lossy(&res.body().limit(1 << 20).await.unwrap()).into_owned()
+}
+
+#[actix_web::test]
+async fn reloading_the_created_page_makes_no_second_game() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::builder().disable_redirects().finish();
+    let url = format!("{base}/new/nationhood");
+    let (csrf, cookie) = csrf_pair(&client, &url).await;
+    let (status, _, headers) = post_form(
+        &client,
+        &url,
+        &cookie,
+        &[("csrf", &csrf), ("name0", "Ann"), ("name1", "Bo")],
+        &[],
+    )
+    .await;
+    assert_eq!(status, 303, "the POST answers with a redirect");
+    let first = follow_created(&client, &base, &headers).await;
+    let again = follow_created(&client, &base, &headers).await;
+    assert_eq!(first, again, "a reload shows the same links");
+    assert!(first.contains("/manage/") && first.contains("/play/"));
+    assert_eq!(count(&db, "games").await, 1, "and makes no second game");
+    // Without the cookie (another browser, or later): a page that says where the links are.
+    let location = headers.get("location").unwrap().to_str().unwrap();
+    let mut res = client
+        .get(format!("{base}{location}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 410);
+    let page = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
+    assert!(page.contains("organiser page") && !page.contains("/play/"));
+    db.drop().await;
 }

@@ -1,6 +1,7 @@
 //! The command-line interface: one module per verb.
 
 mod games;
+mod out;
 mod receive;
 mod replay;
 mod selfplay;
@@ -9,7 +10,7 @@ mod transfer;
 mod verify;
 mod worker;
 
-pub use selfplay::random_seed;
+pub use selfplay::{option_combinations, random_seed};
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -44,7 +44,7 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 async fn receive(config: Config, args: Args) -> Result<(), String> {
-    let (store, cluster) = crate::web::connect(&config).await?;
+    let (store, cluster) = crate::startup::connect(&config).await?;
     store
         .migrate()
         .await

@@ -1,5 +1,6 @@
 //! `postplay replay`: replays a record through the rules and prints what happened.
 
+use super::out::Out;
 use crate::engine::log::render;
 use crate::engine::{Record, ReplayError, Viewer, find_game};
 use serde_json::json;
@@ -12,7 +13,7 @@ pub struct Args {
     /// The record file (JSON, docs/record-format.md).
     file: PathBuf,
     /// Print one JSON line per step instead: seq, seat, command, the log lines, and the full
-    /// auditor view after it (every hand, the stock order, sealed choices).
+    /// auditor view after it (the whole state: every hand, the stock in order, sealed choices).
     #[arg(long)]
     trace: bool,
 }
@@ -34,6 +35,14 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let names = seat_names(&record);
+    let mut out = Out::new();
+    if !args.trace
+        && let Ok(game) = record.start()
+    {
+        for line in game.opening() {
+            out.line(format_args!("{:>5}  {}", 0, render(&line, &names)));
+        }
+    }
     let result = record.replay_with(true, |step, game| {
         if args.trace {
             let line = json!({
@@ -43,10 +52,10 @@ pub fn run(args: Args) -> ExitCode {
                 "log": step.lines.iter().map(|l| render(l, &names)).collect::<Vec<_>>(),
                 "view": game.view(Viewer::Auditor),
             });
-            println!("{line}");
+            out.line(format_args!("{line}"));
         } else {
             for line in &step.lines {
-                println!("{:>5}  {}", step.number, render(line, &names));
+                out.line(format_args!("{:>5}  {}", step.number, render(line, &names)));
             }
         }
     });
@@ -64,23 +73,25 @@ pub fn run(args: Args) -> ExitCode {
             match game.outcome() {
                 Some(o) => {
                     let winners: Vec<&str> = o.winners.iter().map(|&s| names[s].as_str()).collect();
-                    println!(
+                    out.line(format_args!(
                         "outcome: {} (winners: {}; scores: {:?})",
-                        o.reason,
+                        render(&o.reason, &names),
                         if winners.is_empty() {
                             "none".to_string()
                         } else {
                             winners.join(", ")
                         },
                         o.scores
-                    );
+                    ));
                 }
-                None => println!(
-                    "outcome: game in progress after {} commands",
-                    record.commands.len()
-                ),
+                None => {
+                    out.line(format_args!(
+                        "outcome: game in progress after {} commands",
+                        record.commands.len()
+                    ));
+                }
             }
-            println!("final state hash: {}", game.state_hash());
+            out.line(format_args!("final state hash: {}", game.state_hash()));
             ExitCode::SUCCESS
         }
         Err(e @ (ReplayError::UnknownGame(_) | ReplayError::RulesVersion { .. })) => {
@@ -100,7 +111,8 @@ pub fn read_record(path: &PathBuf) -> Result<Record, String> {
     serde_json::from_str(&text).map_err(|e| format!("not a game record: {e}"))
 }
 
-fn seat_names(record: &Record) -> Vec<String> {
+/// The record's display names, or the game's seat names where it has none.
+pub fn seat_names(record: &Record) -> Vec<String> {
     (0..record.seats)
         .map(|s| {
             record.seat_names.get(s).cloned().unwrap_or_else(|| {

@@ -1,6 +1,8 @@
 //! `postplay selfplay`: complete games played by the random bot, to exercise a game's rules.
 
+use super::out::Out;
 use crate::engine::bot::play_random;
+use crate::engine::log::render;
 use crate::engine::{DynGame, OptionKind, Seed, find_game, registry};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
@@ -60,6 +62,8 @@ pub fn run(args: Args) -> ExitCode {
         return ExitCode::from(2);
     }
     let base = args.seed.unwrap_or_else(random_seed);
+    let names: Vec<String> = (0..seats).map(|s| game.seat_name(s, seats)).collect();
+    let mut out = Out::new();
     let mut played = 0u64;
     for options in &option_sets {
         if let Err(e) = game.new_match(options, seats, base) {
@@ -67,11 +71,16 @@ pub fn run(args: Args) -> ExitCode {
                 eprintln!("cannot set up {} with {options}: {e}", game.id());
                 return ExitCode::from(2);
             }
-            println!("# options {options}: skipped ({e})");
+            out.line(format_args!("# options {options}: skipped ({e})"));
             continue;
         }
-        println!("# options {options}, {seats} seats");
+        if !out.line(format_args!("# options {options}, {seats} seats")) {
+            break;
+        }
         for i in 0..args.games {
+            if out.closed() {
+                break;
+            }
             let seed = nth_seed(&base, played + i);
             let (record, outcome) = match play_random(game, options, seats, seed) {
                 Ok(p) => (p.record, p.outcome),
@@ -80,14 +89,14 @@ pub fn run(args: Args) -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            println!(
+            out.line(format_args!(
                 "seed {seed} commands {} hash {} | winners {:?} scores {:?}: {}",
                 record.commands.len(),
                 record.final_state_hash.as_deref().unwrap_or(""),
                 outcome.winners,
                 outcome.scores,
-                outcome.reason
-            );
+                render(&outcome.reason, &names)
+            ));
             if let Some(dir) = &args.out {
                 let path = dir.join(format!("{}-{}.json", game.id(), &seed.to_hex()[..16]));
                 let text = serde_json::to_string_pretty(&record).expect("records serialize");
@@ -98,6 +107,9 @@ pub fn run(args: Args) -> ExitCode {
             }
         }
         played += args.games;
+        if out.closed() {
+            break;
+        }
     }
     ExitCode::SUCCESS
 }
@@ -143,7 +155,5 @@ fn nth_seed(base: &Seed, n: u64) -> Seed {
 
 /// A fresh seed from the operating system's CSPRNG.
 pub fn random_seed() -> Seed {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).expect("the OS random source works");
-    Seed(bytes)
+    Seed::random()
 }

@@ -43,7 +43,7 @@ pub fn migrate() -> ExitCode {
         Err(code) => return code,
     };
     let result = runtime().block_on(async {
-        let (store, cluster) = crate::web::connect(&config).await?;
+        let (store, cluster) = crate::startup::connect(&config).await?;
         let migrated = store.migrate().await.map_err(|e| e.to_string());
         if let Some(cluster) = cluster.filter(|c| c.started_here) {
             cluster.stop().map_err(|e| e.to_string())?;

@@ -32,7 +32,7 @@ fn with_store<T>(
     let config = Config::from_env()?;
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {
-        let (store, cluster) = crate::web::connect(&config).await?;
+        let (store, cluster) = crate::startup::connect(&config).await?;
         store.migrate().await.map_err(|e| e.to_string())?;
         let result = work(&store).await;
         store.pool().close().await;

@@ -2,6 +2,7 @@
 //! or names the first place it was not.
 
 use crate::engine::audit::verify;
+use crate::engine::log::render;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -34,6 +35,7 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let head = args.head.as_deref().or(record.chain_head.as_deref());
+    let names = super::replay::seat_names(&record);
     match verify(&record, head) {
         Ok(v) => {
             println!(
@@ -42,7 +44,9 @@ pub fn run(args: Args) -> ExitCode {
                 v.chain_head,
                 record.commitment.as_deref().unwrap_or(""),
                 v.final_state_hash,
-                v.outcome.map(|o| format!("; {o}")).unwrap_or_default()
+                v.outcome
+                    .map(|o| format!("; {}", render(&o, &names)))
+                    .unwrap_or_default()
             );
             ExitCode::from(VALID)
         }

@@ -1,5 +1,5 @@
-//! `postplay worker`: the outbox worker alone (as inside `serve`), for running mail in
-//! processes of its own.
+//! `postplay worker`: the outbox worker and the clock's scheduler (as inside `serve`), for
+//! running mail and deadlines in processes of their own.
 
 use crate::config::Config;
 use std::process::ExitCode;
@@ -29,7 +29,7 @@ pub fn run(_args: Args) -> ExitCode {
 }
 
 async fn work(config: Config) -> Result<(), String> {
-    let (store, cluster) = crate::web::connect(&config).await?;
+    let (store, cluster) = crate::startup::connect(&config).await?;
     store
         .migrate()
         .await
@@ -47,7 +47,12 @@ async fn work(config: Config) -> Result<(), String> {
         }
         let _ = stop.send(true);
     });
-    worker.run(stopped).await;
+    let store = std::sync::Arc::new(store);
+    let scheduler = crate::clock::Scheduler::new(store.clone());
+    tokio::join!(
+        worker.run(stopped.clone()),
+        scheduler.run(config.clock_tick, stopped)
+    );
     if let Some(cluster) = cluster.filter(|c| c.started_here) {
         cluster.stop().map_err(|e| e.to_string())?;
     }

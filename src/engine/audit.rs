@@ -4,26 +4,47 @@
 //! Entry `n` (1-based) links as `hash_n = SHA-256(hash_{n-1} || canonical(entry_n))`, where
 //! `hash_0` is the 32 bytes of the seed commitment (so the chain is bound to the seed fixed
 //! before the first card was dealt) and `canonical(entry)` is the compact JSON object
-//! `{"at":…,"command":…,"seat":…,"seq":…}` with keys sorted at every level.
+//! `{"at":…,"command":…,"seat":…,"seq":…}` with keys sorted at every level, plus `"by":"clock"`
+//! on an entry the correspondence clock played (absent on a seat's own move, so records made
+//! before the clock keep their links).
 
 use super::record::{Record, ReplayError};
 use super::{Seat, Seed};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+/// One log entry as the chain sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry<'a> {
+    /// 1-based position.
+    pub seq: u64,
+    /// The seat it was played for.
+    pub seat: Seat,
+    /// The command.
+    pub command: &'a Value,
+    /// When the server accepted it (chain time format).
+    pub at: &'a str,
+    /// Who played it when not the seat (`"clock"`).
+    pub by: Option<&'a str>,
+}
+
 /// The canonical bytes of one log entry: compact JSON, keys sorted at every level.
-pub fn canonical_entry(seq: u64, seat: Seat, command: &Value, at: &str) -> Vec<u8> {
+pub fn canonical_entry(entry: Entry<'_>) -> Vec<u8> {
     // serde_json's Value keeps object keys in a BTreeMap (no `preserve_order`), so
     // serialization sorts them.
-    let entry = json!({"seq": seq, "seat": seat, "command": command, "at": at});
-    serde_json::to_vec(&entry).expect("JSON values serialize")
+    let mut value =
+        json!({"seq": entry.seq, "seat": entry.seat, "command": entry.command, "at": entry.at});
+    if let Some(by) = entry.by {
+        value["by"] = json!(by);
+    }
+    serde_json::to_vec(&value).expect("JSON values serialize")
 }
 
 /// The chain link of an entry, given the previous link.
-pub fn link(previous: &[u8; 32], seq: u64, seat: Seat, command: &Value, at: &str) -> [u8; 32] {
+pub fn link(previous: &[u8; 32], entry: Entry<'_>) -> [u8; 32] {
     let mut hasher = Sha256::new();
     hasher.update(previous);
-    hasher.update(canonical_entry(seq, seat, command, at));
+    hasher.update(canonical_entry(entry));
     hasher.finalize().into()
 }
 
@@ -127,7 +148,16 @@ pub fn check_chain(record: &Record) -> Result<Chain, VerifyError> {
                 .ok_or_else(|| VerifyError::Format(format!("entry {number}: hash is not hex")))?;
             continue;
         }
-        let actual = link(&previous, number as u64, entry.seat, &entry.command, at);
+        let actual = link(
+            &previous,
+            Entry {
+                seq: number as u64,
+                seat: entry.seat,
+                command: &entry.command,
+                at,
+                by: entry.by.as_deref(),
+            },
+        );
         if hex::encode(actual) != claimed {
             return Err(VerifyError::HashMismatch(number));
         }
@@ -186,7 +216,16 @@ pub fn seal(record: &mut Record) -> Option<String> {
     let mut previous = genesis(record.commitment.as_deref()?)?;
     for (i, entry) in record.commands.iter_mut().enumerate() {
         let at = entry.at.as_deref()?;
-        previous = link(&previous, i as u64 + 1, entry.seat, &entry.command, at);
+        previous = link(
+            &previous,
+            Entry {
+                seq: i as u64 + 1,
+                seat: entry.seat,
+                command: &entry.command,
+                at,
+                by: entry.by.as_deref(),
+            },
+        );
         entry.hash = Some(hex::encode(previous));
     }
     Some(hex::encode(previous))
@@ -198,12 +237,13 @@ mod tests {
 
     #[test]
     fn canonical_entry_sorts_keys_and_is_compact() {
-        let bytes = canonical_entry(
-            3,
-            1,
-            &json!({"type": "bid", "amount": 300}),
-            "2026-11-22T10:00:00.000000Z",
-        );
+        let bytes = canonical_entry(Entry {
+            seq: 3,
+            seat: 1,
+            command: &json!({"type": "bid", "amount": 300}),
+            at: "2026-11-22T10:00:00.000000Z",
+            by: None,
+        });
         assert_eq!(
             String::from_utf8(bytes).unwrap(),
             r#"{"at":"2026-11-22T10:00:00.000000Z","command":{"amount":300,"type":"bid"},"seat":1,"seq":3}"#
@@ -216,12 +256,30 @@ mod tests {
         let genesis = genesis(&Seed::from_number(1).commitment()).unwrap();
         let first = link(
             &genesis,
-            1,
-            0,
-            &json!({"type": "pass"}),
-            "2026-01-01T00:00:00.000000Z",
+            Entry {
+                seq: 1,
+                seat: 0,
+                command: &json!({"type": "pass"}),
+                at: "2026-01-01T00:00:00.000000Z",
+                by: None,
+            },
         );
         assert_eq!(hex::encode(first), PINNED_LINK);
+    }
+
+    #[test]
+    fn a_clock_entry_names_the_clock_inside_the_chain() {
+        let bytes = canonical_entry(Entry {
+            seq: 9,
+            seat: 2,
+            command: &json!({"type": "pass"}),
+            at: "2026-11-22T10:00:00.000000Z",
+            by: Some("clock"),
+        });
+        assert_eq!(
+            String::from_utf8(bytes).unwrap(),
+            r#"{"at":"2026-11-22T10:00:00.000000Z","by":"clock","command":{"type":"pass"},"seat":2,"seq":9}"#
+        );
     }
 
     const PINNED_LINK: &str = "a8c39517e65765fd9b5cd8f76ece81f6dd80afc590335e8cbdead417e615c6cb";

@@ -24,12 +24,23 @@ pub trait DynGame: Sync {
     fn default_options(&self) -> Value;
     /// A seat's name in this game ("North", "Player 2").
     fn seat_name(&self, seat: Seat, seats: usize) -> String;
-    /// Parses the options and sets up a match from the seed.
+    /// Parses the options and sets up a match from the seed, under the current rules version.
     fn new_match(
         &self,
         options: &Value,
         seats: usize,
         seed: Seed,
+    ) -> Result<Box<dyn DynMatch>, SetupError> {
+        self.new_match_at(options, seats, seed, self.rules_version())
+    }
+    /// Like [`DynGame::new_match`], under rules version `rules_version`: how a record or a
+    /// stored game resumes under the version it began with.
+    fn new_match_at(
+        &self,
+        options: &Value,
+        seats: usize,
+        seed: Seed,
+        rules_version: u32,
     ) -> Result<Box<dyn DynMatch>, SetupError>;
 }
 
@@ -61,6 +72,8 @@ pub trait DynMatch: Send + Sync {
     fn options(&self) -> Value;
     /// How many commands have been applied.
     fn applied(&self) -> u64;
+    /// The public log lines of the setup, for a match that has not moved yet.
+    fn opening(&self) -> Vec<String>;
     /// Seats awaited now.
     fn active(&self) -> Vec<Seat>;
     /// Decisions open to a seat now.
@@ -85,6 +98,8 @@ pub trait DynMatch: Send + Sync {
     fn state_hash(&self) -> String;
     /// The command the clock plays for a seat that timed out.
     fn on_timeout(&self, seat: Seat) -> Value;
+    /// Ends the game with `seat` forfeiting (its time ran out); returns the result.
+    fn forfeit(&mut self, seat: Seat) -> Outcome;
     /// A copy, for trying things without touching the original.
     fn clone_box(&self) -> Box<dyn DynMatch>;
 }
@@ -123,14 +138,20 @@ where
     fn seat_name(&self, seat: Seat, seats: usize) -> String {
         R::seat_name(seat, seats)
     }
-    fn new_match(
+    fn new_match_at(
         &self,
         options: &Value,
         seats: usize,
         seed: Seed,
+        rules_version: u32,
     ) -> Result<Box<dyn DynMatch>, SetupError> {
         let options = parse_options::<R>(options)?;
-        Ok(Box::new(Match::<R>::new(options, seats, seed)?))
+        Ok(Box::new(Match::<R>::new_at(
+            options,
+            seats,
+            seed,
+            rules_version,
+        )?))
     }
 }
 
@@ -161,10 +182,19 @@ where
     fn applied(&self) -> u64 {
         self.applied
     }
+    fn opening(&self) -> Vec<String> {
+        R::opening(&self.state)
+    }
     fn active(&self) -> Vec<Seat> {
+        if self.forfeited.is_some() {
+            return Vec::new();
+        }
         R::active(&self.state)
     }
     fn choices(&self, seat: Seat) -> Vec<Choice> {
+        if self.forfeited.is_some() {
+            return Vec::new();
+        }
         R::choices(&self.state, seat)
     }
     fn apply_json(&mut self, seat: Seat, command: &Value, log: &mut Log) -> Result<(), ApplyError> {
@@ -196,6 +226,9 @@ where
     }
     fn on_timeout(&self, seat: Seat) -> Value {
         serde_json::to_value(R::on_timeout(&self.state, seat)).expect("commands serialize")
+    }
+    fn forfeit(&mut self, seat: Seat) -> Outcome {
+        Match::forfeit(self, seat)
     }
     fn clone_box(&self) -> Box<dyn DynMatch> {
         Box::new(self.clone())

@@ -18,6 +18,8 @@ pub struct Match<R: Rules> {
     pub state: R::State,
     /// How many commands have been applied.
     pub applied: u64,
+    /// Set when a seat forfeited (its time ran out): the game is over with this result.
+    pub forfeited: Option<Outcome>,
 }
 
 impl<R: Rules> Clone for Match<R> {
@@ -28,13 +30,31 @@ impl<R: Rules> Clone for Match<R> {
             seed: self.seed,
             state: self.state.clone(),
             applied: self.applied,
+            forfeited: self.forfeited.clone(),
         }
     }
 }
 
 impl<R: Rules> Match<R> {
-    /// Sets up a game from its seed (stream 0).
+    /// Sets up a game from its seed (stream 0) under the current rules version.
     pub fn new(options: R::Options, seats: usize, seed: Seed) -> Result<Match<R>, SetupError> {
+        Match::new_at(options, seats, seed, R::RULES_VERSION)
+    }
+
+    /// Sets up a game from its seed under rules version `rules_version`, as a game that began
+    /// with it replays.
+    pub fn new_at(
+        options: R::Options,
+        seats: usize,
+        seed: Seed,
+        rules_version: u32,
+    ) -> Result<Match<R>, SetupError> {
+        if !(1..=R::RULES_VERSION).contains(&rules_version) {
+            return Err(SetupError::RulesVersion {
+                found: rules_version,
+                known: R::RULES_VERSION,
+            });
+        }
         let (min, max) = R::seat_counts();
         if seats < min || seats > max {
             return Err(SetupError::SeatCount {
@@ -43,13 +63,14 @@ impl<R: Rules> Match<R> {
                 given: seats,
             });
         }
-        let state = R::setup(&options, seats, &mut GameRng::new(&seed, 0))?;
+        let state = R::setup_at(&options, seats, &mut GameRng::new(&seed, 0), rules_version)?;
         Ok(Match {
             options,
             seats,
             seed,
             state,
             applied: 0,
+            forfeited: None,
         })
     }
 
@@ -61,7 +82,7 @@ impl<R: Rules> Match<R> {
         command: &R::Command,
         log: &mut Log,
     ) -> Result<(), RuleError> {
-        if !R::is_active(&self.state, seat) {
+        if self.forfeited.is_some() || !R::is_active(&self.state, seat) {
             return Err(RuleError::NotYourTurn);
         }
         let mut rng = GameRng::new(&self.seed, self.applied + 1);
@@ -72,7 +93,24 @@ impl<R: Rules> Match<R> {
 
     /// The result, once over.
     pub fn outcome(&self) -> Option<Outcome> {
-        R::outcome(&self.state)
+        self.forfeited.clone().or_else(|| R::outcome(&self.state))
+    }
+
+    /// Ends the game: `seat` forfeits. Every seat but it and its partners wins.
+    pub fn forfeit(&mut self, seat: Seat) -> Outcome {
+        let losers: Vec<Seat> = std::iter::once(seat)
+            .chain(R::partners(&self.state, seat))
+            .collect();
+        let outcome = Outcome {
+            winners: (0..self.seats).filter(|s| !losers.contains(s)).collect(),
+            scores: vec![0; self.seats],
+            reason: format!(
+                "{} forfeits: the time to move ran out",
+                crate::engine::log::who(seat)
+            ),
+        };
+        self.forfeited = Some(outcome.clone());
+        outcome
     }
 
     /// SHA-256 of the state's canonical serialization, as hex.

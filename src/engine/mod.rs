@@ -13,6 +13,7 @@ pub mod log;
 pub mod options;
 pub mod record;
 pub mod rng;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 #[cfg(test)]
 mod tests;
@@ -103,6 +104,9 @@ pub enum SetupError {
     /// An option has a value the game does not allow.
     #[error("option {name}: {reason}")]
     BadOption { name: String, reason: String },
+    /// No rules version of this game has that number.
+    #[error("rules version {found} is not one of 1 to {known}")]
+    RulesVersion { found: u32, known: u32 },
 }
 
 /// The rules of one game, as pure functions over its state.
@@ -140,6 +144,26 @@ pub trait Rules: 'static {
         rng: &mut GameRng,
     ) -> Result<Self::State, SetupError>;
 
+    /// Sets up a game under rules version `rules_version` (1 to [`Rules::RULES_VERSION`]): a
+    /// record or a hosted game replays under the version it began with. A game whose rules
+    /// changed keeps the version in its state; one that never bumped it keeps this default.
+    fn setup_at(
+        options: &Self::Options,
+        seats: usize,
+        rng: &mut GameRng,
+        rules_version: u32,
+    ) -> Result<Self::State, SetupError> {
+        let _ = rules_version;
+        Self::setup(options, seats, rng)
+    }
+
+    /// The public log lines of the setup (the draw for the first dealer, say), shown before
+    /// the first command as move 0. `state` is the state [`Rules::setup`] returned.
+    fn opening(state: &Self::State) -> Vec<String> {
+        let _ = state;
+        Vec::new()
+    }
+
     /// The seats whose input is awaited now (several for sealed simultaneous choices).
     fn active(state: &Self::State) -> Vec<Seat>;
 
@@ -176,6 +200,12 @@ pub trait Rules: 'static {
     /// `{"type":"sealed"}` for a sealed answer. Every path that shows commands (export, API,
     /// logs) goes through this; the full command is shown to others only once the game is over.
     fn redacted(state: &Self::State, seat: Seat, command: &Self::Command) -> Option<Value>;
+
+    /// The seats that win or lose with `seat` (its partners), for a forfeit; none by default.
+    fn partners(state: &Self::State, seat: Seat) -> Vec<Seat> {
+        let _ = (state, seat);
+        Vec::new()
+    }
 
     /// A name for a seat in this game ("North", "Player 2"), used in logs and pages.
     fn seat_name(seat: Seat, seats: usize) -> String {

@@ -55,7 +55,19 @@ pub struct RecordedCommand {
     /// be checked once the game is over and the full record is published.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub redacted: bool,
+    /// Who played it when not the seat itself: `"clock"` for the correspondence clock (the
+    /// seat's time ran out). Part of the hash chain when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
 }
+
+/// The command the clock logs when a seat forfeits on time: the game ends there.
+pub fn forfeit_command() -> Value {
+    serde_json::json!({"type": "forfeit"})
+}
+
+/// Who a clock entry names in `by`.
+pub const BY_CLOCK: &str = "clock";
 
 impl RecordedCommand {
     /// A command as played, without time or hash.
@@ -66,6 +78,7 @@ impl RecordedCommand {
             at: None,
             hash: None,
             redacted: false,
+            by: None,
         }
     }
 }
@@ -148,7 +161,7 @@ impl Record {
         if self.commands.iter().any(|c| c.redacted) {
             return Err(ReplayError::Redacted);
         }
-        Ok(game.new_match(&self.options, self.seats, seed)?)
+        Ok(game.new_match_at(&self.options, self.seats, seed, self.rules_version)?)
     }
 
     /// Replays every command, calling `each` after every step; checks the final hash if the
@@ -165,6 +178,17 @@ impl Record {
             Log::silent()
         };
         for (i, entry) in self.commands.iter().enumerate() {
+            if entry.by.as_deref() == Some(BY_CLOCK) && entry.command == forfeit_command() {
+                let outcome = game.forfeit(entry.seat);
+                log.push(|| outcome.reason);
+                let step = Step {
+                    number: i + 1,
+                    seat: entry.seat,
+                    lines: log.take(),
+                };
+                each(&step, game.as_ref());
+                continue;
+            }
             game.apply_json(entry.seat, &entry.command, &mut log)
                 .map_err(|e| ReplayError::Command {
                     number: i + 1,

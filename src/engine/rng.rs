@@ -24,6 +24,13 @@ impl Seed {
         Seed(bytes)
     }
 
+    /// A fresh seed from the operating system's random source: every real game's.
+    pub fn random() -> Seed {
+        let mut bytes = [0u8; 32];
+        getrandom::fill(&mut bytes).expect("the OS random source works");
+        Seed(bytes)
+    }
+
     /// The public commitment to this seed, SHA-256(seed), as lowercase hex.
     pub fn commitment(&self) -> String {
         hex::encode(Sha256::digest(self.0))

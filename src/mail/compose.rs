@@ -3,8 +3,8 @@
 //! one-click POST, and a multipart/alternative body (text first, then HTML), both parts
 //! quoted-printable so the text stays readable in the raw message.
 
-use super::address::EmailAddress;
 use super::render::Rendered;
+use crate::domain::EmailAddress;
 use lettre::Message;
 use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
 use lettre::message::{Body, Mailbox, MultiPart, SinglePart};

@@ -2,7 +2,6 @@
 //! messages with threading and unsubscribe headers, and the transports (SMTP; a file-backed
 //! dev mailbox for the default local run).
 
-pub mod address;
 pub mod compose;
 pub mod inbound;
 pub mod mailbox;
@@ -16,7 +15,7 @@ pub mod sink;
 pub mod transport;
 pub mod worker;
 
-pub use address::{EmailAddress, InvalidEmail};
+pub use crate::domain::{EmailAddress, InvalidEmail};
 pub use compose::{Envelope, Sender, compose};
 pub use mailbox::DevMailbox;
 pub use notice::Notice;

@@ -48,6 +48,8 @@ pub enum Notice {
     Idle(Idle),
     /// The answer to a move sent by mail: done, or not played and why.
     Answer(Answer),
+    /// News of the clock: a reminder, a timeout, a pause, an extension.
+    Clock(ClockNews),
 }
 
 impl Notice {
@@ -60,6 +62,7 @@ impl Notice {
             Notice::Undeliverable(n) => &n.game,
             Notice::Idle(n) => &n.game,
             Notice::Answer(n) => &n.game,
+            Notice::Clock(n) => &n.game,
         }
     }
 
@@ -72,6 +75,7 @@ impl Notice {
             Notice::Undeliverable(_) => "undeliverable",
             Notice::Idle(_) => "idle",
             Notice::Answer(_) => "answer",
+            Notice::Clock(_) => "clock",
         }
     }
 }
@@ -207,4 +211,20 @@ pub struct Digest {
     pub name: String,
     /// One entry per game, oldest first.
     pub turns: Vec<Turn>,
+}
+
+/// News of the correspondence clock for one reader: a reminder that time runs out, a move the
+/// clock played, a forfeit, the organiser's pause or extension.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockNews {
+    /// The game.
+    pub game: GameRef,
+    /// The subject line, after the game's title ("1 day left to move").
+    pub headline: String,
+    /// What happened, a sentence a line.
+    pub lines: Vec<String>,
+    /// The reader's own deadline, if one runs.
+    pub deadline: Option<DateTime<Utc>>,
+    /// A private link for the reader's seat (none for the organiser).
+    pub token: Option<String>,
 }

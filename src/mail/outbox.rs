@@ -3,11 +3,14 @@
 //! with a private link of its own minted here. The worker ([`super::worker`]) sends them.
 
 use super::EmailAddress;
-use super::notice::{Ask, GameRef, Invite, Notice, Over, Player, Turn};
+use super::notice::{Ask, ClockNews, GameRef, Invite, Notice, Over, Player, Turn};
 use super::reply::{address, reply_lines};
 use crate::engine::log::render;
 use crate::engine::{DynGame, DynMatch, Seat, Viewer};
+use crate::store::effects::{Appended, Creation, EffectError, Effects};
 use crate::store::{GameRow, new_token, token_hash};
+use chrono::{DateTime, Utc};
+use futures_util::future::BoxFuture;
 use sqlx::{PgConnection, Row};
 
 /// The channel on which new outbox rows are announced (wakes the workers).
@@ -137,19 +140,29 @@ pub fn player(kind: &dyn DynGame, seat: &MailSeat, count: usize) -> Player {
     }
 }
 
-/// Queues an invitation for every seat with an address, carrying the seat's own token.
+/// Queues an invitation for every seat of a new game with an address, carrying the seat's own
+/// token, the other players, the time control and the seed's commitment.
 pub async fn enqueue_invites(
     tx: &mut PgConnection,
-    game_id: i64,
-    kind: &dyn DynGame,
-    game: &dyn DynMatch,
-    seats: &[MailSeat],
-    tokens: &[String],
-    commitment: &str,
+    creation: &Creation<'_>,
 ) -> Result<(), sqlx::Error> {
+    let seats: Vec<MailSeat> = creation
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| MailSeat {
+            seat: i,
+            name: s.name.to_string(),
+            email: s.email.clone(),
+            pref: "every".into(),
+        })
+        .collect();
+    let (game_id, kind, game) = (creation.id, creation.game, creation.started);
+    let (tokens, commitment) = (creation.seat_tokens, creation.commitment);
+    let time_control = Some(crate::domain::ClockSettings::of_game(creation.settings).describe());
     let active = game.active();
     let mut queued = false;
-    for seat in seats {
+    for seat in &seats {
         let Some(to) = &seat.email else { continue };
         if seat.pref == "off" {
             continue;
@@ -170,7 +183,7 @@ pub async fn enqueue_invites(
                 .filter(|s| s.seat != seat.seat)
                 .map(|s| player(kind, s, seats.len()))
                 .collect(),
-            time_control: None,
+            time_control: time_control.clone(),
             choices: if active.contains(&seat.seat) {
                 game.choices(seat.seat)
                     .into_iter()
@@ -300,7 +313,14 @@ pub async fn enqueue_after_move(
                     .into_iter()
                     .map(|c| c.label)
                     .collect(),
-                deadline: None,
+                deadline: sqlx::query_scalar(
+                    "SELECT due_at FROM seat_clocks WHERE game_id = $1 AND seat = $2",
+                )
+                .bind(game_id)
+                .bind(seat.seat as i32)
+                .fetch_optional(&mut *tx)
+                .await?
+                .flatten(),
                 token,
                 ask,
             });
@@ -498,4 +518,150 @@ pub async fn troubles(
         })
         .collect::<Result<_, sqlx::Error>>()?;
     Ok((sent, lines))
+}
+
+/// Mail's part in the store's transactions: invitations when a game is created, a notice for
+/// each seat that becomes awaited, and game-over mail.
+pub struct MailEffects;
+
+impl Effects for MailEffects {
+    fn created<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        creation: &'a Creation<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>> {
+        Box::pin(async move {
+            enqueue_invites(tx, creation).await?;
+            Ok(())
+        })
+    }
+
+    fn appended<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        entry: &'a Appended<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>> {
+        Box::pin(async move {
+            enqueue_after_move(
+                tx,
+                entry.row,
+                entry.seq,
+                entry.before,
+                entry.game,
+                entry.log,
+            )
+            .await?;
+            Ok(())
+        })
+    }
+}
+
+/// Who clock news goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Readers {
+    /// One seat (with a private link of its own).
+    Seat(Seat),
+    /// Every seat.
+    Everyone,
+    /// The organiser, if they gave an address.
+    Organiser,
+}
+
+/// What clock news says.
+pub struct News<'a> {
+    /// One message per event and reader: `"remind:17:2:1"`, `"timeout:18"`.
+    pub event: String,
+    /// The subject after the game's title.
+    pub headline: &'a str,
+    /// The sentences.
+    pub lines: Vec<String>,
+}
+
+/// Queues clock news in the current transaction. A seat's own deadline goes with it; digest
+/// readers get it in their digest, readers who chose no mail get nothing.
+pub async fn enqueue_clock(
+    tx: &mut PgConnection,
+    game_id: i64,
+    game_name: &str,
+    readers: Readers,
+    news: News<'_>,
+) -> Result<(), sqlx::Error> {
+    let game = GameRef {
+        id: game_id,
+        name: game_name.to_string(),
+    };
+    let mut queued = false;
+    if readers == Readers::Organiser {
+        let organiser: Option<String> =
+            sqlx::query_scalar("SELECT organiser_email FROM games WHERE id = $1")
+                .bind(game_id)
+                .fetch_one(&mut *tx)
+                .await?;
+        if let Some(to) = organiser.and_then(|a| EmailAddress::parse(&a).ok()) {
+            let notice = Notice::Clock(ClockNews {
+                game,
+                headline: news.headline.to_string(),
+                lines: news.lines,
+                deadline: None,
+                token: None,
+            });
+            insert(
+                tx,
+                NewRow {
+                    game_id,
+                    seat: None,
+                    event: news.event,
+                    to: &to,
+                    to_name: "organiser",
+                    notice,
+                    digest: false,
+                },
+            )
+            .await?;
+            announce(tx).await?;
+        }
+        return Ok(());
+    }
+    for seat in mail_seats(tx, game_id).await? {
+        if readers != Readers::Everyone && readers != Readers::Seat(seat.seat) {
+            continue;
+        }
+        let Some(to) = &seat.email else { continue };
+        if seat.pref == "off" {
+            continue;
+        }
+        let deadline: Option<DateTime<Utc>> =
+            sqlx::query_scalar("SELECT due_at FROM seat_clocks WHERE game_id = $1 AND seat = $2")
+                .bind(game_id)
+                .bind(seat.seat as i32)
+                .fetch_optional(&mut *tx)
+                .await?
+                .flatten();
+        let token = mint_link(tx, game_id, seat.seat).await?;
+        let notice = Notice::Clock(ClockNews {
+            game: game.clone(),
+            headline: news.headline.to_string(),
+            lines: news.lines.clone(),
+            deadline,
+            token: Some(token),
+        });
+        insert(
+            tx,
+            NewRow {
+                game_id,
+                seat: Some(seat.seat),
+                event: news.event.clone(),
+                to,
+                to_name: &seat.name,
+                notice,
+                digest: seat.pref == "digest",
+            },
+        )
+        .await?;
+        queued = true;
+    }
+    if queued {
+        announce(tx).await?;
+    }
+    Ok(())
 }

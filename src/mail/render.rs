@@ -108,6 +108,11 @@ mail_templates!(IdleText, IdleHtml, "mail/idle.txt", "mail/idle.html", {
     title: String, seat: Player, since: String, unsubscribe: Option<String>,
 });
 
+mail_templates!(ClockText, ClockHtml, "mail/clock.txt", "mail/clock.html", {
+    title: String, headline: String, lines: Vec<String>, deadline: Option<String>,
+    link: Option<String>, unsubscribe: Option<String>,
+});
+
 /// One game in a digest.
 #[derive(Debug, Clone)]
 struct DigestTurn {
@@ -222,6 +227,19 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 None,
                 parts,
             )
+        }
+        Notice::Clock(n) => {
+            let unsubscribe = n.token.as_ref().map(|t| ctx.unsubscribe_link(t));
+            let parts = ClockText {
+                title: title.clone(),
+                headline: n.headline.clone(),
+                lines: n.lines.clone(),
+                deadline: n.deadline.as_ref().map(when),
+                link: n.token.as_ref().map(|t| ctx.play_link(t)),
+                unsubscribe: unsubscribe.clone(),
+            }
+            .both()?;
+            (format!("{title}: {}", n.headline), unsubscribe, parts)
         }
         Notice::Idle(n) => {
             let parts = IdleText {

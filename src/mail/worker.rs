@@ -440,7 +440,26 @@ impl Worker {
     async fn send_digest(&self, rows: &[Claimed]) -> Result<(), SendError> {
         let mut turns = Vec::new();
         for row in rows {
-            if let Ok(Notice::Turn(turn)) = serde_json::from_value::<Notice>(row.payload.clone()) {
+            let notice = serde_json::from_value::<Notice>(row.payload.clone());
+            // News of the clock (a reminder) stands in the digest as its game's entry.
+            let notice = match notice {
+                Ok(Notice::Clock(news)) if news.token.is_some() => {
+                    Ok(Notice::Turn(super::notice::Turn {
+                        you: super::notice::Player {
+                            name: row.recipient_name.clone(),
+                            seat: String::new(),
+                        },
+                        lines: std::iter::once(news.headline).chain(news.lines).collect(),
+                        choices: Vec::new(),
+                        deadline: news.deadline,
+                        token: news.token.unwrap_or_default(),
+                        game: news.game,
+                        ask: Default::default(),
+                    }))
+                }
+                other => other,
+            };
+            if let Ok(Notice::Turn(turn)) = notice {
                 // The latest notice of each game stands for that game.
                 turns.retain(|t: &super::notice::Turn| t.game.id != turn.game.id);
                 turns.push(turn);

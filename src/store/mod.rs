@@ -2,18 +2,20 @@
 //! A game's state is never stored: it is the replay of its log, kept in a small process cache
 //! keyed by the log's head.
 
-mod names;
+pub mod effects;
 mod tokens;
 
-pub use names::{InvalidName, MAX_NAME_CHARS, PlayerName};
+pub use crate::domain::{EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
 pub use tokens::{looks_like_token, new_token, token_hash};
 
-use crate::engine::audit::{genesis, link};
+use crate::engine::audit::{Entry, genesis, link};
+use crate::engine::record::{BY_CLOCK, forfeit_command};
 use crate::engine::{
     ApplyError, DynMatch, Log, Record, RecordedCommand, RuleError, Seat, Seed, Viewer, find_game,
 };
-use crate::mail::outbox::{self, MailSeat};
-use chrono::{DateTime, SubsecRound, Utc};
+use crate::time::{Clock, SystemClock};
+use chrono::{DateTime, Utc};
+use effects::{AfterAppend, Appended, Creation, EffectError, Effects};
 use serde_json::Value;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::{PgConnection, Row};
@@ -22,6 +24,12 @@ use std::sync::{Arc, Mutex};
 
 /// The migrations in migrations/, embedded in the binary.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// How many days a link minted for a notice opens its seat.
+pub const MAIL_LINK_DAYS: i32 = 30;
+
+/// How many days after its game ended a minted link still opens its seat.
+pub const MAIL_LINK_GRACE_DAYS: i32 = 7;
 
 /// The channel on which every appended command is announced (payload: `game_id:seq`).
 pub const MOVES_CHANNEL: &str = "postplay_moves";
@@ -67,6 +75,27 @@ pub enum SubmitError {
     /// The stored log does not replay.
     #[error(transparent)]
     Store(StoreError),
+    /// Something that must happen with the move refused it (the seat's time ran out).
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl From<EffectError> for SubmitError {
+    fn from(e: EffectError) -> SubmitError {
+        match e {
+            EffectError::Refused(m) => SubmitError::Refused(m),
+            EffectError::Db(e) => SubmitError::Db(e),
+        }
+    }
+}
+
+impl From<EffectError> for StoreError {
+    fn from(e: EffectError) -> StoreError {
+        match e {
+            EffectError::Refused(m) => StoreError::Invalid(m),
+            EffectError::Db(e) => StoreError::Db(e),
+        }
+    }
 }
 
 impl From<StoreError> for SubmitError {
@@ -79,40 +108,13 @@ impl From<StoreError> for SubmitError {
     }
 }
 
-/// What a move's transaction holds once the command is appended: what a caller's
-/// [`AfterAppend`] may read to write its own rows in the same transaction.
-pub struct Appended<'a> {
-    /// The game's row as it was read before the move.
-    pub row: &'a GameRow,
-    /// The new command's seq (the log's new head).
-    pub seq: i64,
-    /// The seat that moved.
-    pub seat: Seat,
-    /// The game after the command.
-    pub game: &'a dyn DynMatch,
-    /// The whole public log, the new command's lines last.
-    pub log: &'a [(i64, Seat, Vec<String>)],
-}
-
-/// The seam of a move's transaction (DESIGN.md "A move's transaction, one direction"): a
-/// module above the store adds its rows to the transaction that appends a command, so they
-/// are written exactly when the command is.
-pub trait AfterAppend: Sync {
-    /// Writes in `tx`; an error rolls the whole move back.
-    fn after_append<'a>(
-        &'a self,
-        tx: &'a mut PgConnection,
-        appended: Appended<'a>,
-    ) -> futures_util::future::BoxFuture<'a, Result<(), sqlx::Error>>;
-}
-
 /// A seat asked for at creation.
 #[derive(Debug, Clone)]
 pub struct NewSeat {
     /// Display name.
     pub name: PlayerName,
     /// Email address, if given.
-    pub email: Option<crate::mail::EmailAddress>,
+    pub email: Option<EmailAddress>,
 }
 
 /// A created game and its secret links' tokens, shown once.
@@ -179,6 +181,8 @@ pub struct CommandRow {
     pub created_at: DateTime<Utc>,
     /// Chain link.
     pub hash: String,
+    /// Played by the clock, not the seat.
+    pub by_clock: bool,
 }
 
 /// A game replayed to its head, with its public log.
@@ -187,7 +191,7 @@ pub struct Loaded {
     pub row: GameRow,
     /// The state at `row.head_seq`.
     pub game: Box<dyn DynMatch>,
-    /// Public log lines by command: (seq, seat, lines).
+    /// Public log lines by command: (seq, seat, lines); seq 0 holds the setup's lines, if any.
     pub log: Arc<Vec<(i64, Seat, Vec<String>)>>,
 }
 
@@ -197,10 +201,13 @@ struct Cached {
     log: Arc<Vec<(i64, Seat, Vec<String>)>>,
 }
 
-/// The store: a connection pool and the replay cache.
+/// The store: a connection pool, the replay cache, the clock it reads "now" from, and what
+/// else happens in its transactions.
 pub struct Store {
     pool: PgPool,
     cache: Mutex<HashMap<i64, Cached>>,
+    clock: Arc<dyn Clock>,
+    effects: Vec<Arc<dyn Effects>>,
 }
 
 /// The time format of the hash chain: RFC 3339, UTC, microseconds.
@@ -245,17 +252,46 @@ impl Store {
         Ok(Store::from_pool(pool))
     }
 
-    /// Wraps an existing pool.
+    /// Wraps an existing pool, with the system clock and no effects.
     pub fn from_pool(pool: PgPool) -> Store {
         Store {
             pool,
             cache: Mutex::new(HashMap::new()),
+            clock: Arc::new(SystemClock),
+            effects: Vec::new(),
         }
     }
 
-    /// Another handle on the same pool, with a cache of its own.
+    /// The same store reading "now" from `clock`.
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Store {
+        self.clock = clock;
+        self
+    }
+
+    /// The same store with one more effect in its transactions.
+    pub fn with_effect(mut self, effect: Arc<dyn Effects>) -> Store {
+        self.effects.push(effect);
+        self
+    }
+
+    /// Another handle on the same pool, clock and effects, with a cache of its own.
     pub fn clone_handle(&self) -> Store {
-        Store::from_pool(self.pool.clone())
+        Store {
+            pool: self.pool.clone(),
+            cache: Mutex::new(HashMap::new()),
+            clock: self.clock.clone(),
+            effects: self.effects.clone(),
+        }
+    }
+
+    /// Now, by the store's clock.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
+    }
+
+    /// The store's clock.
+    pub fn clock(&self) -> Arc<dyn Clock> {
+        self.clock.clone()
     }
 
     /// The pool.
@@ -276,19 +312,21 @@ impl Store {
         seats: &[NewSeat],
         seed: Seed,
     ) -> Result<CreatedGame, StoreError> {
-        self.create_game_with(kind, options, seats, seed, None)
+        self.create_game_with(kind, options, seats, seed, None, &Value::Null)
             .await
     }
 
-    /// Creates a game with the organiser's address (told of undeliverable mail); queues an
-    /// invitation for every seat with an address in the same transaction.
+    /// Creates a game with the organiser's address (told of undeliverable mail) and the
+    /// settings beyond the rules' options (`{"clock": …}`), which the effects read: invitations
+    /// and the first deadlines are written in the same transaction.
     pub async fn create_game_with(
         &self,
         kind: &str,
         options: &Value,
         seats: &[NewSeat],
         seed: Seed,
-        organiser_email: Option<&crate::mail::EmailAddress>,
+        organiser_email: Option<&EmailAddress>,
+        settings: &Value,
     ) -> Result<CreatedGame, StoreError> {
         let game = find_game(kind)
             .ok_or_else(|| StoreError::Invalid(format!("no game called {kind:?}")))?;
@@ -325,26 +363,20 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
-        let mail_seats: Vec<MailSeat> = seats
-            .iter()
-            .enumerate()
-            .map(|(i, s)| MailSeat {
-                seat: i,
-                name: s.name.to_string(),
-                email: s.email.clone(),
-                pref: "every".into(),
-            })
-            .collect();
-        outbox::enqueue_invites(
-            &mut tx,
+        let creation = Creation {
             id,
             game,
-            started.as_ref(),
-            &mail_seats,
-            &seat_tokens,
-            &commitment,
-        )
-        .await?;
+            started: started.as_ref(),
+            seats,
+            seat_tokens: &seat_tokens,
+            commitment: &commitment,
+            organiser_email,
+            settings,
+            at: self.now(),
+        };
+        for effect in &self.effects {
+            effect.created(&mut tx, &creation).await?;
+        }
         tx.commit().await?;
         tracing::info!(game = id, kind, seats = seats.len(), "game created");
         Ok(CreatedGame {
@@ -354,17 +386,38 @@ impl Store {
         })
     }
 
-    /// The game and seat a seat token opens.
+    /// The game and seat a seat token opens: the seat's own token, or a link minted for one
+    /// of its notices while that is fresh ([`MAIL_LINK_DAYS`] days, and no more than
+    /// [`MAIL_LINK_GRACE_DAYS`] days after the game ended). A relink ends both kinds.
     pub async fn seat_by_token(&self, token: &str) -> Result<Option<(i64, Seat)>, sqlx::Error> {
+        self.seat_by(token, true).await
+    }
+
+    /// The game and seat a token names for the seat's mail settings only: a minted link from
+    /// an old message still reaches them (unsubscribing must always work).
+    pub async fn seat_for_mail_settings(
+        &self,
+        token: &str,
+    ) -> Result<Option<(i64, Seat)>, sqlx::Error> {
+        self.seat_by(token, false).await
+    }
+
+    async fn seat_by(&self, token: &str, fresh: bool) -> Result<Option<(i64, Seat)>, sqlx::Error> {
         if !looks_like_token(token) {
             return Ok(None);
         }
-        // The seat's own token, or one of the links minted for its notices.
+        let now = self.now();
         let row = sqlx::query(
             "SELECT game_id, seat FROM seats WHERE token_hash = $1 \
-             UNION ALL SELECT game_id, seat FROM seat_links WHERE token_hash = $1 LIMIT 1",
+             UNION ALL SELECT l.game_id, l.seat FROM seat_links l JOIN games g ON g.id = l.game_id \
+             WHERE l.token_hash = $1 AND (NOT $2 OR (l.created_at > $3 - make_interval(days => $4) \
+             AND (g.status = 'running' OR g.updated_at > $3 - make_interval(days => $5)))) LIMIT 1",
         )
         .bind(token_hash(token))
+        .bind(fresh)
+        .bind(now)
+        .bind(MAIL_LINK_DAYS)
+        .bind(MAIL_LINK_GRACE_DAYS)
         .fetch_optional(&self.pool)
         .await?;
         row.map(|r| {
@@ -435,7 +488,7 @@ impl Store {
     /// A game's commands after `after`, in order.
     pub async fn commands(&self, id: i64, after: i64) -> Result<Vec<CommandRow>, sqlx::Error> {
         let rows = sqlx::query(
-            "SELECT seq, seat, command, created_at, hash FROM commands WHERE game_id = $1 AND seq > $2 ORDER BY seq",
+            "SELECT seq, seat, command, created_at, hash, by_clock FROM commands WHERE game_id = $1 AND seq > $2 ORDER BY seq",
         )
         .bind(id)
         .bind(after)
@@ -449,6 +502,7 @@ impl Store {
                     command: r.try_get("command")?,
                     created_at: r.try_get("created_at")?,
                     hash: r.try_get("hash")?,
+                    by_clock: r.try_get("by_clock")?,
                 })
             })
             .collect()
@@ -466,7 +520,16 @@ impl Store {
         };
         let (head, mut game, log) = match cached {
             Some(found) => found,
-            None => (0, self.start(&row)?, Arc::new(Vec::new())),
+            None => {
+                let game = self.start(&row)?;
+                let opening = game.opening();
+                let log = if opening.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![(0, 0, opening)]
+                };
+                (0, game, Arc::new(log))
+            }
         };
         if head == row.head_seq {
             return Ok(Loaded { row, game, log });
@@ -477,11 +540,10 @@ impl Store {
             if entry.seq > row.head_seq {
                 break;
             }
-            game.apply_json(entry.seat, &entry.command, &mut recorder)
-                .map_err(|e| StoreError::Corrupt {
-                    game: id,
-                    reason: format!("command {}: {e}", entry.seq),
-                })?;
+            apply_entry(game.as_mut(), &entry, &mut recorder).map_err(|e| StoreError::Corrupt {
+                game: id,
+                reason: format!("command {}: {e}", entry.seq),
+            })?;
             lines.push((entry.seq, entry.seat, recorder.take()));
         }
         let log = Arc::new(lines);
@@ -495,11 +557,16 @@ impl Store {
             game: row.id,
             reason: format!("unknown game {}", row.kind),
         })?;
-        kind.new_match(&row.options, row.seat_count as usize, row.seed)
-            .map_err(|e| StoreError::Corrupt {
-                game: row.id,
-                reason: e.to_string(),
-            })
+        kind.new_match_at(
+            &row.options,
+            row.seat_count as usize,
+            row.seed,
+            row.rules_version as u32,
+        )
+        .map_err(|e| StoreError::Corrupt {
+            game: row.id,
+            reason: e.to_string(),
+        })
     }
 
     fn remember(
@@ -535,16 +602,53 @@ impl Store {
         command: &Value,
         expected_head: Option<i64>,
     ) -> Result<i64, SubmitError> {
-        self.submit_with(id, seat, command, expected_head, None)
+        self.append(id, seat, Play::Seat(command), expected_head, None)
             .await
     }
 
-    /// [`Store::submit`], with `after` writing its own rows in the move's transaction.
+    /// [`Store::submit`], with `after` writing its own rows in the move's transaction (after
+    /// the effects every move has).
     pub async fn submit_with(
         &self,
         id: i64,
         seat: Seat,
         command: &Value,
+        expected_head: Option<i64>,
+        after: &dyn AfterAppend,
+    ) -> Result<i64, SubmitError> {
+        self.append(id, seat, Play::Seat(command), expected_head, Some(after))
+            .await
+    }
+
+    /// The clock plays the game's timeout move for `seat` at the game's current position (the
+    /// clock's effect refuses it unless the seat's deadline has passed).
+    pub async fn play_for_clock(&self, id: i64, seat: Seat) -> Result<i64, SubmitError> {
+        let loaded = self.load(id).await?;
+        if !loaded.game.active().contains(&seat) {
+            return Err(SubmitError::Rule(RuleError::NotYourTurn));
+        }
+        let command = loaded.game.on_timeout(seat);
+        self.append(
+            id,
+            seat,
+            Play::ClockMove(&command),
+            Some(loaded.row.head_seq),
+            None,
+        )
+        .await
+    }
+
+    /// The clock ends the game: `seat` forfeits (the clock's effect refuses it unless the
+    /// seat's deadline has passed).
+    pub async fn forfeit(&self, id: i64, seat: Seat) -> Result<i64, SubmitError> {
+        self.append(id, seat, Play::Forfeit, None, None).await
+    }
+
+    async fn append(
+        &self,
+        id: i64,
+        seat: Seat,
+        play: Play<'_>,
         expected_head: Option<i64>,
         after: Option<&dyn AfterAppend>,
     ) -> Result<i64, SubmitError> {
@@ -560,17 +664,39 @@ impl Store {
             e @ ApplyError::TooLarge(_) => SubmitError::TooLarge(e.to_string()),
             ApplyError::Rule(r) => SubmitError::Rule(r),
         };
-        let command = &game.canonical(command).map_err(refused)?;
         let mut recorder = Log::recording();
-        game.apply_json(seat, command, &mut recorder)
-            .map_err(refused)?;
+        let (command, by_clock) = match play {
+            Play::Seat(command) | Play::ClockMove(command) => {
+                let command = game.canonical(command).map_err(refused)?;
+                game.apply_json(seat, &command, &mut recorder)
+                    .map_err(refused)?;
+                (command, matches!(play, Play::ClockMove(_)))
+            }
+            Play::Forfeit => {
+                if !before.contains(&seat) {
+                    return Err(SubmitError::Rule(RuleError::NotYourTurn));
+                }
+                let outcome = game.forfeit(seat);
+                recorder.push(|| outcome.reason);
+                (forfeit_command(), true)
+            }
+        };
         let seq = head + 1;
-        let at = Utc::now().trunc_subsecs(6);
+        let at = self.now();
         let previous = genesis(&loaded.row.head_hash).ok_or_else(|| StoreError::Corrupt {
             game: id,
             reason: "head hash is not hex".into(),
         })?;
-        let hash = hex::encode(link(&previous, seq as u64, seat, command, &chain_time(&at)));
+        let hash = hex::encode(link(
+            &previous,
+            Entry {
+                seq: seq as u64,
+                seat,
+                command: &command,
+                at: &chain_time(&at),
+                by: by_clock.then_some(BY_CLOCK),
+            },
+        ));
         let status = if game.outcome().is_some() {
             "over"
         } else {
@@ -579,16 +705,17 @@ impl Store {
         let mut lines = (*loaded.log).clone();
         lines.push((seq, seat, recorder.take()));
         let mut tx = self.pool.begin().await?;
-        if !advance_head(&mut tx, id, head, &hash, status).await? {
+        if !advance_head(&mut tx, id, head, &hash, status, at).await? {
             return Err(SubmitError::Conflict { head: head + 1 });
         }
-        sqlx::query("INSERT INTO commands (game_id, seq, seat, command, created_at, hash) VALUES ($1, $2, $3, $4, $5, $6)")
+        sqlx::query("INSERT INTO commands (game_id, seq, seat, command, created_at, hash, by_clock) VALUES ($1, $2, $3, $4, $5, $6, $7)")
             .bind(id)
             .bind(seq)
             .bind(seat as i32)
-            .bind(command)
+            .bind(&command)
             .bind(at)
             .bind(&hash)
+            .bind(by_clock)
             .execute(&mut *tx)
             .await?;
         sqlx::query("SELECT pg_notify($1, $2)")
@@ -596,20 +723,24 @@ impl Store {
             .bind(format!("{id}:{seq}"))
             .execute(&mut *tx)
             .await?;
-        outbox::enqueue_after_move(&mut tx, &loaded.row, seq, &before, game.as_ref(), &lines)
-            .await?;
+        let appended = Appended {
+            row: &loaded.row,
+            seq,
+            seat,
+            by_clock,
+            at,
+            before: &before,
+            game: game.as_ref(),
+            log: &lines,
+        };
+        for effect in &self.effects {
+            effect.appended(&mut tx, &appended).await?;
+        }
         if let Some(after) = after {
-            let appended = Appended {
-                row: &loaded.row,
-                seq,
-                seat,
-                game: game.as_ref(),
-                log: &lines,
-            };
-            after.after_append(&mut tx, appended).await?;
+            after.appended(&mut tx, &appended).await?;
         }
         tx.commit().await?;
-        tracing::info!(game = id, seq, seat, "command appended");
+        tracing::info!(game = id, seq, seat, by_clock, "command appended");
         self.remember(id, seq, game.as_ref(), &Arc::new(lines));
         Ok(seq)
     }
@@ -631,16 +762,17 @@ impl Store {
             let mut game = self.start(row)?;
             let mut silent = Log::silent();
             for (i, entry) in commands.iter_mut().enumerate() {
-                let public = if viewer.sees_seat(entry.seat) {
+                let public = if viewer.sees_seat(entry.seat) || entry.by_clock {
                     None
                 } else {
                     game.redacted(entry.seat, &entry.command)
                 };
-                game.apply_json(entry.seat, &entry.command, &mut silent)
-                    .map_err(|e| StoreError::Corrupt {
+                apply_entry(game.as_mut(), entry, &mut silent).map_err(|e| {
+                    StoreError::Corrupt {
                         game: id,
                         reason: format!("command {}: {e}", entry.seq),
-                    })?;
+                    }
+                })?;
                 if let Some(public) = public {
                     entry.command = public;
                     redacted[i] = true;
@@ -665,6 +797,7 @@ impl Store {
                     at: Some(chain_time(&c.created_at)),
                     hash: Some(c.hash),
                     redacted,
+                    by: c.by_clock.then(|| BY_CLOCK.to_string()),
                 })
                 .collect(),
             final_state_hash: (over || reveal_seed).then(|| loaded.game.state_hash()),
@@ -729,13 +862,14 @@ impl Store {
             .await?;
         }
         for (i, entry) in record.commands.iter().enumerate() {
-            sqlx::query("INSERT INTO commands (game_id, seq, seat, command, created_at, hash) VALUES ($1, $2, $3, $4, $5, $6)")
+            sqlx::query("INSERT INTO commands (game_id, seq, seat, command, created_at, hash, by_clock) VALUES ($1, $2, $3, $4, $5, $6, $7)")
                 .bind(id)
                 .bind(i as i64 + 1)
                 .bind(entry.seat as i32)
                 .bind(&entry.command)
                 .bind(times[i])
                 .bind(entry.hash.as_deref().unwrap_or_default())
+                .bind(entry.by.as_deref() == Some(BY_CLOCK))
                 .execute(&mut *tx)
                 .await?;
         }
@@ -793,16 +927,40 @@ async fn advance_head(
     head: i64,
     hash: &str,
     status: &str,
+    at: DateTime<Utc>,
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE games SET head_seq = head_seq + 1, head_hash = $3, status = $4, updated_at = now() \
+        "UPDATE games SET head_seq = head_seq + 1, head_hash = $3, status = $4, updated_at = $5 \
          WHERE id = $1 AND head_seq = $2",
     )
     .bind(id)
     .bind(head)
     .bind(hash)
     .bind(status)
+    .bind(at)
     .execute(tx)
     .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// What is appended: a seat's own command, the clock's timeout move, or a forfeit.
+#[derive(Clone, Copy)]
+enum Play<'a> {
+    Seat(&'a Value),
+    ClockMove(&'a Value),
+    Forfeit,
+}
+
+/// Replays one stored entry (a forfeit by the clock ends the game).
+fn apply_entry(
+    game: &mut dyn DynMatch,
+    entry: &CommandRow,
+    log: &mut Log,
+) -> Result<(), ApplyError> {
+    if entry.by_clock && entry.command == forfeit_command() {
+        let outcome = game.forfeit(entry.seat);
+        log.push(|| outcome.reason);
+        return Ok(());
+    }
+    game.apply_json(entry.seat, &entry.command, log)
 }

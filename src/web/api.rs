@@ -45,7 +45,10 @@ async fn game_exists(state: &AppState, id: i64) -> Result<(), WebError> {
 async fn view(state: &AppState, id: i64, seat: Option<Seat>) -> Result<HttpResponse, WebError> {
     let loaded = state.store.load(id).await?;
     let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
+    let (clock, deadlines) = crate::clock::deadlines(&state.store, id).await?;
     Ok(HttpResponse::Ok().json(json!({
+        "clock": clock.describe(),
+        "deadlines": deadlines,
         "game": id,
         "kind": loaded.row.kind,
         "seq": loaded.row.head_seq,
@@ -100,6 +103,7 @@ async fn submit(
             "not a command of this game: {m}"
         ))),
         Err(SubmitError::TooLarge(m)) => Err(WebError::TooLarge(m)),
+        Err(SubmitError::Refused(m)) => Err(WebError::Forbidden(m)),
         Err(SubmitError::Rule(RuleError::NotYourTurn)) => {
             Err(WebError::Forbidden("it is not your turn".into()))
         }

@@ -39,7 +39,7 @@ async fn prefs_page(
 ) -> Result<HttpResponse, WebError> {
     let (id, seat) = state
         .store
-        .seat_by_token(token)
+        .seat_for_mail_settings(token)
         .await?
         .ok_or(WebError::NotFound)?;
     let row = state.store.game(id).await?.ok_or(WebError::NotFound)?;
@@ -83,7 +83,7 @@ pub async fn set_preference(
 ) -> Result<HttpResponse, WebError> {
     let (id, seat) = state
         .store
-        .seat_by_token(&token)
+        .seat_for_mail_settings(&token)
         .await?
         .ok_or(WebError::NotFound)?;
     let fields: Vec<(String, String)> = form_urlencoded::parse(&body).into_owned().collect();

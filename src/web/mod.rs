@@ -13,7 +13,6 @@ mod protect;
 pub mod render;
 
 use crate::config::{Config, WebSettings};
-use crate::pg::PrivateCluster;
 use crate::store::{Store, StoreError, SubmitError};
 use actix_web::http::StatusCode;
 use actix_web::middleware::{Logger, from_fn};
@@ -69,6 +68,12 @@ pub enum WebError {
         /// When to try again.
         retry_after: Duration,
     },
+    /// 410: shown once and gone.
+    #[error("{0}")]
+    Gone(String),
+    /// 409: not possible in the game's present state.
+    #[error("{0}")]
+    Conflict(String),
     /// 413.
     #[error("{0}")]
     TooLarge(String),
@@ -110,6 +115,8 @@ impl ResponseError for WebError {
             WebError::Forbidden(_) => StatusCode::FORBIDDEN,
             WebError::BadRequest(_) => StatusCode::BAD_REQUEST,
             WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            WebError::Conflict(_) => StatusCode::CONFLICT,
+            WebError::Gone(_) => StatusCode::GONE,
             WebError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             WebError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -183,6 +190,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .route(web::post().to(pages::create_game))
                 .wrap(limits::PerClient::Games),
         )
+        .route("/new/{kind}/created/{id}", get().to(pages::created))
         .route("/manage/{token}", get().to(pages::manage))
         .service(
             web::resource("/manage/{token}/relink/{seat}")
@@ -199,6 +207,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/dev/mailbox/{key}/raw", get().to(mail::raw))
         .route("/play/{token}", get().to(pages::play))
         .route("/play/{token}", web::post().to(pages::play_move))
+        .route("/play/{token}/vacation", web::post().to(pages::vacation))
+        .route(
+            "/manage/{token}/clock",
+            web::post().to(pages::clock_control),
+        )
         .route("/games/{id}", get().to(pages::spectate))
         .route("/games/{id}/log", get().to(pages::public_log))
         .route("/games/{id}/replay", get().to(pages::replay))
@@ -292,7 +305,7 @@ pub fn start_with(
 /// `postplay serve`: the private PostgreSQL (unless DATABASE_URL), migrations, the web app;
 /// stops the private cluster on shutdown.
 pub async fn serve(config: Config) -> Result<(), String> {
-    let (store, cluster) = connect(&config).await?;
+    let (store, cluster) = crate::startup::connect(&config).await?;
     store
         .migrate()
         .await
@@ -301,6 +314,13 @@ pub async fn serve(config: Config) -> Result<(), String> {
         .map_err(|e| format!("bind {}: {e}", config.bind))?;
     tracing::info!(bind = %config.bind, base_url = %config.base_url, "postplay is listening");
     let (stop_worker, stopped) = tokio::sync::watch::channel(false);
+    let store = Arc::new(store);
+    let scheduler = {
+        let scheduler = crate::clock::Scheduler::new(store.clone());
+        let stopped = stopped.clone();
+        let every = config.clock_tick;
+        actix_web::rt::spawn(async move { scheduler.run(every, stopped).await })
+    };
     let worker =
         crate::mail::settings::worker(&config.mail, store.pool().clone(), &config.base_url)?;
     let worker = match worker {
@@ -324,7 +344,7 @@ pub async fn serve(config: Config) -> Result<(), String> {
         }
     }
     let server = start_with(
-        Arc::new(store),
+        store,
         config.base_url.clone(),
         listener,
         mailbox,
@@ -336,48 +356,9 @@ pub async fn serve(config: Config) -> Result<(), String> {
     if let Some(worker) = worker {
         let _ = worker.await;
     }
+    let _ = scheduler.await;
     if let Some(cluster) = cluster.filter(|c| c.started_here) {
         cluster.stop().map_err(|e| e.to_string())?;
     }
     result
-}
-
-/// The store of the configured database: DATABASE_URL, or the private cluster (started here
-/// if it is not running).
-pub async fn connect(config: &Config) -> Result<(Store, Option<PrivateCluster>), String> {
-    match &config.database_url {
-        Some(url) => {
-            let options: sqlx::postgres::PgConnectOptions =
-                url.parse().map_err(|e| format!("DATABASE_URL: {e}"))?;
-            Ok((
-                Store::connect(options)
-                    .await
-                    .map_err(|e| format!("database: {e}"))?,
-                None,
-            ))
-        }
-        None => {
-            let cluster = PrivateCluster::ensure(&config.data_dir).map_err(|e| e.to_string())?;
-            let admin = Store::connect(cluster.connect_options("postgres"))
-                .await
-                .map_err(|e| format!("private PostgreSQL: {e}"))?;
-            let exists: bool = sqlx::query_scalar(
-                "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'postplay')",
-            )
-            .fetch_one(admin.pool())
-            .await
-            .map_err(|e| e.to_string())?;
-            if !exists {
-                sqlx::query("CREATE DATABASE postplay")
-                    .execute(admin.pool())
-                    .await
-                    .map_err(|e| e.to_string())?;
-            }
-            admin.pool().close().await;
-            let store = Store::connect(cluster.connect_options("postplay"))
-                .await
-                .map_err(|e| format!("private PostgreSQL: {e}"))?;
-            Ok((store, Some(cluster)))
-        }
-    }
 }

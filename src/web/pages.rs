@@ -183,7 +183,7 @@ pub async fn new_game(req: HttpRequest, kind: web::Path<String>) -> Result<HttpR
     Ok(response)
 }
 
-#[derive(Template)]
+#[derive(Template, serde::Serialize, serde::Deserialize)]
 #[template(path = "created.html")]
 struct Created {
     id: i64,
@@ -191,6 +191,35 @@ struct Created {
     organiser_link: String,
     seats: Vec<(String, String, String)>,
     commitment: String,
+}
+
+/// The cookie that carries a new game's links from the POST that made it to the page that
+/// shows them, so a reload shows them again instead of making a second game.
+const CREATED_COOKIE: &str = "pp_created";
+
+/// How long the links stay on the "created" page.
+const CREATED_FOR_SECS: i64 = 900;
+
+/// `GET /new/{kind}/created/{id}`: the links of the game just made, shown from the cookie the
+/// creating POST set (for fifteen minutes; a reload shows them again and makes nothing).
+pub async fn created(
+    req: HttpRequest,
+    path: web::Path<(String, i64)>,
+) -> Result<HttpResponse, WebError> {
+    let (_, id) = path.into_inner();
+    let page = req
+        .cookie(CREATED_COOKIE)
+        .and_then(|c| hex::decode(c.value()).ok())
+        .and_then(|bytes| serde_json::from_slice::<Created>(&bytes).ok())
+        .filter(|page| page.id == id)
+        .ok_or_else(|| {
+            WebError::Gone(
+                "the links of a new game are shown for fifteen minutes after it is made, on the \
+                 browser that made it; the organiser page can give any seat a new link"
+                    .into(),
+            )
+        })?;
+    html(StatusCode::OK, page)
 }
 
 /// `POST /new/{kind}`: creates the game and shows its links once.
@@ -241,7 +270,7 @@ pub async fn create_game(
         },
     };
     if field(&fields, "order") == Some("random") {
-        let mut rng = crate::engine::GameRng::new(&crate::cli::random_seed(), 0);
+        let mut rng = crate::engine::GameRng::new(&crate::engine::Seed::random(), 0);
         rng.shuffle(&mut seats);
     }
     let mut options = serde_json::Map::new();
@@ -257,6 +286,10 @@ pub async fn create_game(
         };
         options.insert(spec.key.to_string(), value);
     }
+    let clock = match crate::domain::ClockSettings::from_form(|name| field(&fields, name)) {
+        Ok(clock) => clock,
+        Err(e) => return refuse(format!("clock: {e}")),
+    };
     let client = client_addr(req.head(), &state.settings.trusted_proxies);
     let invitations = seats.iter().filter(|s| s.email.is_some()).count() as u32;
     state
@@ -267,7 +300,7 @@ pub async fn create_game(
             invitations,
         )
         .map_err(WebError::TooMany)?;
-    let seed = crate::cli::random_seed();
+    let seed = crate::engine::Seed::random();
     let created = match state
         .store
         .create_game_with(
@@ -276,6 +309,7 @@ pub async fn create_game(
             &seats,
             seed,
             organiser_email.as_ref(),
+            &serde_json::json!({ "clock": clock }),
         )
         .await
     {
@@ -284,26 +318,40 @@ pub async fn create_game(
         Err(e) => return Err(e.into()),
     };
     let base = &state.base_url;
-    html(
-        StatusCode::CREATED,
-        Created {
-            id: created.id,
-            name: game.name().to_string(),
-            organiser_link: format!("{base}/manage/{}", created.organiser_token),
-            seats: seats
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    (
-                        game.seat_name(i, seats.len()),
-                        s.name.to_string(),
-                        format!("{base}/play/{}", created.seat_tokens[i]),
-                    )
-                })
-                .collect(),
-            commitment: seed.commitment(),
-        },
+    let page = Created {
+        id: created.id,
+        name: game.name().to_string(),
+        organiser_link: format!("{base}/manage/{}", created.organiser_token),
+        seats: seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                (
+                    game.seat_name(i, seats.len()),
+                    s.name.to_string(),
+                    format!("{base}/play/{}", created.seat_tokens[i]),
+                )
+            })
+            .collect(),
+        commitment: seed.commitment(),
+    };
+    let cookie = actix_web::cookie::Cookie::build(
+        CREATED_COOKIE,
+        hex::encode(serde_json::to_vec(&page).expect("pages serialize")),
     )
+    .path("/new/")
+    .http_only(true)
+    .secure(state.secure_cookies)
+    .same_site(actix_web::cookie::SameSite::Strict)
+    .max_age(actix_web::cookie::time::Duration::seconds(CREATED_FOR_SECS))
+    .finish();
+    Ok(HttpResponse::SeeOther()
+        .insert_header((
+            "Location",
+            format!("/new/{}/created/{}", game.id(), created.id),
+        ))
+        .cookie(cookie)
+        .finish())
 }
 
 struct ManagedSeat {
@@ -331,6 +379,8 @@ struct Manage {
     new_link_for: String,
     mail_sent: i64,
     mail_lines: Vec<MailLine>,
+    clock: String,
+    paused: bool,
 }
 
 struct MailLine {
@@ -375,7 +425,14 @@ async fn manage_page(
             error: t.last_error.unwrap_or_default(),
         })
         .collect();
+    let (clock, _) = crate::clock::deadlines(&state.store, id).await?;
+    let paused: bool = sqlx::query_scalar("SELECT paused_at IS NOT NULL FROM games WHERE id = $1")
+        .bind(id)
+        .fetch_one(state.store.pool())
+        .await?;
     Ok(Manage {
+        clock: clock.describe(),
+        paused,
         mail_sent,
         mail_lines,
         id,
@@ -500,6 +557,41 @@ struct Play {
     waiting_for: String,
     log: Vec<LogLine>,
     log_start: i64,
+    clock: String,
+    paused: bool,
+    deadlines: Vec<(String, String)>,
+    vacation: Option<VacationForm>,
+}
+
+/// A seat's vacation controls.
+struct VacationForm {
+    until: Option<String>,
+    left: i64,
+}
+
+/// "2 days 4 hours left (until Monday 30 November 2026, 10:00 UTC; Mon 11:00 in
+/// Europe/Paris)", or why the clock stands.
+fn deadline_text(d: &crate::clock::SeatDeadline, clock: &crate::domain::ClockSettings) -> String {
+    match (&d.stopped, &d.due_at, &d.left) {
+        (Some(why), _, _) => format!("the clock stands ({why})"),
+        (None, Some(due), Some(left)) => {
+            let local = match clock.zone() {
+                Ok(zone) if zone != chrono_tz::UTC => format!(
+                    "; {} in {zone}",
+                    due.with_timezone(&zone).format("%a %H:%M")
+                ),
+                _ => String::new(),
+            };
+            format!(
+                "{left} left (until {}{local})",
+                due.format("%A %-d %B %Y, %H:%M UTC")
+            )
+        }
+        _ => format!(
+            "waiting since {} (no time limit)",
+            d.waiting_since.format("%A %-d %B %Y, %H:%M UTC")
+        ),
+    }
 }
 
 async fn play_page(
@@ -519,6 +611,38 @@ async fn play_page(
     };
     let active = loaded.game.active();
     let log = log_lines(loaded, &names, Some(12));
+    let (clock, deadlines) = crate::clock::deadlines(&state.store, loaded.row.id).await?;
+    let paused: bool = sqlx::query_scalar("SELECT paused_at IS NOT NULL FROM games WHERE id = $1")
+        .bind(loaded.row.id)
+        .fetch_one(state.store.pool())
+        .await?;
+    let vacation = match viewer {
+        Viewer::Seat(seat) if loaded.game.outcome().is_none() => {
+            let email = state
+                .store
+                .seats(loaded.row.id)
+                .await?
+                .into_iter()
+                .find(|s| s.seat == seat)
+                .and_then(|s| s.email);
+            match email {
+                Some(email) if clock.vacation => Some(VacationForm {
+                    until: crate::clock::controls::vacation_of(&state.store, &email)
+                        .await?
+                        .map(|t| t.format("%A %-d %B %Y, %H:%M UTC").to_string()),
+                    left: crate::clock::controls::vacation_days_left(
+                        &state.store,
+                        &email,
+                        state.settings.vacation_days,
+                    )
+                    .await?
+                    .max(0),
+                }),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
     let title = match viewer {
         Viewer::Seat(seat) => format!(
             "{} #{} — {} ({})",
@@ -556,7 +680,98 @@ async fn play_page(
             .join(", "),
         log_start: log.first().map_or(1, |l| l.seq),
         log,
+        clock: clock.describe(),
+        paused,
+        deadlines: deadlines
+            .iter()
+            .map(|d| (names[d.seat].clone(), deadline_text(d, &clock)))
+            .collect(),
+        vacation,
     })
+}
+
+/// `POST /play/{token}/vacation`: the seat's address starts (`action=start&days=N`) or ends
+/// (`action=end`) a vacation; 303 back to the seat's page.
+pub async fn vacation(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let (id, seat) = seat_of(&state, &token).await?;
+    let fields = parse_form(&body)?;
+    csrf::check(&req, field(&fields, "csrf"))?;
+    let email = state
+        .store
+        .seats(id)
+        .await?
+        .into_iter()
+        .find(|s| s.seat == seat)
+        .and_then(|s| s.email)
+        .ok_or_else(|| WebError::BadRequest("a vacation needs the seat's email address".into()))?;
+    let result = match field(&fields, "action") {
+        Some("start") => {
+            let days = field(&fields, "days")
+                .and_then(|d| d.trim().parse::<u32>().ok())
+                .ok_or_else(|| WebError::BadRequest("how many days?".into()))?;
+            crate::clock::controls::start_vacation(
+                &state.store,
+                &email,
+                days,
+                state.settings.vacation_days,
+            )
+            .await
+            .map(|_| ())
+        }
+        Some("end") => crate::clock::controls::end_vacation(&state.store, &email).await,
+        _ => return Err(WebError::BadRequest("start or end a vacation".into())),
+    };
+    match result {
+        Ok(()) => Ok(HttpResponse::SeeOther()
+            .insert_header(("Location", format!("/play/{token}")))
+            .finish()),
+        Err(crate::clock::controls::ControlError::Refused(m)) => Err(WebError::Conflict(m)),
+        Err(crate::clock::controls::ControlError::Db(e)) => Err(e.into()),
+    }
+}
+
+/// `POST /manage/{token}/clock`: the organiser pauses (`action=pause`) or resumes
+/// (`action=resume`) the game, or gives a seat more days (`action=extend&seat=S&days=D`);
+/// 303 back to the organiser's page.
+pub async fn clock_control(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let fields = parse_form(&body)?;
+    csrf::check(&req, field(&fields, "csrf"))?;
+    let id = state
+        .store
+        .organiser_by_token(&token)
+        .await?
+        .ok_or(WebError::NotFound)?;
+    let number = |name: &str| field(&fields, name).and_then(|v| v.trim().parse::<u32>().ok());
+    let result = match field(&fields, "action") {
+        Some("pause") => crate::clock::controls::set_paused(&state.store, id, true).await,
+        Some("resume") => crate::clock::controls::set_paused(&state.store, id, false).await,
+        Some("extend") => {
+            let (Some(seat), Some(days)) = (number("seat"), number("days")) else {
+                return Err(WebError::BadRequest(
+                    "which seat, and how many days?".into(),
+                ));
+            };
+            crate::clock::controls::extend(&state.store, id, seat as i32, days).await
+        }
+        _ => return Err(WebError::BadRequest("pause, resume or extend".into())),
+    };
+    match result {
+        Ok(()) => Ok(HttpResponse::SeeOther()
+            .insert_header(("Location", format!("/manage/{token}")))
+            .finish()),
+        Err(crate::clock::controls::ControlError::Refused(m)) => Err(WebError::Conflict(m)),
+        Err(crate::clock::controls::ControlError::Db(e)) => Err(e.into()),
+    }
 }
 
 async fn seat_of(state: &AppState, token: &str) -> Result<(i64, Seat), WebError> {
@@ -672,6 +887,7 @@ async fn move_from_form(
         Err(SubmitError::Rule(r)) => Err((StatusCode::UNPROCESSABLE_ENTITY, r.to_string())),
         Err(SubmitError::Malformed(m)) => Err((StatusCode::BAD_REQUEST, m)),
         Err(SubmitError::TooLarge(m)) => Err((StatusCode::PAYLOAD_TOO_LARGE, m)),
+        Err(SubmitError::Refused(m)) => Err((StatusCode::FORBIDDEN, m)),
         Err(e) => Err((
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("the move could not be saved: {e}"),
@@ -770,7 +986,12 @@ pub async fn replay(
     let over = row.status == "over";
     let open = over && query.open == Some(1);
     let mut live = game
-        .new_match(&row.options, row.seat_count as usize, row.seed)
+        .new_match_at(
+            &row.options,
+            row.seat_count as usize,
+            row.seed,
+            row.rules_version as u32,
+        )
         .map_err(|e| WebError::Internal(e.to_string()))?;
     let mut log = crate::engine::Log::recording();
     let mut step_lines = Vec::new();

@@ -31,6 +31,7 @@ fn holds_secret(path: &str) -> bool {
     ]
     .iter()
     .any(|prefix| path.starts_with(prefix))
+        || (path.starts_with("/new/") && path.contains("/created/"))
 }
 
 /// True for the JSON API's paths, whose errors stay JSON.

@@ -6,6 +6,7 @@ pub mod hidden;
 pub mod mailrig;
 pub mod mime;
 pub mod replyrig;
+pub mod scratch;
 
 use postplay::pg::PrivateCluster;
 use postplay::store::Store;
@@ -72,7 +73,8 @@ impl TestDb {
             .connect_with(options.clone())
             .await
             .unwrap();
-        let store = Store::from_pool(pool);
+        let store =
+            postplay::startup::store_on(pool, std::sync::Arc::new(postplay::time::SystemClock));
         store.migrate().await.expect("migrations run");
         TestDb {
             store,

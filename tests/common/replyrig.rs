@@ -93,7 +93,14 @@ impl Rig {
             .collect();
         self.db
             .store
-            .create_game_with(kind, &options, &seats, Seed::from_number(seed), None)
+            .create_game_with(
+                kind,
+                &options,
+                &seats,
+                Seed::from_number(seed),
+                None,
+                &serde_json::Value::Null,
+            )
             .await
             .unwrap()
             .id

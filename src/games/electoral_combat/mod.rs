@@ -1,5 +1,6 @@
 //! Electoral College Combat: a two-player game of the 50 states and DC with five wild cards
-//! (../shared/rules/electoral-college-combat.txt). Readings of the text: RULES.md.
+//! (the printed rules "Electoral College Combat: Let's Play!", which name no publisher).
+//! Readings of the text: RULES.md.
 
 pub mod cards;
 mod choices;

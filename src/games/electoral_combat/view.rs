@@ -5,10 +5,10 @@ use super::cards::ECard;
 use super::state::{HandRecord, Phase, Sign, State, WildPlay};
 use super::{ElectoralCombat, HANDS, TO_WIN};
 use crate::engine::{Outcome, Rules, Seat, Viewer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One card of the hand on the table.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug)]
 pub struct SlotView {
     /// Its place, the `slot` of commands.
     pub slot: usize,
@@ -25,7 +25,7 @@ pub struct SlotView {
 }
 
 /// The board as one viewer may see it.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug)]
 pub struct View {
     /// What the game waits for (slots and seats, never a card).
     pub phase: Phase,

@@ -188,7 +188,7 @@ fn cities(state: &State, seat: Seat, choices: &mut Vec<Choice>) {
                 ),
             );
         }
-        if n >= 2 && !jokers.is_empty() {
+        if n >= 2 && !jokers.is_empty() && !state.v2() {
             choices.push(
                 Choice::action(
                     format!("Make a city of {} with a joker", rank_plural(rank)),
@@ -215,7 +215,7 @@ fn lay_offs(state: &State, seat: Seat, choices: &mut Vec<Choice>) {
         let fitting: Vec<Card> = hand
             .iter()
             .copied()
-            .filter(|&c| fits_city(c, city.rank))
+            .filter(|&c| fits_city(c, city.rank) && !(state.v2() && c.is_joker()))
             .collect();
         if fitting.is_empty() {
             continue;
@@ -241,7 +241,42 @@ fn lay_offs(state: &State, seat: Seat, choices: &mut Vec<Choice>) {
     }
 }
 
+/// Version 2: a joker from the hand for a natural card of one's own city.
 fn exchanges(state: &State, seat: Seat, choices: &mut Vec<Choice>) {
+    if !state.v2() {
+        return exchanges_v1(state, seat, choices);
+    }
+    if !state.hands[seat].iter().any(|c| c.is_joker()) {
+        return;
+    }
+    for city in state.cities_of(seat) {
+        let naturals: Vec<Card> = city
+            .cards
+            .iter()
+            .copied()
+            .filter(|c| !c.is_joker())
+            .collect();
+        choices.push(
+            Choice::action(
+                format!(
+                    "Exchange a joker from your hand for a card of your city of {}",
+                    rank_plural(city.rank)
+                ),
+                json!({"type": "exchange", "city": city.id}),
+            )
+            .with_param(
+                "card",
+                "Which card do you take into your hand?",
+                ParamKind::One {
+                    options: options(naturals),
+                },
+            ),
+        );
+    }
+}
+
+/// Version 1: a natural card from the hand for a joker in one's own city.
+fn exchanges_v1(state: &State, seat: Seat, choices: &mut Vec<Choice>) {
     let hand = &state.hands[seat];
     for city in state.cities_of(seat) {
         if !city.cards.iter().any(|c| c.is_joker()) {

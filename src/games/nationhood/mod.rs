@@ -1,5 +1,5 @@
 //! Nationhood: a two-player rummy of cities, diplomacy and war, won by a "nation" of seven
-//! cards of one suit in sequence (../shared/rules/nationhood.txt). Readings of the text:
+//! cards of one suit in sequence ("Nationhood", Matthew Shields, 2005). Readings of the text:
 //! RULES.md.
 
 mod choices;
@@ -7,6 +7,7 @@ pub mod melds;
 mod play;
 mod state;
 mod view;
+mod war;
 
 #[cfg(test)]
 mod tests;
@@ -27,7 +28,7 @@ pub struct Nationhood;
 impl Rules for Nationhood {
     const ID: &'static str = "nationhood";
     const NAME: &'static str = "Nationhood";
-    const RULES_VERSION: u32 = 1;
+    const RULES_VERSION: u32 = 2;
     type Options = Options;
     type State = State;
     type Command = Command;
@@ -60,8 +61,18 @@ impl Rules for Nationhood {
     }
 
     fn setup(options: &Options, seats: usize, rng: &mut GameRng) -> Result<State, SetupError> {
+        Self::setup_at(options, seats, rng, Self::RULES_VERSION)
+    }
+
+    fn setup_at(
+        options: &Options,
+        seats: usize,
+        rng: &mut GameRng,
+        rules_version: u32,
+    ) -> Result<State, SetupError> {
         options.validate()?;
         let mut state = State {
+            rules_version,
             options: options.clone(),
             rubber: 1,
             rubbers_won: vec![0; seats],
@@ -78,6 +89,8 @@ impl Rules for Nationhood {
             offer: None,
             war_threats: Vec::new(),
             last_stock_taker: None,
+            restocked: false,
+            hands_without_winner: 0,
             last_hand: None,
             outcome: None,
         };
@@ -112,15 +125,17 @@ impl Rules for Nationhood {
         }
         use Phase::*;
         match (state.phase, command) {
-            (Turn | Response | Rebuild, Command::DrawStock) => state.draw(seat, false, log),
-            (Turn | Response | Rebuild, Command::DrawPile) => state.draw(seat, true, log),
+            (Turn | Response | Rebuild, Command::DrawStock) => state.draw(seat, false, rng, log),
+            (Turn | Response | Rebuild, Command::DrawPile) => state.draw(seat, true, rng, log),
             (Melding | Whittle | Response | Rebuild, Command::Meld { cards, jokers }) => {
                 state.meld(seat, cards, jokers, rng, log)
             }
             (Melding, Command::LayOff { card, city }) => {
                 state.lay_off(seat, *card, *city, rng, log)
             }
-            (Melding, Command::Exchange { card, city }) => state.exchange(seat, *card, *city, log),
+            (Melding, Command::Exchange { card, city }) => {
+                state.exchange(seat, *card, *city, rng, log)
+            }
             (Melding | Whittle, Command::Discard { card }) => state.discard(seat, *card, rng, log),
             (Turn, Command::Offer { give, take }) => state.offer(seat, give, take, log),
             (Answer, Command::Accept) => {

@@ -1,9 +1,7 @@
 //! Playing the commands: every method checks the whole move before it changes anything, so a
 //! refused command leaves the state as it was.
 
-use super::melds::{
-    city_rank, face, faces, fits_city, is_nation, longest_sequence, rank_plural, run_cards,
-};
+use super::melds::{city_rank, face, faces, fits_city, is_nation, longest_sequence, rank_plural};
 use super::state::{City, HandEnd, HandEndKind, Offer, Phase, State};
 use crate::cards::Card;
 use crate::engine::log::who;
@@ -12,6 +10,9 @@ use crate::engine::{GameRng, Log, Outcome, RuleError, Seat};
 /// A hand holds eight cards after a draw and seven after the discard.
 pub const FULL_HAND: usize = 8;
 
+/// Hands in a row without a winner that end the match drawn (version 2; RULES.md).
+pub const HANDS_WITHOUT_WINNER_TO_DRAW: u32 = 3;
+
 /// The 54 cards: the 52 suited cards and the two jokers.
 pub fn pack() -> Vec<Card> {
     let mut cards = Card::standard_52();
@@ -19,7 +20,7 @@ pub fn pack() -> Vec<Card> {
     cards
 }
 
-fn illegal<T>(reason: impl Into<String>) -> Result<T, RuleError> {
+pub(super) fn illegal<T>(reason: impl Into<String>) -> Result<T, RuleError> {
     Err(RuleError::illegal(reason))
 }
 
@@ -65,6 +66,7 @@ impl State {
         self.offer = None;
         self.war_threats.clear();
         self.last_stock_taker = None;
+        self.restocked = false;
         self.phase = Phase::Turn;
         self.turn = first;
         let (hand, rubber, dealer) = (self.hand_number, self.rubber, self.dealer);
@@ -79,19 +81,45 @@ impl State {
         });
     }
 
-    fn take_stock(&mut self, seat: Seat) -> Option<Card> {
+    /// Takes the top card of the stock into `seat`'s hand. Under version 2 the stock's last
+    /// card being taken rebuilds it, once a hand.
+    fn take_stock(&mut self, seat: Seat, rng: &mut GameRng, log: &mut Log) -> Option<Card> {
         let card = self.stock.pop()?;
         if self.stock.is_empty() {
             self.last_stock_taker = Some(seat);
         }
         self.hands[seat].push(card);
+        if self.stock.is_empty() && self.v2() && !self.restocked {
+            self.restock(rng, log);
+        }
         Some(card)
     }
 
+    /// Version 2: the discard piles, all but their top cards, are shuffled into a new stock.
+    fn restock(&mut self, rng: &mut GameRng, log: &mut Log) {
+        self.restocked = true;
+        let mut cards = Vec::new();
+        for pile in &mut self.piles {
+            if let Some(top) = pile.pop() {
+                cards.append(pile);
+                pile.push(top);
+            }
+        }
+        rng.shuffle(&mut cards);
+        let count = cards.len();
+        self.stock = cards;
+        log.push(|| match count {
+            0 => "the stock is out, and the discard piles hold nothing below their top cards to make a new one".to_string(),
+            n => format!(
+                "the stock is out: the discard piles but their top cards are shuffled into a new stock of {n}"
+            ),
+        });
+    }
+
     /// Fills `seat`'s hand to eight from the stock (as far as the stock goes); how many came.
-    fn replenish(&mut self, seat: Seat) -> usize {
+    fn replenish(&mut self, seat: Seat, rng: &mut GameRng, log: &mut Log) -> usize {
         let mut taken = 0;
-        while self.hands[seat].len() < FULL_HAND && self.take_stock(seat).is_some() {
+        while self.hands[seat].len() < FULL_HAND && self.take_stock(seat, rng, log).is_some() {
             taken += 1;
         }
         taken
@@ -107,7 +135,13 @@ impl State {
 
     /// A turn's draw, from the stock or the top of one's own discard pile; a short hand is then
     /// made up to eight from the stock.
-    pub fn draw(&mut self, seat: Seat, from_pile: bool, log: &mut Log) -> Result<(), RuleError> {
+    pub fn draw(
+        &mut self,
+        seat: Seat,
+        from_pile: bool,
+        rng: &mut GameRng,
+        log: &mut Log,
+    ) -> Result<(), RuleError> {
         let rebuilding = matches!(self.phase, Phase::Response | Phase::Rebuild);
         if from_pile {
             let Some(card) = self.piles[seat].pop() else {
@@ -116,16 +150,17 @@ impl State {
             self.hands[seat].push(card);
             log.push(|| format!("{} takes {} from their discard pile", who(seat), face(card)));
         } else {
-            if self.take_stock(seat).is_none() {
+            if self.stock.is_empty() {
                 return illegal("the stock is empty");
             }
             log.push(|| format!("{} draws from the stock", who(seat)));
+            self.take_stock(seat, rng, log);
         }
         if rebuilding {
             self.phase = Phase::Rebuild;
             self.rebuild_progress(seat);
         } else {
-            let taken = self.replenish(seat);
+            let taken = self.replenish(seat, rng, log);
             if taken > 0 {
                 log.push(|| {
                     format!(
@@ -162,6 +197,11 @@ impl State {
         if jokers.iter().any(|c| !c.is_joker()) {
             return illegal("only jokers go in the jokers list");
         }
+        if self.v2() && all.iter().any(|c| c.is_joker()) {
+            return illegal(
+                "jokers are not wild in cities: a city is three or more natural cards of one rank",
+            );
+        }
         check_in_hand(&self.hands[seat], &all)?;
         let rank = city_rank(&all).map_err(RuleError::Illegal)?;
         remove_cards(&mut self.hands[seat], &all);
@@ -174,7 +214,7 @@ impl State {
             cards: all.clone(),
         });
         let replenished = match self.phase {
-            Phase::Melding => self.replenish(seat),
+            Phase::Melding => self.replenish(seat, rng, log),
             _ => 0,
         };
         log.push(|| {
@@ -204,6 +244,11 @@ impl State {
             return illegal(format!("there is no city {city}"));
         };
         let rank = self.cities[at].rank;
+        if self.v2() && card.is_joker() {
+            return illegal(
+                "a joker is not added to a city; it may be exchanged into one of your own cities",
+            );
+        }
         if !fits_city(card, rank) {
             return illegal(format!(
                 "{} does not belong in a city of {}",
@@ -214,7 +259,7 @@ impl State {
         remove_cards(&mut self.hands[seat], &[card]);
         self.cities[at].cards.push(card);
         let owner = self.cities[at].owner;
-        let replenished = self.replenish(seat);
+        let replenished = self.replenish(seat, rng, log);
         log.push(|| {
             format!(
                 "{} adds {} to {}'s city of {}{}",
@@ -229,45 +274,69 @@ impl State {
         Ok(())
     }
 
-    /// Puts a natural card into one's own city in place of a joker there; the joker comes into
-    /// the hand.
+    /// Exchanges a joker with a natural card in one of one's own cities: under version 2 a
+    /// joker from the hand takes the place of `card` in the city and `card` comes into the
+    /// hand; under version 1 `card` from the hand takes a joker's place and the joker comes in.
     pub fn exchange(
         &mut self,
         seat: Seat,
         card: Card,
         city: u32,
+        rng: &mut GameRng,
         log: &mut Log,
     ) -> Result<(), RuleError> {
-        check_in_hand(&self.hands[seat], &[card])?;
         let Some(at) = self.cities.iter().position(|c| c.id == city) else {
             return illegal(format!("there is no city {city}"));
         };
-        let target = &self.cities[at];
-        if target.owner != seat {
+        if self.cities[at].owner != seat {
             return illegal("you may exchange a joker only in a city of your own");
         }
-        if card.rank() != Some(target.rank) {
-            return illegal(format!(
-                "only a natural card of the city's rank ({}) may take a joker's place",
-                rank_plural(target.rank)
-            ));
+        let rank = self.cities[at].rank;
+        if self.v2() {
+            let Some(card_at) = self.cities[at].cards.iter().position(|&c| c == card) else {
+                return illegal(format!("{} is not in that city", face(card)));
+            };
+            if card.is_joker() {
+                return illegal("name the natural card of the city that the joker replaces");
+            }
+            let Some(joker_at) = self.hands[seat].iter().position(|c| c.is_joker()) else {
+                return illegal("exchanging takes a joker from your hand, and you hold none");
+            };
+            let joker = self.hands[seat].remove(joker_at);
+            self.cities[at].cards[card_at] = joker;
+            self.hands[seat].push(card);
+            log.push(|| {
+                format!(
+                    "{} exchanges a joker for {} in their city of {}",
+                    who(seat),
+                    face(card),
+                    rank_plural(rank)
+                )
+            });
+        } else {
+            check_in_hand(&self.hands[seat], &[card])?;
+            if card.rank() != Some(rank) {
+                return illegal(format!(
+                    "only a natural card of the city's rank ({}) may take a joker's place",
+                    rank_plural(rank)
+                ));
+            }
+            let Some(joker_at) = self.cities[at].cards.iter().rposition(|c| c.is_joker()) else {
+                return illegal("that city holds no joker");
+            };
+            remove_cards(&mut self.hands[seat], &[card]);
+            let joker = std::mem::replace(&mut self.cities[at].cards[joker_at], card);
+            self.hands[seat].push(joker);
+            log.push(|| {
+                format!(
+                    "{} puts {} into their city of {} and takes its joker back",
+                    who(seat),
+                    face(card),
+                    rank_plural(rank)
+                )
+            });
         }
-        let Some(joker_at) = target.cards.iter().rposition(|c| c.is_joker()) else {
-            return illegal("that city holds no joker");
-        };
-        let rank = target.rank;
-        remove_cards(&mut self.hands[seat], &[card]);
-        let joker = std::mem::replace(&mut self.cities[at].cards[joker_at], card);
-        self.hands[seat].push(joker);
-        self.replenish(seat);
-        log.push(|| {
-            format!(
-                "{} puts {} into their city of {} and takes its joker back",
-                who(seat),
-                face(card),
-                rank_plural(rank)
-            )
-        });
+        self.replenish(seat, rng, log);
         Ok(())
     }
 
@@ -322,7 +391,10 @@ impl State {
     /// the stock ran out during the turn, which ends the hand.
     fn end_turn(&mut self, seat: Seat, rng: &mut GameRng, log: &mut Log) {
         self.war_threats.retain(|&s| s != seat);
-        if self.stock.is_empty() {
+        if self.stock.is_empty() && self.v2() {
+            log.push(|| "the stock is out again and nobody has made a nation".to_string());
+            self.end_hand(None, HandEndKind::NoWinner, None, rng, log);
+        } else if self.stock.is_empty() {
             self.stock_out(rng, log);
         } else {
             self.turn = State::other(seat);
@@ -412,115 +484,7 @@ impl State {
         }
     }
 
-    /// Declares war right after refused diplomacy: a joker from the hand goes face up on one's
-    /// own discard pile.
-    pub fn declare_war(
-        &mut self,
-        seat: Seat,
-        rng: &mut GameRng,
-        log: &mut Log,
-    ) -> Result<(), RuleError> {
-        if !self.may_declare_war(seat) {
-            return illegal("war may be declared only on the turn after your diplomacy is refused");
-        }
-        let Some(at) = self.hands[seat].iter().position(|c| c.is_joker()) else {
-            return illegal("declaring war takes a joker, and you hold none");
-        };
-        let joker = self.hands[seat].remove(at);
-        self.piles[seat].push(joker);
-        log.push(|| {
-            format!(
-                "{} declares war, laying a joker on their discard pile",
-                who(seat)
-            )
-        });
-        self.wage_war(seat, rng, log);
-        Ok(())
-    }
-
-    /// Retaliates with the joker on top of one's own discard pile.
-    pub fn retaliate(
-        &mut self,
-        seat: Seat,
-        rng: &mut GameRng,
-        log: &mut Log,
-    ) -> Result<(), RuleError> {
-        if !self.piles[seat].last().is_some_and(|c| c.is_joker()) {
-            return illegal("retaliation takes the joker on top of your discard pile");
-        }
-        log.push(|| {
-            format!(
-                "{} retaliates with the joker on their discard pile",
-                who(seat)
-            )
-        });
-        self.wage_war(seat, rng, log);
-        Ok(())
-    }
-
-    /// The defender hands over cities and unmelded cards; the declarer whittles down to seven.
-    fn wage_war(&mut self, declarer: Seat, rng: &mut GameRng, log: &mut Log) {
-        let defender = State::other(declarer);
-        let kept_runs = run_cards(&self.hands[defender]);
-        let has_meld = !kept_runs.is_empty() || self.cities_of(defender).next().is_some();
-        let (kept, given): (Vec<Card>, Vec<Card>) = self.hands[defender]
-            .iter()
-            .partition(|c| kept_runs.contains(c) || (c.is_joker() && has_meld));
-        let (lost, cities): (Vec<City>, Vec<City>) = std::mem::take(&mut self.cities)
-            .into_iter()
-            .partition(|c| c.owner == defender);
-        self.cities = cities;
-        let city_words: Vec<String> = lost.iter().map(|c| faces(&c.cards)).collect();
-        self.hands[defender] = kept;
-        let hand_count = given.len();
-        self.hands[declarer].extend(given);
-        for city in lost {
-            self.hands[declarer].extend(city.cards);
-        }
-        let kept_count = self.hands[defender].len();
-        log.push(|| {
-            let cities = if city_words.is_empty() {
-                "no cities".to_string()
-            } else {
-                format!("cities {}", city_words.join("; "))
-            };
-            format!(
-                "{} hands over {cities} and {hand_count} unmelded cards from hand, keeping {kept_count}",
-                who(defender)
-            )
-        });
-        self.turn = declarer;
-        self.phase = Phase::Whittle;
-        if self.hands[declarer].len() <= 7 {
-            self.finish_war(declarer, rng, log);
-        }
-    }
-
-    /// The whittling is done: the declarer's joker goes on top of the defender's pile; seven
-    /// in suit sequence win the hand, else the defender responds.
-    fn finish_war(&mut self, declarer: Seat, rng: &mut GameRng, log: &mut Log) {
-        let defender = State::other(declarer);
-        self.war_threats.retain(|&s| s != declarer);
-        let joker = self.piles[declarer]
-            .pop()
-            .expect("the war joker lies on the declarer's pile");
-        self.piles[defender].push(joker);
-        log.push(|| {
-            format!(
-                "{} lays the joker on top of {}'s discard pile",
-                who(declarer),
-                who(defender)
-            )
-        });
-        if is_nation(&self.hands[declarer]) {
-            self.win_with_nation(declarer, rng, log);
-        } else {
-            self.turn = defender;
-            self.phase = Phase::Response;
-        }
-    }
-
-    fn win_with_nation(&mut self, seat: Seat, rng: &mut GameRng, log: &mut Log) {
+    pub(super) fn win_with_nation(&mut self, seat: Seat, rng: &mut GameRng, log: &mut Log) {
         let nation = self.hands[seat].clone();
         let mut shown = nation.clone();
         shown.sort_by_key(|c| c.rank());
@@ -531,7 +495,7 @@ impl State {
                 faces(&shown)
             )
         });
-        self.end_hand(seat, HandEndKind::Nation, Some(nation), rng, log);
+        self.end_hand(Some(seat), HandEndKind::Nation, Some(nation), rng, log);
     }
 
     /// The stock is gone: the hand goes to the player who controls more cities, then to the
@@ -557,33 +521,38 @@ impl State {
                 b.1
             )
         });
-        self.end_hand(winner, HandEndKind::StockOut, None, rng, log);
+        self.end_hand(Some(winner), HandEndKind::StockOut, None, rng, log);
     }
 
     /// Scores the hand for its winner, ends the rubber or the match, or deals the next hand.
+    /// A hand without a winner scores nothing; three in a row end the match drawn.
     fn end_hand(
         &mut self,
-        winner: Seat,
+        winner: Option<Seat>,
         kind: HandEndKind,
         nation: Option<Vec<Card>>,
         rng: &mut GameRng,
         log: &mut Log,
     ) {
-        let cities = self.cities_of(winner).count();
-        let points = 3 + cities as i64;
-        self.scores[winner] += points;
-        let how = match kind {
-            HandEndKind::Nation => "with a nation",
-            HandEndKind::StockOut => "when the stock ran out",
+        let cities = winner.map_or(0, |w| self.cities_of(w).count());
+        let points = winner.map_or(0, |_| 3 + cities as i64);
+        let hand = self.hand_number;
+        let summary = match (winner, kind) {
+            (Some(w), HandEndKind::Nation) => format!(
+                "{} wins hand {hand} with a nation: 3 points and {cities} for cities, {points} in all",
+                who(w)
+            ),
+            (Some(w), _) => format!(
+                "{} wins hand {hand} when the stock ran out: 3 points and {cities} for cities, {points} in all",
+                who(w)
+            ),
+            (None, _) => {
+                format!("hand {hand} ends without a winner: the stock ran out twice; nobody scores")
+            }
         };
-        let summary = format!(
-            "{} wins hand {} {how}: 3 points and {cities} for cities, {points} in all",
-            who(winner),
-            self.hand_number
-        );
         log.push(|| summary.clone());
         self.last_hand = Some(HandEnd {
-            hand: self.hand_number,
+            hand,
             winner,
             kind,
             nation,
@@ -593,52 +562,67 @@ impl State {
         });
         self.offer = None;
         self.war_threats.clear();
-        if self.scores[winner] >= self.options.target {
-            self.rubbers_won[winner] += 1;
-            let (rubber, score, other) = (
-                self.rubber,
-                self.scores[winner],
-                self.scores[State::other(winner)],
-            );
-            log.push(|| format!("{} wins rubber {rubber}, {score} to {other}", who(winner)));
-            if self.rubbers_won[winner] >= self.options.rubbers_to_win() {
-                self.finish_match(winner, log);
-                return;
+        match winner {
+            Some(winner) => {
+                self.hands_without_winner = 0;
+                self.scores[winner] += points;
+                if self.scores[winner] >= self.options.target {
+                    self.rubbers_won[winner] += 1;
+                    let (rubber, score, other) = (
+                        self.rubber,
+                        self.scores[winner],
+                        self.scores[State::other(winner)],
+                    );
+                    log.push(|| {
+                        format!("{} wins rubber {rubber}, {score} to {other}", who(winner))
+                    });
+                    if self.rubbers_won[winner] >= self.options.rubbers_to_win() {
+                        self.finish_match(Some(winner), log);
+                        return;
+                    }
+                    self.rubber += 1;
+                    self.scores = vec![0, 0];
+                }
             }
-            self.rubber += 1;
-            self.scores = vec![0, 0];
+            None => {
+                self.hands_without_winner += 1;
+                if self.hands_without_winner >= HANDS_WITHOUT_WINNER_TO_DRAW {
+                    self.finish_match(None, log);
+                    return;
+                }
+            }
         }
         self.dealer = State::other(self.dealer);
         self.deal(rng, log);
     }
 
-    fn finish_match(&mut self, winner: Seat, log: &mut Log) {
+    fn finish_match(&mut self, winner: Option<Seat>, log: &mut Log) {
         let best_of_three = self.options.rubbers > 1;
-        let (scores, reason) = if best_of_three {
-            let won = &self.rubbers_won;
-            (
-                won.iter().map(|&r| i64::from(r)).collect(),
-                format!(
-                    "{} wins the match, {} rubbers to {}",
-                    who(winner),
-                    won[winner],
-                    won[State::other(winner)]
-                ),
-            )
+        let scores: Vec<i64> = if best_of_three {
+            self.rubbers_won.iter().map(|&r| i64::from(r)).collect()
         } else {
-            (
-                self.scores.clone(),
-                format!(
-                    "{} wins the rubber, {} points to {}",
-                    who(winner),
-                    self.scores[winner],
-                    self.scores[State::other(winner)]
-                ),
-            )
+            self.scores.clone()
+        };
+        let reason = match winner {
+            Some(w) if best_of_three => format!(
+                "{} wins the match, {} rubbers to {}",
+                who(w),
+                scores[w],
+                scores[State::other(w)]
+            ),
+            Some(w) => format!(
+                "{} wins the rubber, {} points to {}",
+                who(w),
+                scores[w],
+                scores[State::other(w)]
+            ),
+            None => format!(
+                "the match is drawn: {HANDS_WITHOUT_WINNER_TO_DRAW} hands in a row ended without a nation"
+            ),
         };
         log.push(|| format!("game over: {reason}"));
         self.outcome = Some(Outcome {
-            winners: vec![winner],
+            winners: winner.into_iter().collect(),
             scores,
             reason,
         });

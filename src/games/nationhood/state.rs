@@ -67,8 +67,10 @@ pub enum Command {
     },
     /// Add a card of its rank (or a joker) to a city of either player.
     LayOff { card: Card, city: u32 },
-    /// Put a natural card of its rank into one's own city in place of a joker there, and take
-    /// the joker into the hand.
+    /// Exchange a joker with the natural card `card` in one of one's own cities. Rules version
+    /// 2: `card` is in the city; a joker from the hand takes its place and `card` comes into
+    /// the hand. Version 1: `card` is in the hand and takes the place of a joker in the city,
+    /// and the joker comes into the hand (RULES.md).
     Exchange { card: Card, city: u32 },
     /// Discard a card onto the opponent's discard pile, ending the turn (or, after declaring
     /// war, one card of the whittling).
@@ -145,8 +147,10 @@ pub struct Offer {
 pub enum HandEndKind {
     /// Seven in suit sequence.
     Nation,
-    /// The stock ran out; the hand went to the stronger position (RULES.md).
+    /// Rules version 1: the stock ran out; the hand went to the stronger position (RULES.md).
     StockOut,
+    /// Rules version 2: the stock ran out after it had been rebuilt once; nobody won the hand.
+    NoWinner,
 }
 
 /// The end of the last hand, with what it revealed.
@@ -154,23 +158,29 @@ pub enum HandEndKind {
 pub struct HandEnd {
     /// The hand's number in the match.
     pub hand: u32,
-    /// Who won it.
-    pub winner: Seat,
+    /// Who won it (nobody when the stock ran out under rules version 2).
+    pub winner: Option<Seat>,
     /// How.
     pub kind: HandEndKind,
     /// The winning nation, shown to all.
     pub nation: Option<Vec<Card>>,
     /// Cities the winner controlled.
     pub cities: usize,
-    /// Points scored: 3 plus one per city.
+    /// Points scored: 3 plus one per city, or none without a winner.
     pub points: i64,
     /// In words, with seat placeholders.
     pub summary: String,
 }
 
 /// The whole state.
+///
+/// Fields added with rules version 2 are left out of the serialized state while they hold
+/// their version-1 values, so a version-1 game hashes as it did when it was recorded.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct State {
+    /// The rules version the game began with (RULES.md, "Rules versions").
+    #[serde(default = "version_one", skip_serializing_if = "is_version_one")]
+    pub rules_version: u32,
     /// The options.
     pub options: Options,
     /// The rubber being played (from 1).
@@ -202,15 +212,43 @@ pub struct State {
     /// The seats whose diplomacy was refused and who may declare war on their next turn (both
     /// may, when each refused the other).
     pub war_threats: Vec<Seat>,
-    /// Who took the last card of the stock (the tie-break when it runs out).
+    /// Who took the last card of the stock (version 1's tie-break when it runs out).
     pub last_stock_taker: Option<Seat>,
+    /// True once the stock has been rebuilt from the discard piles in this hand (version 2).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub restocked: bool,
+    /// Hands in a row that ended without a winner (version 2); three end the match drawn.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hands_without_winner: u32,
     /// The last hand's end.
     pub last_hand: Option<HandEnd>,
     /// The result.
     pub outcome: Option<Outcome>,
 }
 
+fn version_one() -> u32 {
+    1
+}
+
+fn is_version_one(version: &u32) -> bool {
+    *version == 1
+}
+
+fn is_false(flag: &bool) -> bool {
+    !flag
+}
+
+fn is_zero(count: &u32) -> bool {
+    *count == 0
+}
+
 impl State {
+    /// True under rules version 2 and later: the stock rebuilt once, jokers not wild in cities,
+    /// the joker exchange from the hand, the defender's joker kept only with a run (RULES.md).
+    pub fn v2(&self) -> bool {
+        self.rules_version >= 2
+    }
+
     /// The other player.
     pub fn other(seat: Seat) -> Seat {
         1 - seat

@@ -1,4 +1,4 @@
-//! Scenario tests from the printed rules (../shared/rules/nationhood.txt) and the readings in
+//! Scenario tests from the printed rules ("Nationhood", Matthew Shields, 2005) and the readings in
 //! RULES.md.
 
 use super::melds::{face, faces};
@@ -53,6 +53,13 @@ fn table(hand0: &str, hand1: &str, stock: &str) -> State {
     state.turn = 0;
     state.phase = Phase::Turn;
     state.hand_number = 1;
+    state
+}
+
+/// [`table`] in a game begun under rules version 1.
+fn table_v1(hand0: &str, hand1: &str, stock: &str) -> State {
+    let mut state = table(hand0, hand1, stock);
+    state.rules_version = 1;
     state
 }
 
@@ -154,8 +161,8 @@ fn a_turn_draws_to_eight_melds_a_city_replenishes_and_discards_to_the_opponent()
 }
 
 #[test]
-fn cities_need_one_rank_and_two_natural_cards() {
-    let mut state = table("6♠ 6♦ 7♣ BJ RJ 9♣ K♦", "2♠ 3♠ 4♥ 5♥ 8♥ J♣ Q♦", STOCK);
+fn version_1_cities_need_one_rank_and_two_natural_cards() {
+    let mut state = table_v1("6♠ 6♦ 7♣ BJ RJ 9♣ K♦", "2♠ 3♠ 4♥ 5♥ 8♥ J♣ Q♦", STOCK);
     act_ok(&mut state, 0, Command::DrawStock);
     assert_eq!(
         refused(&mut state, 0, meld("6♠ 6♦ 7♣")),
@@ -203,8 +210,8 @@ fn a_card_is_laid_off_on_the_opponents_city_and_the_hand_replenished() {
 }
 
 #[test]
-fn a_joker_in_ones_own_city_is_exchanged_for_the_natural_card() {
-    let mut state = table("9♣ 2♥ 4♠ K♦ 3♣ 10♦ 5♠", "2♠ 3♠ 4♥ 5♥ 8♥ J♣ Q♦", STOCK);
+fn version_1_a_joker_in_ones_own_city_is_exchanged_for_the_natural_card() {
+    let mut state = table_v1("9♣ 2♥ 4♠ K♦ 3♣ 10♦ 5♠", "2♠ 3♠ 4♥ 5♥ 8♥ J♣ Q♦", STOCK);
     let mine = city(&mut state, 0, "9♠ 9♦ BJ");
     let theirs = city(&mut state, 1, "5♦ 5♣ RJ");
     act_ok(&mut state, 0, Command::DrawStock);
@@ -454,7 +461,7 @@ fn seven_in_suit_sequence_after_discarding_claims_victory_and_scores_cities() {
     let end = state.last_hand.clone().expect("the hand is over");
     assert_eq!(
         (end.winner, end.kind, end.cities, end.points),
-        (0, HandEndKind::Nation, 2, 5)
+        (Some(0), HandEndKind::Nation, 2, 5)
     );
     assert_eq!(faces(end.nation.as_ref().unwrap()), "3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥");
     assert_eq!(
@@ -476,7 +483,7 @@ fn a_declarer_whittled_to_a_nation_claims_victory() {
     act_ok(&mut state, 0, discard("9♦"));
     act_ok(&mut state, 0, discard("K♥"));
     let end = state.last_hand.clone().expect("victory");
-    assert_eq!((end.winner, end.kind), (0, HandEndKind::Nation));
+    assert_eq!((end.winner, end.kind), (Some(0), HandEndKind::Nation));
     assert_eq!(state.scores, vec![3, 0]);
 }
 
@@ -530,27 +537,27 @@ fn best_of_three_rubbers() {
 }
 
 #[test]
-fn when_the_stock_runs_out_the_hand_goes_to_more_cities_then_the_longer_sequence() {
+fn version_1_when_the_stock_runs_out_the_hand_goes_to_more_cities_then_the_longer_sequence() {
     // Seat 0 draws the last card; seat 1 controls a city: seat 1 takes the hand.
-    let mut state = table("3♥ 4♥ 5♥ 9♠ 7♦ 8♣ K♣", "2♠ 3♠ 4♦ 5♦ 8♠ J♣ Q♦", "2♦");
+    let mut state = table_v1("3♥ 4♥ 5♥ 9♠ 7♦ 8♣ K♣", "2♠ 3♠ 4♦ 5♦ 8♠ J♣ Q♦", "2♦");
     city(&mut state, 1, "6♠ 6♦ 6♣");
     act_ok(&mut state, 0, Command::DrawStock);
     act_ok(&mut state, 0, discard("K♣"));
     let end = state.last_hand.clone().unwrap();
     assert_eq!(
         (end.winner, end.kind, end.points),
-        (1, HandEndKind::StockOut, 4)
+        (Some(1), HandEndKind::StockOut, 4)
     );
     // No cities: the longer suit sequence in hand wins (seat 0's 3♥ 4♥ 5♥).
-    let mut state = table("3♥ 4♥ 5♥ 9♠ 7♦ 8♣ K♣", "2♠ 3♠ 4♦ 5♦ 8♠ J♣ Q♦", "2♦");
+    let mut state = table_v1("3♥ 4♥ 5♥ 9♠ 7♦ 8♣ K♣", "2♠ 3♠ 4♦ 5♦ 8♠ J♣ Q♦", "2♦");
     act_ok(&mut state, 0, Command::DrawStock);
     act_ok(&mut state, 0, discard("K♣"));
-    assert_eq!(state.last_hand.clone().unwrap().winner, 0);
+    assert_eq!(state.last_hand.clone().unwrap().winner, Some(0));
     // All equal: the player who did not take the last card.
-    let mut state = table("3♥ 4♥ 9♠ 7♦ 8♣ K♣ J♥", "2♠ 3♠ 4♦ 5♦ 8♠ J♣ Q♦", "2♦");
+    let mut state = table_v1("3♥ 4♥ 9♠ 7♦ 8♣ K♣ J♥", "2♠ 3♠ 4♦ 5♦ 8♠ J♣ Q♦", "2♦");
     act_ok(&mut state, 0, Command::DrawStock);
     act_ok(&mut state, 0, discard("K♣"));
-    assert_eq!(state.last_hand.clone().unwrap().winner, 1);
+    assert_eq!(state.last_hand.clone().unwrap().winner, Some(1));
 }
 
 #[test]
@@ -627,4 +634,158 @@ fn two_refusals_in_a_row_leave_both_players_free_to_declare_war() {
     }
     assert!(state.war_threats.is_empty());
     assert_eq!((state.turn, state.phase), (0, Phase::Response));
+}
+
+#[test]
+fn jokers_are_not_wild_in_cities() {
+    let mut state = table("6♠ 6♦ 6♥ BJ RJ 9♣ K♦", "2♠ 3♠ 4♥ 5♥ 8♥ J♣ Q♦", STOCK);
+    let theirs = city(&mut state, 1, "K♠ K♥ K♣");
+    act_ok(&mut state, 0, Command::DrawStock);
+    let no_jokers =
+        "jokers are not wild in cities: a city is three or more natural cards of one rank";
+    let with_joker = Command::Meld {
+        cards: cards("6♠ 6♦"),
+        jokers: cards("BJ"),
+    };
+    assert_eq!(refused(&mut state, 0, with_joker), no_jokers);
+    assert_eq!(refused(&mut state, 0, meld("6♠ 6♦ RJ")), no_jokers);
+    assert_eq!(
+        refused(&mut state, 0, lay_off("BJ", theirs)),
+        "a joker is not added to a city; it may be exchanged into one of your own cities"
+    );
+    let choices = Nationhood::choices(&state, 0);
+    assert!(choices.iter().all(|c| !c.label.contains("with a joker")));
+    assert!(
+        choices
+            .iter()
+            .filter(|c| c.command["type"] == "lay_off")
+            .all(|c| !format!("{:?}", c.params).contains("\"BJ\"")),
+        "no joker is offered for a lay-off"
+    );
+    act_ok(&mut state, 0, meld("6♠ 6♦ 6♥"));
+    assert_eq!(faces(&state.cities[1].cards), "6♠ 6♦ 6♥");
+}
+
+#[test]
+fn a_joker_from_the_hand_is_exchanged_for_a_card_melded_in_ones_own_city() {
+    // Seat 0 holds 4♠ to 6♠ and 8♠ to 10♠ and needs the 7♠ melded in their city of 7s.
+    let mut state = table("4♠ 5♠ 6♠ 8♠ 9♠ 10♠ BJ", "2♠ 3♠ 4♥ 5♥ 8♥ J♣ Q♦", STOCK);
+    let mine = city(&mut state, 0, "7♠ 7♦ 7♣");
+    let theirs = city(&mut state, 1, "5♦ 5♣ 5♥");
+    act_ok(&mut state, 0, Command::DrawStock);
+    assert_eq!(
+        refused(&mut state, 0, exchange("5♦", theirs)),
+        "you may exchange a joker only in a city of your own"
+    );
+    assert_eq!(
+        refused(&mut state, 0, exchange("7♥", mine)),
+        "7♥ is not in that city"
+    );
+    let offered = Nationhood::choices(&state, 0)
+        .into_iter()
+        .find(|c| c.command["type"] == "exchange")
+        .expect("the exchange is offered");
+    assert_eq!(offered.command["city"], mine);
+    act_ok(&mut state, 0, exchange("7♠", mine));
+    assert_eq!(faces(&state.city(mine).unwrap().cards), "Joker 7♦ 7♣");
+    assert!(state.hands[0].contains(&c("7♠")));
+    assert!(!state.hands[0].contains(&Card::BLUE_JOKER));
+    assert_eq!(state.hands[0].len(), 8, "one for one: nothing to replenish");
+    assert_eq!(
+        refused(&mut state, 0, exchange("7♦", mine)),
+        "exchanging takes a joker from your hand, and you hold none"
+    );
+    // Discarding the drawn card leaves seven spades in sequence: the nation.
+    let drawn = *state.hands[0]
+        .iter()
+        .find(|c| c.suit() != Some(crate::cards::Suit::Spades))
+        .unwrap();
+    act_ok(&mut state, 0, Command::Discard { card: drawn });
+    let end = state.last_hand.clone().expect("the hand is won");
+    assert_eq!((end.winner, end.kind), (Some(0), HandEndKind::Nation));
+}
+
+#[test]
+fn a_defender_keeps_a_joker_only_with_a_run_in_hand_not_with_a_city() {
+    // A city but no run: the joker goes with the city.
+    let mut state = table("BJ 7♣ 7♦ 2♥ 4♠ 3♣ 10♦", "8♥ 10♥ 2♣ 5♦ J♠ RJ Q♦", STOCK);
+    city(&mut state, 1, "K♠ K♦ K♣");
+    state.war_threats = vec![0];
+    act_ok(&mut state, 0, Command::DeclareWar);
+    assert!(
+        state.hands[1].is_empty(),
+        "the city is no meld the joker stays with"
+    );
+    assert!(state.hands[0].contains(&Card::RED_JOKER));
+    // A run: the joker stays with it.
+    let mut state = table("BJ 7♣ 7♦ 2♥ 4♠ 3♣ 10♦", "8♥ 9♥ 10♥ 2♣ 5♦ RJ Q♦", STOCK);
+    state.war_threats = vec![0];
+    act_ok(&mut state, 0, Command::DeclareWar);
+    let mut kept = state.hands[1].clone();
+    kept.sort();
+    let mut expected = cards("8♥ 9♥ 10♥ RJ");
+    expected.sort();
+    assert_eq!(kept, expected);
+    // Version 1 let the city count.
+    let mut state = table_v1("BJ 7♣ 7♦ 2♥ 4♠ 3♣ 10♦", "8♥ 10♥ 2♣ 5♦ J♠ RJ Q♦", STOCK);
+    city(&mut state, 1, "K♠ K♦ K♣");
+    state.war_threats = vec![0];
+    act_ok(&mut state, 0, Command::DeclareWar);
+    assert_eq!(state.hands[1], vec![Card::RED_JOKER]);
+}
+
+#[test]
+fn the_stock_is_rebuilt_once_from_the_discard_piles_then_the_hand_ends_without_a_winner() {
+    let mut state = table("3♥ 4♥ 9♠ 7♦ 8♣ K♣ J♥", "2♠ 3♠ 4♦ 5♦ 8♠ J♣ Q♦", "2♦");
+    city(&mut state, 1, "6♠ 6♦ 6♣");
+    state.piles = vec![cards("5♣ 9♦ 10♣"), cards("A♦ Q♣")];
+    act_ok(&mut state, 0, Command::DrawStock);
+    // The last card is gone: the piles but their tops make the new stock.
+    assert!(state.restocked);
+    let mut rebuilt = state.stock.clone();
+    rebuilt.sort();
+    let mut expected = cards("5♣ 9♦ A♦");
+    expected.sort();
+    assert_eq!(rebuilt, expected);
+    assert_eq!(state.piles, vec![cards("10♣"), cards("Q♣")]);
+    act_ok(&mut state, 0, discard("K♣"));
+    assert!(state.last_hand.is_none(), "the hand goes on");
+    // The rebuilt stock runs out in its turn: nobody wins, though seat 1 has a city.
+    state.stock = cards("2♥");
+    act_ok(&mut state, 1, Command::DrawStock);
+    act_ok(&mut state, 1, discard("Q♦"));
+    let end = state.last_hand.clone().expect("the hand is over");
+    assert_eq!(
+        (end.winner, end.kind, end.points),
+        (None, HandEndKind::NoWinner, 0)
+    );
+    assert_eq!(state.scores, vec![0, 0]);
+    assert_eq!((state.hand_number, state.hands_without_winner), (2, 1));
+    assert!(!state.restocked, "a new hand has a new stock");
+    assert_eq!(state.stock.len(), 54 - 15);
+}
+
+#[test]
+fn three_hands_in_a_row_without_a_winner_end_the_match_drawn() {
+    let mut state = table("3♥ 4♥ 9♠ 7♦ 8♣ K♣ J♥", "2♠ 3♠ 4♦ 5♦ 8♠ J♣ Q♦", "2♦");
+    state.scores = vec![5, 2];
+    state.hands_without_winner = 2;
+    state.restocked = true;
+    act_ok(&mut state, 0, Command::DrawStock);
+    act_ok(&mut state, 0, discard("K♣"));
+    assert_eq!(state.phase, Phase::Over);
+    let outcome = state.outcome.clone().unwrap();
+    assert!(outcome.winners.is_empty());
+    assert_eq!(outcome.scores, vec![5, 2]);
+    assert_eq!(
+        outcome.reason,
+        "the match is drawn: 3 hands in a row ended without a nation"
+    );
+    // A nation in between starts the count again.
+    let mut state = table("3♥ 4♥ 5♥ 6♥ 7♥ 8♥ K♣", "2♠ 3♠ 4♦ 5♦ 8♠ J♣ Q♦", STOCK);
+    state.hands_without_winner = 2;
+    state.piles[0] = cards("9♥");
+    act_ok(&mut state, 0, Command::DrawPile);
+    act_ok(&mut state, 0, discard("K♣"));
+    assert_eq!(state.hands_without_winner, 0);
 }

@@ -6,10 +6,10 @@ use super::melds::run_cards;
 use super::state::{City, HandEnd, Offer, Phase, State};
 use crate::cards::Card;
 use crate::engine::{Outcome, Seat, Viewer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The board as one viewer may see it.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug)]
 pub struct View {
     /// Stage.
     pub phase: Phase,
@@ -41,6 +41,11 @@ pub struct View {
     pub hand_sizes: Vec<usize>,
     /// Cards left in the stock.
     pub stock_count: usize,
+    /// The rules version the game began with.
+    pub rules_version: u32,
+    /// True once the stock has been rebuilt from the discard piles in this hand (version 2):
+    /// when it runs out again the hand ends without a winner.
+    pub restocked: bool,
     /// The stock in order (top last), for an auditor only.
     pub stock: Option<Vec<Card>>,
     /// Each seat's own discard pile, face up, top last.
@@ -84,6 +89,8 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         hands,
         hand_sizes: state.hands.iter().map(Vec::len).collect(),
         stock_count: state.stock.len(),
+        rules_version: state.rules_version,
+        restocked: state.restocked,
         stock: viewer.sees_all().then(|| state.stock.clone()),
         piles: state.piles.clone(),
         cities: state.cities.clone(),

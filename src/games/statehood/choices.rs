@@ -174,11 +174,23 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
         )],
         Phase::PuertoRicoChallenges => {
             let defence = state.puerto_rico.as_ref().map_or(0, |p| p.defence());
-            let mut choices = vec![
-                Choice::action("Do not challenge Puerto Rico", json!({"type": "pass"})).sealed(),
-            ];
             // Puerto Rico is in the declarer's hand, never a challenger's; filtered all the same.
             let usable: Vec<Card> = hand.iter().copied().filter(|&c| c != pr).collect();
+            let mut choices = Vec::new();
+            if usable.len() < 6 {
+                choices.push(
+                    Choice::action(
+                        "Do not challenge Puerto Rico (you hold fewer than six cards)",
+                        json!({"type": "pass"}),
+                    )
+                    .sealed(),
+                );
+            } else if !state.v2() {
+                choices.push(
+                    Choice::action("Do not challenge Puerto Rico", json!({"type": "pass"}))
+                        .sealed(),
+                );
+            }
             if usable.len() >= 6 {
                 choices.push(
                     Choice::action(
@@ -207,7 +219,9 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
 }
 
 /// The clock's move: draw (and then throw away the drawn card, or the cheapest card if the
-/// drawn one is Puerto Rico), pass on challenges, declare Puerto Rico when forced.
+/// drawn one is Puerto Rico), pass on challenges, declare Puerto Rico when forced, and (rules
+/// version 2, where every player holding six cards challenges Puerto Rico) commit the six
+/// cards with the most electoral votes.
 pub fn cautious(state: &State, seat: Seat) -> Command {
     match state.phase {
         Phase::Turn if !state.stock.is_empty() => Command::Draw,
@@ -223,6 +237,16 @@ pub fn cautious(state: &State, seat: Seat) -> Command {
                 .min_by_key(|c| (c.ev(), c.rank()))
                 .unwrap_or(drawn);
             Command::Discard { card }
+        }
+        Phase::PuertoRicoChallenges if state.v2() && state.hands[seat].len() >= 6 => {
+            let mut cards: Vec<Card> = state.hands[seat]
+                .iter()
+                .copied()
+                .filter(|&c| c != puerto_rico())
+                .collect();
+            cards.sort_by_key(|c| std::cmp::Reverse((c.ev(), c.rank())));
+            cards.truncate(6);
+            Command::ChallengePuertoRico { cards }
         }
         Phase::Challenges | Phase::PuertoRicoChallenges | Phase::Over => Command::Pass,
     }

@@ -1,6 +1,6 @@
 //! Statehood: a 2–4 player game of declaring statehood for DC, Puerto Rico and the four
-//! territories, and challenging others' declarations (../shared/rules/statehood.txt).
-//! Readings of the text: RULES.md.
+//! territories, and challenging others' declarations ("How to Play Statehood", published with
+//! the Statehood Playing Cards). Readings of the text: RULES.md.
 
 mod choices;
 mod play;
@@ -39,7 +39,7 @@ pub fn dc() -> Card {
 impl Rules for Statehood {
     const ID: &'static str = "statehood";
     const NAME: &'static str = "Statehood";
-    const RULES_VERSION: u32 = 1;
+    const RULES_VERSION: u32 = 2;
     type Options = Options;
     type State = State;
     type Command = Command;
@@ -59,9 +59,19 @@ impl Rules for Statehood {
     }
 
     fn setup(options: &Options, seats: usize, rng: &mut GameRng) -> Result<State, SetupError> {
+        Self::setup_at(options, seats, rng, Self::RULES_VERSION)
+    }
+
+    fn setup_at(
+        options: &Options,
+        seats: usize,
+        rng: &mut GameRng,
+        rules_version: u32,
+    ) -> Result<State, SetupError> {
         options.validate()?;
         let dealer = play::draw_for_dealer(seats, rng);
         let mut state = State {
+            rules_version,
             options: options.clone(),
             seats,
             hand_number: 0,
@@ -129,6 +139,11 @@ impl Rules for Statehood {
                 Ok(())
             }
             (Phase::PuertoRicoChallenges, Command::Pass) => {
+                if state.v2() && state.hands[seat].len() >= 6 {
+                    return Err(RuleError::illegal(
+                        "every other player challenges Puerto Rico: lay down six cards",
+                    ));
+                }
                 state.answer_puerto_rico(seat, PrAnswer::Pass, rng, log)
             }
             (Phase::PuertoRicoChallenges, Command::ChallengePuertoRico { cards }) => {
@@ -139,7 +154,7 @@ impl Rules for Statehood {
                 Phase::Drawn => "discard a card now",
                 Phase::Challenges => "challenge the declaration or pass",
                 Phase::ForcedPuertoRico => "the stock is gone: declare Puerto Rico",
-                Phase::PuertoRicoChallenges => "challenge Puerto Rico with six cards or pass",
+                Phase::PuertoRicoChallenges => "challenge Puerto Rico with six cards",
                 Phase::Over => "the game is over",
             })),
         }

@@ -113,20 +113,26 @@ fn discard_card(state: &mut State, seat: Seat, card: Card, rng: &mut GameRng, lo
     state.discard.push(card);
     log.push(|| format!("{} discards {}", who(seat), card.label()));
     if card == puerto_rico() {
+        let forfeited = if state.v2() {
+            state.set_points(seat)
+        } else {
+            0
+        };
         let points = (0..state.seats)
-            .map(|s| if s == seat { 0 } else { 6 })
+            .map(|s| if s == seat { -forfeited } else { 6 })
             .collect();
-        end_hand(
-            state,
+        let summary = if forfeited > 0 {
+            format!(
+                "{} discarded Puerto Rico and forfeits the hand, with the {forfeited} points won in it: everyone else scores 6",
+                who(seat)
+            )
+        } else {
             format!(
                 "{} discarded Puerto Rico and forfeits the hand: everyone else scores 6",
                 who(seat)
-            ),
-            points,
-            None,
-            rng,
-            log,
-        );
+            )
+        };
+        end_hand(state, summary, points, None, rng, log);
     } else {
         next_turn(state, state.left(seat), log);
     }
@@ -530,6 +536,13 @@ fn end_hand(
         *score += p;
     }
     log.push(|| format!("hand {} ends: {summary}", state.hand_number));
+    let points = if state.v2() {
+        (0..state.seats)
+            .map(|s| points[s] + state.set_points(s))
+            .collect()
+    } else {
+        points
+    };
     state.last_hand = Some(HandEnd {
         hand: state.hand_number,
         summary,

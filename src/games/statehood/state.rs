@@ -49,7 +49,8 @@ pub enum Command {
     DeclarePuertoRico,
     /// Challenge the pending wildcard or DC declaration with these cards.
     Challenge { cards: Vec<Card> },
-    /// Let the pending declaration pass (or, against Puerto Rico, do not challenge).
+    /// Let the pending declaration pass; against Puerto Rico, decline (under rules version 2
+    /// only a player holding fewer than six cards may).
     Pass,
     /// Challenge Puerto Rico with six cards (sealed until everyone has chosen).
     ChallengePuertoRico { cards: Vec<Card> },
@@ -185,7 +186,9 @@ pub struct HandEnd {
     pub hand: u32,
     /// In words.
     pub summary: String,
-    /// Points each seat scored in the hand.
+    /// Points each seat scored in the hand: under rules version 2 every point, the sets won
+    /// during the hand included (a forfeit takes the forfeiter's back); under version 1 only
+    /// the points of how the hand ended (Puerto Rico or its discard).
     pub points: Vec<i64>,
     /// When the hand ended with a Puerto Rico declaration: the declarer's hand and every
     /// challenge, all revealed (absent for the other endings, so older states hash alike).
@@ -196,6 +199,10 @@ pub struct HandEnd {
 /// The whole state.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct State {
+    /// The rules version the game began with (RULES.md, "Rules versions"); left out of the
+    /// serialized state of version-1 games, so they hash as they did when recorded.
+    #[serde(default = "version_one", skip_serializing_if = "is_version_one")]
+    pub rules_version: u32,
     /// The options.
     pub options: Options,
     /// The number of seats.
@@ -230,7 +237,29 @@ pub struct State {
     pub outcome: Option<Outcome>,
 }
 
+fn version_one() -> u32 {
+    1
+}
+
+fn is_version_one(version: &u32) -> bool {
+    *version == 1
+}
+
 impl State {
+    /// True under rules version 2 and later: every player holding six cards challenges Puerto
+    /// Rico, and discarding Puerto Rico forfeits the points won earlier in the hand.
+    pub fn v2(&self) -> bool {
+        self.rules_version >= 2
+    }
+
+    /// The points of the sets `seat` has won in this hand: 1 a territory, 3 DC.
+    pub fn set_points(&self, seat: Seat) -> i64 {
+        self.won[seat]
+            .iter()
+            .map(|w| if w.card.is_territory() { 1 } else { 3 })
+            .sum()
+    }
+
     /// The seat to the left of `seat`.
     pub fn left(&self, seat: Seat) -> Seat {
         (seat + 1) % self.seats

@@ -33,6 +33,13 @@ fn table(hands: &[&[&str]], stock: &[&str], discard: &[&str]) -> State {
     state
 }
 
+/// [`table`] in a game begun under rules version 1.
+fn table_v1(hands: &[&[&str]], stock: &[&str], discard: &[&str]) -> State {
+    let mut state = table(hands, stock, discard);
+    state.rules_version = 1;
+    state
+}
+
 const STOCK: &[&str] = &["ND", "SD", "MT", "WV", "ID", "NE", "KS", "MS", "AR", "IA"];
 
 #[test]
@@ -292,7 +299,7 @@ fn puerto_rico_upcard_ends_the_hand_and_the_deal_passes_left() {
 }
 
 #[test]
-fn discarding_puerto_rico_forfeits_the_hand() {
+fn discarding_puerto_rico_forfeits_the_hand_and_the_points_won_in_it() {
     let mut state = table(
         &[
             &["PR", "AK", "WY", "VT", "DE", "RI", "NH"],
@@ -307,9 +314,92 @@ fn discarding_puerto_rico_forfeits_the_hand() {
         choices[0].warning.as_deref().unwrap().contains("forfeits"),
         "the choice warns"
     );
+    // Seat 0 won Guam and DC earlier in the hand (4 points), seat 1 the Virgin Islands.
+    state.won[0] = vec![
+        WonCard {
+            card: c("GU"),
+            beneath: cards(&["MT", "ND"]),
+        },
+        WonCard {
+            card: c("DC"),
+            beneath: cards(&["SD"]),
+        },
+    ];
+    state.won[1] = vec![WonCard {
+        card: c("VI"),
+        beneath: cards(&["ID"]),
+    }];
+    state.scores = vec![10 + 4, 1, 0];
+    let mut v1 = state.clone();
     act(&mut state, 0, Command::TakeDiscard { discard: c("PR") }).unwrap();
-    assert_eq!(state.scores, vec![0, 6, 6]);
+    assert_eq!(
+        state.scores,
+        vec![10, 7, 6],
+        "the forfeiter's 4 are taken back"
+    );
     assert_eq!(state.hand_number, 2, "a new hand is dealt");
+    let end = state.last_hand.as_ref().unwrap();
+    assert_eq!(end.points, vec![0, 7, 6], "every point of the hand");
+    assert!(
+        end.summary.contains("with the 4 points won in it"),
+        "{}",
+        end.summary
+    );
+    // Version 1 kept them, and its hand end held only the forfeit's points.
+    v1.rules_version = 1;
+    act(&mut v1, 0, Command::TakeDiscard { discard: c("PR") }).unwrap();
+    assert_eq!(v1.scores, vec![14, 7, 6]);
+    assert_eq!(v1.last_hand.as_ref().unwrap().points, vec![0, 6, 6]);
+}
+
+#[test]
+fn every_other_player_holding_six_cards_must_challenge_puerto_rico() {
+    // Seat 1 holds seven cards, Guam (1) and DC (3) among them; seat 2 only five after a
+    // draw-back ran short. The declarer shows 95.
+    let mut state = table(
+        &[
+            &["PR", "FL", "OH", "NC", "TN", "IN", "MO"],
+            &["WY", "VT", "DE", "RI", "NH", "GU", "DC"],
+            &["VI", "AK", "ND", "SD", "MT"],
+        ],
+        STOCK,
+        &["UT"],
+    );
+    act(&mut state, 0, Command::DeclarePuertoRico).unwrap();
+    let before = state.clone();
+    assert_eq!(
+        act(&mut state, 1, Command::Pass).unwrap_err().to_string(),
+        "every other player challenges Puerto Rico: lay down six cards"
+    );
+    assert_eq!(state, before);
+    assert!(
+        Statehood::choices(&state, 1)
+            .iter()
+            .all(|c| c.command["type"] == "challenge_puerto_rico")
+    );
+    let short = Statehood::choices(&state, 2);
+    assert_eq!(short.len(), 1);
+    assert_eq!(short[0].command["type"], "pass");
+    // The clock commits the six cards with the most votes: all but Guam.
+    let Command::ChallengePuertoRico { cards: mut clock } = Statehood::on_timeout(&state, 1) else {
+        panic!("the clock challenges");
+    };
+    clock.sort();
+    let mut best = cards(&["DC", "WY", "VT", "DE", "RI", "NH"]);
+    best.sort();
+    assert_eq!(clock, best);
+    act(
+        &mut state,
+        1,
+        Command::ChallengePuertoRico {
+            cards: cards(&["WY", "VT", "DE", "RI", "NH", "GU"]),
+        },
+    )
+    .unwrap();
+    act(&mut state, 2, Command::Pass).unwrap();
+    // Seat 1's challenge fails; their Guam and DC add to the declarer's 6; seat 2, too short to
+    // challenge, is no challenger and adds nothing for the Virgin Islands.
+    assert_eq!(state.scores, vec![6 + 1 + 3, 0, 0]);
 }
 
 #[test]
@@ -365,10 +455,15 @@ fn a_successful_puerto_rico_challenge_scores_six() {
     );
     let offered = Statehood::choices(&state, 1);
     assert!(offered.iter().all(|c| c.sealed), "the choice is sealed");
+    assert_eq!(
+        offered.len(),
+        1,
+        "every other player holding six cards challenges"
+    );
     assert!(
-        offered[1].params[0].prompt.contains("more than 95"),
+        offered[0].params[0].prompt.contains("more than 95"),
         "{}",
-        offered[1].params[0].prompt
+        offered[0].params[0].prompt
     );
     act(
         &mut state,
@@ -402,10 +497,10 @@ fn a_successful_puerto_rico_challenge_scores_six() {
 }
 
 #[test]
-fn an_unsuccessful_puerto_rico_challenge_gives_the_declarer_the_bonus() {
+fn version_1_an_unsuccessful_puerto_rico_challenge_gives_the_declarer_the_bonus() {
     // Seat 1 challenges with 21 against 95 and holds Guam (1) and DC (3); seat 2 passes and
     // its Virgin Islands do not count.
-    let mut state = table(
+    let mut state = table_v1(
         &[
             &["PR", "FL", "OH", "NC", "TN", "IN", "MO"],
             &["WY", "VT", "DE", "RI", "NH", "GU", "DC"],
@@ -623,7 +718,8 @@ fn equal_successful_puerto_rico_challenges_go_to_the_first_from_the_declarers_le
 fn the_stock_running_out_while_drawing_back_forces_puerto_rico() {
     // One card left: the challenger draws it, the declarer draws nothing (five cards), and
     // the holder of Puerto Rico, who passed, must declare at once.
-    let mut state = table(
+    // Version 1, where the last player could still decline to challenge.
+    let mut state = table_v1(
         &[
             &["VI", "GA", "AK", "WY", "VT", "DE", "RI"],
             &["TX", "FL", "OH", "NC", "TN", "IN", "MO"],
@@ -683,4 +779,23 @@ fn the_stock_running_out_while_drawing_back_forces_puerto_rico() {
         vec![0, 1, 6],
         "unchallenged, the declarer scores 6 and no bonus"
     );
+}
+
+#[test]
+fn the_auditor_view_holds_the_stock_in_order_and_the_whole_discard_pile() {
+    let state = table(
+        &[
+            &["PR", "FL", "OH", "NC", "TN", "IN", "MO"],
+            &["WY", "VT", "DE", "RI", "NH", "GU", "DC"],
+        ],
+        STOCK,
+        &["UT", "KY"],
+    );
+    let auditor = serde_json::to_value(Statehood::view(&state, Viewer::Auditor)).unwrap();
+    assert_eq!(auditor["stock"], serde_json::json!(STOCK));
+    assert_eq!(auditor["discard"], serde_json::json!(["UT", "KY"]));
+    for viewer in [Viewer::Seat(0), Viewer::Spectator] {
+        let seen = serde_json::to_value(Statehood::view(&state, viewer)).unwrap();
+        assert!(seen["stock"].is_null() && seen["discard"].is_null());
+    }
 }

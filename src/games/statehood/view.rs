@@ -3,10 +3,10 @@
 use super::state::{Declaration, HandEnd, Phase, PrAnswer, State, WonCard};
 use crate::cards::Card;
 use crate::engine::{Outcome, Seat, Viewer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A Puerto Rico declaration as a viewer sees it: answers stay sealed until all are in.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug)]
 pub struct PrView {
     /// Who declared.
     pub declarer: Seat,
@@ -21,7 +21,7 @@ pub struct PrView {
 }
 
 /// The total a challenge must beat, and who holds it (the declarer, or the last challenger).
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug)]
 pub struct High {
     /// Electoral votes.
     pub total: u32,
@@ -30,7 +30,7 @@ pub struct High {
 }
 
 /// The board as one viewer may see it.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug)]
 pub struct View {
     /// Stage.
     pub phase: Phase,
@@ -48,6 +48,12 @@ pub struct View {
     pub hand_sizes: Vec<usize>,
     /// Cards left in the stock.
     pub stock_count: usize,
+    /// The stock in order (top last), for an auditor only.
+    pub stock: Option<Vec<Card>>,
+    /// The whole discard pile (top last), for an auditor only; players see its top.
+    pub discard: Option<Vec<Card>>,
+    /// The rules version the game began with.
+    pub rules_version: u32,
     /// The top of the discard pile.
     pub discard_top: Option<Card>,
     /// Cards in the discard pile.
@@ -88,6 +94,9 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             .collect(),
         hand_sizes: state.hands.iter().map(Vec::len).collect(),
         stock_count: state.stock.len(),
+        stock: viewer.sees_all().then(|| state.stock.clone()),
+        discard: viewer.sees_all().then(|| state.discard.clone()),
+        rules_version: state.rules_version,
         discard_top: state.discard.last().copied(),
         discard_count: state.discard.len(),
         drawn: state

@@ -1,5 +1,6 @@
 //! Whitehouse: a four-player trick-taking game for partnerships or individuals, played with
-//! the Statehood pack (../shared/rules/whitehouse.txt). Readings of the text: RULES.md.
+//! the Statehood pack ("Whitehouse", the printed rules published with the Statehood Playing
+//! Cards). Readings of the text: RULES.md.
 
 mod choices;
 mod deal;
@@ -99,6 +100,20 @@ impl Rules for Whitehouse {
         let mut state = State::new(options.clone(), dealer, draw);
         deal::deal_hand(&mut state, rng);
         Ok(state)
+    }
+
+    fn opening(state: &State) -> Vec<String> {
+        let draw: Vec<String> = state
+            .dealer_draw
+            .iter()
+            .enumerate()
+            .map(|(seat, card)| format!("{} {}", who(seat), card.label()))
+            .collect();
+        vec![format!(
+            "the draw for first dealer: {}; {} deals",
+            draw.join(", "),
+            who(state.dealer)
+        )]
     }
 
     fn active(state: &State) -> Vec<Seat> {

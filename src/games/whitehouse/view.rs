@@ -3,10 +3,10 @@
 use super::state::{BidEntry, HandSummary, Phase, State};
 use crate::cards::{Card, Color, Suit};
 use crate::engine::{Outcome, Seat, Viewer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The board as one viewer may see it. Other seats' hands and the kitty are absent.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug)]
 pub struct View {
     /// The stage of the hand.
     pub phase: Phase,

@@ -7,7 +7,7 @@ use super::super::notice::{Answer, Ask, GameRef, Notice};
 use super::super::outbox::{self, MailSeat, OUTBOX_CHANNEL};
 use crate::engine::log::render;
 use crate::engine::{DynMatch, Seat, find_game};
-use crate::store::{AfterAppend, Appended};
+use crate::store::effects::{AfterAppend, Appended, EffectError};
 use futures_util::future::BoxFuture;
 use sqlx::{PgConnection, PgPool, Row};
 use std::time::Duration;
@@ -252,11 +252,11 @@ pub struct Played<'a> {
 }
 
 impl AfterAppend for Played<'_> {
-    fn after_append<'a>(
+    fn appended<'a>(
         &'a self,
         tx: &'a mut PgConnection,
-        appended: Appended<'a>,
-    ) -> BoxFuture<'a, Result<(), sqlx::Error>> {
+        appended: &'a Appended<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>> {
         Box::pin(async move {
             decide(
                 tx,
@@ -276,7 +276,8 @@ impl AfterAppend for Played<'_> {
                 &self.reply,
                 true,
             )
-            .await
+            .await?;
+            Ok(())
         })
     }
 }

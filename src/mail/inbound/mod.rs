@@ -322,7 +322,7 @@ impl Inbox {
                     bound.seat,
                     &meant.command,
                     Some(head),
-                    Some(&played),
+                    &played,
                 )
                 .await
             {

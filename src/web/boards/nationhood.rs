@@ -2,49 +2,12 @@
 //! discard pile, the stock between, one's own cities, pile and hand.
 
 use super::super::render::{esc, plain_card_html};
-use super::seat_name;
+use super::{Board, open_hands, seat_name};
 use crate::cards::Card;
 use crate::engine::Seat;
 use crate::engine::log::render;
+use crate::games::nationhood::{Nationhood, Phase, View};
 use askama::Template;
-use serde::Deserialize;
-use serde_json::Value;
-
-#[derive(Deserialize)]
-struct NationhoodView {
-    phase: String,
-    rubber: u32,
-    rubbers: u32,
-    rubbers_won: Vec<u32>,
-    scores: Vec<i64>,
-    target: i64,
-    hand_number: u32,
-    dealer: Seat,
-    turn: Vec<Seat>,
-    turn_of: Seat,
-    you: Option<Seat>,
-    hands: Vec<Option<Vec<Card>>>,
-    runs: Vec<Option<Vec<Card>>>,
-    hand_sizes: Vec<usize>,
-    stock_count: usize,
-    piles: Vec<Vec<Card>>,
-    cities: Vec<NationhoodCity>,
-    offer_words: Option<String>,
-    war_threats: Vec<Seat>,
-    last_hand: Option<NationhoodHandEnd>,
-}
-
-#[derive(Deserialize)]
-struct NationhoodCity {
-    owner: Seat,
-    cards: Vec<Card>,
-}
-
-#[derive(Deserialize)]
-struct NationhoodHandEnd {
-    summary: String,
-    nation: Option<Vec<Card>>,
-}
 
 struct Player {
     name: String,
@@ -64,7 +27,7 @@ struct Side {
 
 #[derive(Template)]
 #[template(path = "boards/nationhood.html")]
-struct Board {
+struct Table {
     players: Vec<Player>,
     best_of_three: bool,
     hand_number: u32,
@@ -72,7 +35,7 @@ struct Board {
     match_kind: &'static str,
     target: i64,
     phase: String,
-    stock: usize,
+    stock: String,
     offer: String,
     threat: String,
     last_hand: String,
@@ -105,39 +68,48 @@ fn pile_html(pile: &[Card]) -> String {
     }
 }
 
-/// The board for a Nationhood view, or `None` if the view is not one.
-pub fn board(view: &Value, names: &[String]) -> Option<String> {
-    let v: NationhoodView = serde_json::from_value(view.clone()).ok()?;
-    let name = |s: Seat| seat_name(names, s);
-    let players = (0..2)
-        .map(|s| Player {
-            name: name(s),
-            dealer: v.dealer == s,
-            turn: v.turn.contains(&s),
-            score: v.scores[s],
-            rubbers: v.rubbers_won[s],
-            cards: v.hand_sizes[s],
-            cities: v.cities.iter().filter(|c| c.owner == s).count(),
-        })
-        .collect();
+/// What the game waits for, in words.
+fn phase_words(v: &View, name: &dyn Fn(Seat) -> String) -> String {
     let mover = name(v.turn_of);
-    let phase = match v.phase.as_str() {
-        "turn" => format!("{mover}'s turn: draw, or offer diplomacy instead"),
-        "answer" => format!(
+    match v.phase {
+        Phase::Turn if v.war_threats.contains(&v.turn_of) => format!(
+            "{mover}'s turn: draw, offer diplomacy instead, or declare war (their diplomacy was refused; war takes a joker)"
+        ),
+        Phase::Turn => format!("{mover}'s turn: draw, or offer diplomacy instead"),
+        Phase::Answer => format!(
             "{} answers {mover}'s offer",
             name(v.turn.first().copied().unwrap_or(v.turn_of))
         ),
-        "melding" => format!("{mover} has drawn: cities, lay-offs, then a discard"),
-        "whittle" => format!("{mover} has declared war and whittles down to seven cards"),
-        "response" => format!("{mover} answers the war: retaliate with the joker, or rebuild"),
-        "rebuild" => format!("{mover} rebuilds, drawing one card at a time up to eight"),
-        _ => "the game is over".to_string(),
-    };
-    let sides_order = match v.you {
+        Phase::Melding => format!("{mover} has drawn: cities, lay-offs, then a discard"),
+        Phase::Whittle => format!("{mover} has declared war and whittles down to seven cards"),
+        Phase::Response => format!("{mover} answers the war: retaliate with the joker, or rebuild"),
+        Phase::Rebuild => format!("{mover} rebuilds, drawing one card at a time up to eight"),
+        Phase::Over => "the game is over".to_string(),
+    }
+}
+
+/// The stock, and what happens when it runs out under the game's rules version.
+fn stock_words(v: &View) -> String {
+    match (v.rules_version >= 2, v.restocked) {
+        (true, false) => format!(
+            "{} cards, face down; when it runs out the discard piles but their top cards are shuffled into a new stock, once",
+            v.stock_count
+        ),
+        (true, true) => format!(
+            "{} cards, face down, rebuilt once; when it runs out the hand ends without a winner",
+            v.stock_count
+        ),
+        _ => format!("{} cards, face down", v.stock_count),
+    }
+}
+
+/// Each side of the table, the opponent's first, the viewer's (or the first seat's) last.
+fn sides(v: &View, name: &dyn Fn(Seat) -> String) -> Vec<Side> {
+    let order = match v.you {
         Some(you) => [1 - you, you],
         None => [1, 0],
     };
-    let sides = sides_order
+    order
         .iter()
         .map(|&s| {
             let cities: Vec<String> = v
@@ -160,73 +132,88 @@ pub fn board(view: &Value, names: &[String]) -> Option<String> {
                 pile: pile_html(&v.piles[s]),
             }
         })
-        .collect();
-    let own = |list: &[Option<Vec<Card>>]| {
-        v.you
-            .and_then(|s| list.get(s).cloned().flatten())
-            .map(|cards| cards_html(&cards))
-            .unwrap_or_default()
-    };
-    let open_hands = match v.you {
-        Some(_) => Vec::new(),
-        None => v
-            .hands
-            .iter()
-            .enumerate()
-            .filter_map(|(s, h)| h.as_ref().map(|h| (name(s), cards_html(h))))
-            .collect(),
-    };
-    let board = Board {
-        players,
-        best_of_three: v.rubbers > 1,
-        hand_number: v.hand_number,
-        rubber: v.rubber,
-        match_kind: if v.rubbers > 1 {
-            "best of three"
-        } else {
-            "one rubber"
-        },
-        target: v.target,
-        phase,
-        stock: v.stock_count,
-        offer: v
-            .offer_words
-            .map(|w| format!("{mover} offers {}", render(&w, names)))
-            .unwrap_or_default(),
-        threat: v
-            .war_threats
-            .iter()
-            .map(|&s| {
-                format!(
-                    "{}'s diplomacy was refused: {} may declare war on their next turn, if they hold a joker.",
-                    name(s),
-                    name(s)
-                )
+        .collect()
+}
+
+impl Board for Nationhood {
+    fn board(v: &View, names: &[String]) -> askama::Result<String> {
+        let name = |s: Seat| seat_name(names, s);
+        let players = (0..2)
+            .map(|s| Player {
+                name: name(s),
+                dealer: v.dealer == s,
+                turn: v.turn.contains(&s),
+                score: v.scores[s],
+                rubbers: v.rubbers_won[s],
+                cards: v.hand_sizes[s],
+                cities: v.cities.iter().filter(|c| c.owner == s).count(),
             })
-            .collect::<Vec<_>>()
-            .join(" "),
-        last_hand: v
-            .last_hand
-            .map(|h| {
-                let mut text = esc(&render(&h.summary, names));
-                if let Some(nation) = h.nation {
-                    let mut shown = nation;
-                    shown.sort_by_key(|c| c.rank());
-                    text.push_str(&format!("<br>The nation: {}", cards_html(&shown)));
-                }
-                text
-            })
-            .unwrap_or_default(),
-        sides,
-        hand: own(&v.hands),
-        runs: own(&v.runs),
-        open_hands,
-    };
-    board.render().ok()
+            .collect();
+        let own = |list: &[Option<Vec<Card>>]| {
+            v.you
+                .and_then(|s| list.get(s).cloned().flatten())
+                .map(|cards| cards_html(&cards))
+                .unwrap_or_default()
+        };
+        Table {
+            players,
+            best_of_three: v.rubbers > 1,
+            hand_number: v.hand_number,
+            rubber: v.rubber,
+            match_kind: if v.rubbers > 1 {
+                "best of three"
+            } else {
+                "one rubber"
+            },
+            target: v.target,
+            phase: phase_words(v, &name),
+            stock: stock_words(v),
+            offer: v
+                .offer_words
+                .as_ref()
+                .map(|w| format!("{} offers {}", name(v.turn_of), render(w, names)))
+                .unwrap_or_default(),
+            threat: v
+                .war_threats
+                .iter()
+                .map(|&s| {
+                    format!(
+                        "{}'s diplomacy was refused: {} may declare war on their next turn, if they hold a joker.",
+                        name(s),
+                        name(s)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            last_hand: v
+                .last_hand
+                .as_ref()
+                .map(|h| {
+                    let mut text = esc(&render(&h.summary, names));
+                    if let Some(nation) = &h.nation {
+                        let mut shown = nation.clone();
+                        shown.sort_by_key(|c| c.rank());
+                        text.push_str(&format!("<br>The nation: {}", cards_html(&shown)));
+                    }
+                    text
+                })
+                .unwrap_or_default(),
+            sides: sides(v, &name),
+            hand: own(&v.hands),
+            runs: own(&v.runs),
+            open_hands: open_hands(v.you, &v.hands, &name, cards_html),
+        }
+        .render()
+    }
+
+    fn card(_: &View, code: &str) -> Option<String> {
+        Card::from_code(code).map(plain_card_html)
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::game_board;
     use crate::engine::bot::{bot_rng, fill_at_random};
     use crate::engine::{Log, Seed, Viewer, find_game};
 
@@ -245,7 +232,7 @@ mod tests {
             while live.outcome().is_none() {
                 let state = live.state_json();
                 for seat in 0..2 {
-                    let html = super::board(&live.view(Viewer::Seat(seat)), &names)
+                    let html = game_board("nationhood", &live.view(Viewer::Seat(seat)), &names)
                         .expect("the view renders");
                     assert!(!html.contains("Ann <b>"), "names are escaped");
                     for card in state["hands"][1 - seat].as_array().unwrap() {
@@ -263,13 +250,13 @@ mod tests {
                         assert!(html.contains(&format!("data-card=\"{code}\"")));
                     }
                 }
-                super::board(&live.view(Viewer::Spectator), &names).expect("renders");
+                game_board("nationhood", &live.view(Viewer::Spectator), &names).expect("renders");
                 let seat = live.active()[0];
                 let choices = live.choices(seat);
                 let command = fill_at_random(&choices[rng.index(choices.len())], &mut rng);
                 live.apply_json(seat, &command, &mut Log::silent()).unwrap();
             }
-            let html = super::board(&live.view(Viewer::Auditor), &names).unwrap();
+            let html = game_board("nationhood", &live.view(Viewer::Auditor), &names).unwrap();
             assert!(html.contains("Last hand"));
         }
     }

@@ -1,0 +1,10 @@
+//! Values parsed once at the edge into types that cannot hold anything else: a player's name,
+//! an email address, a game's clock settings. Every layer uses them; they use nothing of ours.
+
+mod address;
+pub mod clock;
+mod names;
+
+pub use address::{EmailAddress, InvalidEmail};
+pub use clock::{ClockSettings, OnTimeout, TimeControl};
+pub use names::{InvalidName, MAX_NAME_CHARS, PlayerName};

@@ -1,0 +1,90 @@
+//! The one seam for "what else happens in this transaction": modules above the store (mail,
+//! the clock) plug into game creation and every appended entry, so the store never calls up.
+
+use super::{GameRow, NewSeat};
+use crate::domain::EmailAddress;
+use crate::engine::{DynGame, DynMatch, Seat};
+use chrono::{DateTime, Utc};
+use futures_util::future::BoxFuture;
+use sqlx::PgConnection;
+
+/// Why an effect stopped the transaction: nothing of it is written.
+#[derive(Debug, thiserror::Error)]
+pub enum EffectError {
+    /// The entry may not be appended; the message is for the player ("your time ran out").
+    #[error("{0}")]
+    Refused(String),
+    /// The database failed.
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+}
+
+/// A game being created, as its effects see it.
+pub struct Creation<'a> {
+    /// The new game's id.
+    pub id: i64,
+    /// Its rules.
+    pub game: &'static dyn DynGame,
+    /// The match as set up.
+    pub started: &'a dyn DynMatch,
+    /// The seats as asked.
+    pub seats: &'a [NewSeat],
+    /// Each seat's raw token, shown once.
+    pub seat_tokens: &'a [String],
+    /// The seed commitment.
+    pub commitment: &'a str,
+    /// The organiser's address.
+    pub organiser_email: Option<&'a EmailAddress>,
+    /// The game's options beyond the rules' own (the time control, ...), as given.
+    pub settings: &'a serde_json::Value,
+    /// When.
+    pub at: DateTime<Utc>,
+}
+
+/// An entry being appended, as its effects see it.
+pub struct Appended<'a> {
+    /// The game's row as it was before the entry.
+    pub row: &'a GameRow,
+    /// The entry's position.
+    pub seq: i64,
+    /// The seat it is for.
+    pub seat: Seat,
+    /// True when the clock played it (a timeout or a forfeit).
+    pub by_clock: bool,
+    /// When.
+    pub at: DateTime<Utc>,
+    /// The seats awaited before it.
+    pub before: &'a [Seat],
+    /// The match after it.
+    pub game: &'a dyn DynMatch,
+    /// The whole public log, this entry's lines included.
+    pub log: &'a [(i64, Seat, Vec<String>)],
+}
+
+/// Something that happens inside the transaction of a game's creation and of every entry.
+pub trait Effects: Send + Sync {
+    /// Inside the creation's transaction.
+    fn created<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        creation: &'a Creation<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>>;
+
+    /// Inside the transaction that appends an entry, after the entry is written.
+    fn appended<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        entry: &'a Appended<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>>;
+}
+
+/// An effect of one move only, given by its caller (a reply by mail writes its outcome and its
+/// answer with the move it made), run after the effects every entry has.
+pub trait AfterAppend: Sync {
+    /// Inside the transaction that appends the entry.
+    fn appended<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        entry: &'a Appended<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>>;
+}

@@ -1,0 +1,146 @@
+//! The Whitehouse board: the four seats around the trick, the contract and scores, the kitty
+//! and last trick where the viewer may see them, and the viewer's own hand.
+
+use super::super::render::{card_html, esc};
+use super::{Board, cards_html, open_hands, words};
+use crate::cards::Card;
+use crate::engine::Seat;
+use crate::games::whitehouse::{Phase, View, Whitehouse};
+use askama::Template;
+
+struct BoardSeat {
+    index: usize,
+    name: String,
+    turn: bool,
+    dealer: bool,
+    out: bool,
+    cards: usize,
+    tricks: u32,
+    captured: u32,
+    bid: String,
+}
+
+#[derive(Template)]
+#[template(path = "boards/whitehouse.html")]
+struct WhitehouseBoard {
+    seats: Vec<BoardSeat>,
+    trick: Vec<(String, String)>,
+    table_note: String,
+    hand_number: u32,
+    phase: String,
+    contract: String,
+    scores: String,
+    target: i64,
+    last_hand: String,
+    kitty: String,
+    last_trick: String,
+    hand: String,
+    open_hands: Vec<(String, String)>,
+}
+
+impl Board for Whitehouse {
+    fn board(v: &View, names: &[String]) -> askama::Result<String> {
+        let name = |s: Seat| {
+            names
+                .get(s)
+                .cloned()
+                .unwrap_or_else(|| format!("Seat {}", s + 1))
+        };
+        let seats = (0..4)
+            .map(|s| BoardSeat {
+                index: s,
+                name: name(s),
+                turn: v.turn == Some(s),
+                dealer: v.dealer == s,
+                out: v.eliminated.get(s).copied().unwrap_or(false),
+                cards: v.hand_sizes.get(s).copied().unwrap_or(0),
+                tricks: v.tricks_won.get(s).copied().unwrap_or(0),
+                captured: v.captured.get(s).copied().unwrap_or(0),
+                bid: bid_words(v, s),
+            })
+            .collect();
+        let contract = match (v.bidder, v.high_bid) {
+            (Some(b), Some(bid)) => format!(
+                "{} bids {bid}{}",
+                name(b),
+                v.trump
+                    .map(|t| format!(", {} trump", t.name()))
+                    .unwrap_or_default()
+            ),
+            _ => "bidding".to_string(),
+        };
+        let scores = if v.partnership {
+            format!("North–South {}, East–West {}", v.scores[0], v.scores[1])
+        } else {
+            (0..4)
+                .map(|s| format!("{} {}", name(s), v.scores[s]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let own_hand = v
+            .you
+            .and_then(|s| v.hands.get(s).cloned().flatten())
+            .unwrap_or_default();
+        WhitehouseBoard {
+            seats,
+            trick: v
+                .trick
+                .iter()
+                .map(|(s, c)| (name(*s), card_html(*c)))
+                .collect(),
+            table_note: match v.phase {
+                Phase::Play => "the trick is empty".into(),
+                other => words(other),
+            },
+            hand_number: v.hand_number,
+            phase: words(v.phase),
+            contract,
+            scores,
+            target: v.target,
+            last_hand: v
+                .last_hand
+                .as_ref()
+                .map(|h| {
+                    format!(
+                        "{} bid {}, took {}: {}",
+                        name(h.bidder),
+                        h.bid,
+                        h.captured,
+                        if h.made { "made" } else { "failed" }
+                    )
+                })
+                .unwrap_or_default(),
+            kitty: v.kitty.as_deref().map(cards_html).unwrap_or_default(),
+            last_trick: v
+                .last_trick
+                .as_ref()
+                .map(|(cards, winner)| {
+                    let played: Vec<Card> = cards.iter().map(|(_, c)| *c).collect();
+                    format!("{} — taken by {}", cards_html(&played), esc(&name(*winner)))
+                })
+                .unwrap_or_default(),
+            hand: cards_html(&own_hand),
+            open_hands: open_hands(v.you, &v.hands, &name, cards_html),
+        }
+        .render()
+    }
+}
+
+/// What `seat` said in the auction, and whether it challenges the contract.
+fn bid_words(v: &View, seat: Seat) -> String {
+    let bid = v
+        .bids
+        .iter()
+        .find(|b| b.seat == seat)
+        .map(|b| {
+            b.amount
+                .map_or("passed".to_string(), |a| format!("bid {a}"))
+        })
+        .unwrap_or_default();
+    let challenge = if v.challengers.contains(&seat) {
+        " · challenges"
+    } else {
+        ""
+    };
+    bid + challenge
+}

@@ -1,0 +1,471 @@
+//! The correspondence clock against a real PostgreSQL, with time set by the test instead of
+//! slept: deadlines per time control, reminders, timeouts applied by the scheduler while
+//! nobody visits, racing schedulers, a move racing its deadline, vacations, the organiser's
+//! extension and pause.
+
+mod common;
+
+use chrono::{DateTime, Duration, Utc};
+use common::TestDb;
+use postplay::clock::Scheduler;
+use postplay::domain::{ClockSettings, EmailAddress, OnTimeout, PlayerName, TimeControl};
+use postplay::engine::{Seed, Viewer};
+use postplay::store::{NewSeat, Store, SubmitError};
+use postplay::time::{Clock, ManualClock};
+use serde_json::json;
+use std::sync::Arc;
+
+/// Monday 23 November 2026, 09:00 UTC.
+fn monday() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-11-23T09:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+struct Rig {
+    db: TestDb,
+    clock: ManualClock,
+    store: Arc<Store>,
+}
+
+impl Rig {
+    async fn new() -> Rig {
+        let db = TestDb::new().await;
+        let clock = ManualClock::at(monday());
+        let store = Arc::new(postplay::startup::store_on(
+            db.store.pool().clone(),
+            Arc::new(clock.clone()),
+        ));
+        Rig { db, clock, store }
+    }
+
+    async fn game(&self, kind: &str, names: &[(&str, Option<&str>)], clock: ClockSettings) -> i64 {
+        let seats: Vec<NewSeat> = names
+            .iter()
+            .map(|(n, e)| NewSeat {
+                name: PlayerName::parse(n).unwrap(),
+                email: e.map(|e| EmailAddress::parse(e).unwrap()),
+            })
+            .collect();
+        self.store
+            .create_game_with(
+                kind,
+                &json!({}),
+                &seats,
+                Seed::from_number(77),
+                None,
+                &json!({ "clock": clock }),
+            )
+            .await
+            .unwrap()
+            .id
+    }
+
+    async fn due(&self, id: i64, seat: i32) -> Option<DateTime<Utc>> {
+        sqlx::query_scalar("SELECT due_at FROM seat_clocks WHERE game_id = $1 AND seat = $2")
+            .bind(id)
+            .bind(seat)
+            .fetch_one(self.db.store.pool())
+            .await
+            .unwrap()
+    }
+
+    async fn events(&self, id: i64, prefix: &str) -> Vec<String> {
+        sqlx::query_scalar(
+            "SELECT event || ' ' || recipient FROM outbox WHERE game_id = $1 AND event LIKE $2 ORDER BY id",
+        )
+        .bind(id)
+        .bind(format!("{prefix}%"))
+        .fetch_all(self.db.store.pool())
+        .await
+        .unwrap()
+    }
+
+    async fn active(&self, id: i64) -> Vec<usize> {
+        self.store.load(id).await.unwrap().game.active()
+    }
+
+    /// Plays the first offered move for the first awaited seat.
+    async fn play(&self, id: i64) -> Result<i64, SubmitError> {
+        let loaded = self.store.load(id).await.unwrap();
+        let seat = loaded.game.active()[0];
+        let choice = &loaded.game.choices(seat)[0];
+        let command = postplay::engine::bot::fill_at_random(
+            choice,
+            &mut postplay::engine::GameRng::new(&Seed::from_number(1), loaded.row.head_seq as u64),
+        );
+        self.store
+            .submit(id, seat, &command, Some(loaded.row.head_seq))
+            .await
+    }
+}
+
+fn per_move(days: u32) -> ClockSettings {
+    ClockSettings {
+        control: TimeControl::PerMove { days },
+        ..ClockSettings::default()
+    }
+}
+
+#[actix_web::test]
+async fn timeouts_are_applied_unattended_in_every_game_and_the_record_still_verifies() {
+    let rig = Rig::new().await;
+    let scheduler = Scheduler::new(rig.store.clone());
+    for game in postplay::engine::registry() {
+        let (min, _) = game.seat_counts();
+        let names: Vec<(&str, Option<&str>)> = ["Ann", "Bo", "Cy", "Di", "Ed"][..min]
+            .iter()
+            .map(|n| (*n, None))
+            .collect();
+        let id = rig.game(game.id(), &names, per_move(1)).await;
+        let seat = rig.active(id).await[0];
+        let due = rig.due(id, seat as i32).await.expect("a deadline");
+        assert_eq!(due, rig.clock.now() + Duration::days(1), "{}", game.id());
+        // Nobody visits: the clock plays twenty moves, a day apart.
+        for _ in 0..20 {
+            rig.clock.advance(Duration::days(1) + Duration::seconds(1));
+            let tick = scheduler.tick().await.unwrap();
+            if rig.store.load(id).await.unwrap().game.outcome().is_some() {
+                break;
+            }
+            assert!(tick.timeouts >= 1, "{}: {tick:?}", game.id());
+        }
+        let record = rig.store.export(id, Viewer::Auditor).await.unwrap();
+        assert!(
+            record.commands.len() >= 20
+                || rig.store.load(id).await.unwrap().game.outcome().is_some()
+        );
+        assert!(
+            record
+                .commands
+                .iter()
+                .all(|c| c.by.as_deref() == Some("clock")),
+            "{}: every move was the clock's, and says so",
+            game.id()
+        );
+        let chain = postplay::engine::audit::check_chain(&record).unwrap();
+        assert_eq!(Some(chain.head), record.chain_head);
+        // Replayed from the log (no cache), the game is the same.
+        let fresh = rig.store.clone_handle();
+        assert_eq!(
+            fresh.load(id).await.unwrap().game.state_hash(),
+            rig.store.load(id).await.unwrap().game.state_hash()
+        );
+        let mut finished = record.clone();
+        finished.seed = Some(Seed::from_number(77));
+        finished.final_state_hash = Some(rig.store.load(id).await.unwrap().game.state_hash());
+        postplay::engine::audit::verify(&finished, finished.chain_head.as_deref())
+            .unwrap_or_else(|e| panic!("{}: {e}", game.id()));
+    }
+    rig.db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_forfeit_ends_the_game_and_every_player_is_told() {
+    let rig = Rig::new().await;
+    let id = rig
+        .game(
+            "nationhood",
+            &[
+                ("Ann", Some("ann@example.org")),
+                ("Bo", Some("bo@example.org")),
+            ],
+            ClockSettings {
+                on_timeout: OnTimeout::Forfeit,
+                ..per_move(2)
+            },
+        )
+        .await;
+    let seat = rig.active(id).await[0];
+    rig.clock.advance(Duration::days(2));
+    let tick = Scheduler::new(rig.store.clone()).tick().await.unwrap();
+    assert_eq!(tick.timeouts, 1);
+    let loaded = rig.store.load(id).await.unwrap();
+    let outcome = loaded.game.outcome().expect("the game is over");
+    assert_eq!(outcome.winners, vec![1 - seat]);
+    assert_eq!(loaded.row.status, "over");
+    let told = rig.events(id, "timeout:").await;
+    assert_eq!(told.len(), 2, "both players hear of it: {told:?}");
+    assert_eq!(rig.events(id, "over").await.len(), 2);
+    let mut record = rig.store.export(id, Viewer::Spectator).await.unwrap();
+    assert_eq!(record.commands[0].command, json!({"type": "forfeit"}));
+    record.final_state_hash = Some(loaded.game.state_hash());
+    let verified = postplay::engine::audit::verify(&record, record.chain_head.as_deref()).unwrap();
+    assert!(verified.outcome.unwrap().contains("forfeits"));
+    rig.db.drop().await;
+}
+
+#[actix_web::test]
+async fn fischer_banks_carry_over_and_weekends_do_not_count() {
+    let rig = Rig::new().await;
+    let fischer = ClockSettings {
+        control: TimeControl::Fischer {
+            initial_days: 3,
+            increment_days: 1,
+            cap_days: 4,
+        },
+        weekend_pause: true,
+        time_zone: "Europe/Paris".into(),
+        ..ClockSettings::default()
+    };
+    let id = rig
+        .game("electoral-combat", &[("Ann", None), ("Bo", None)], fischer)
+        .await;
+    let first = rig.active(id).await[0] as i32;
+    // Monday 09:00 UTC + 3 days of clock time: Thursday 09:00.
+    assert_eq!(
+        rig.due(id, first).await.unwrap(),
+        monday() + Duration::days(3)
+    );
+    // The seat moves after one day: 2 left + 1 = 3, capped at 4.
+    rig.clock.advance(Duration::days(1));
+    let seq = rig.play(id).await.unwrap();
+    assert!(seq >= 1);
+    let bank: i64 =
+        sqlx::query_scalar("SELECT bank_secs FROM seat_clocks WHERE game_id = $1 AND seat = $2")
+            .bind(id)
+            .bind(first)
+            .fetch_one(rig.db.store.pool())
+            .await
+            .unwrap();
+    assert_eq!(bank, Duration::days(3).num_seconds());
+    // The next seat, awaited from Tuesday 09:00 with 3 days, is due Friday 09:00; one
+    // awaited from Thursday 09:00 runs over the Paris weekend (Friday 23:00 UTC to Sunday
+    // 23:00 UTC in November) into Monday.
+    let next = rig.active(id).await[0] as i32;
+    assert_eq!(
+        rig.due(id, next).await.unwrap(),
+        monday() + Duration::days(4)
+    );
+    rig.clock.set(monday() + Duration::days(3));
+    let settings = ClockSettings {
+        control: TimeControl::PerMove { days: 2 },
+        weekend_pause: true,
+        time_zone: "Europe/Paris".into(),
+        ..ClockSettings::default()
+    };
+    let thursday = rig
+        .game("nationhood", &[("Ann", None), ("Bo", None)], settings)
+        .await;
+    let seat = rig.active(thursday).await[0] as i32;
+    // Thursday 09:00 UTC: 38 hours to Friday 23:00 UTC, then 10 hours from Sunday 23:00 UTC.
+    assert_eq!(
+        rig.due(thursday, seat).await.unwrap(),
+        monday() + Duration::days(7)
+    );
+    rig.db.drop().await;
+}
+
+#[actix_web::test]
+async fn reminders_go_once_at_eighty_percent_and_a_day_before() {
+    let rig = Rig::new().await;
+    let id = rig
+        .game(
+            "nationhood",
+            &[
+                ("Ann", Some("ann@example.org")),
+                ("Bo", Some("bo@example.org")),
+            ],
+            per_move(10),
+        )
+        .await;
+    let scheduler = Scheduler::new(rig.store.clone());
+    rig.clock.advance(Duration::days(8) - Duration::minutes(1));
+    assert_eq!(
+        scheduler.tick().await.unwrap().reminders,
+        0,
+        "not before 80 %"
+    );
+    rig.clock.advance(Duration::minutes(1));
+    assert_eq!(scheduler.tick().await.unwrap().reminders, 1);
+    assert_eq!(scheduler.tick().await.unwrap().reminders, 0, "never twice");
+    rig.clock.advance(Duration::days(1) - Duration::minutes(1));
+    assert_eq!(scheduler.tick().await.unwrap().reminders, 0);
+    rig.clock.advance(Duration::minutes(1));
+    assert_eq!(scheduler.tick().await.unwrap().reminders, 1, "a day before");
+    rig.clock.advance(Duration::hours(12));
+    assert_eq!(scheduler.tick().await.unwrap().reminders, 0, "two in all");
+    let reminders = rig.events(id, "remind:").await;
+    assert_eq!(reminders.len(), 2, "{reminders:?}");
+    let seat = rig.active(id).await[0];
+    let address = if seat == 0 {
+        "ann@example.org"
+    } else {
+        "bo@example.org"
+    };
+    assert!(
+        reminders.iter().all(|r| r.ends_with(address)),
+        "only the seat to move"
+    );
+    // A seat that has moved gets no reminder for that wait.
+    rig.play(id).await.unwrap();
+    rig.clock.advance(Duration::hours(1));
+    assert_eq!(scheduler.tick().await.unwrap().reminders, 0);
+    rig.db.drop().await;
+}
+
+#[actix_web::test]
+async fn two_schedulers_racing_apply_a_deadline_once() {
+    let rig = Rig::new().await;
+    let mut ids = Vec::new();
+    for _ in 0..10 {
+        ids.push(
+            rig.game("nationhood", &[("Ann", None), ("Bo", None)], per_move(1))
+                .await,
+        );
+    }
+    rig.clock.advance(Duration::days(1));
+    let a = Scheduler::new(rig.store.clone());
+    let b = Scheduler::new(Arc::new(rig.store.clone_handle()));
+    let (ta, tb) = tokio::join!(a.tick(), b.tick());
+    let (ta, tb) = (ta.unwrap(), tb.unwrap());
+    assert_eq!(ta.timeouts + tb.timeouts, 10, "{ta:?} {tb:?}");
+    for id in ids {
+        let commands = rig.store.commands(id, 0).await.unwrap();
+        assert_eq!(commands.len(), 1, "one timeout per due deadline");
+        assert!(commands[0].by_clock);
+    }
+    rig.db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_move_a_second_early_beats_the_clock_and_a_second_late_is_refused() {
+    let rig = Rig::new().await;
+    let early = rig
+        .game("nationhood", &[("Ann", None), ("Bo", None)], per_move(1))
+        .await;
+    let late = rig
+        .game("nationhood", &[("Ann", None), ("Bo", None)], per_move(1))
+        .await;
+    rig.clock.advance(Duration::days(1) - Duration::seconds(1));
+    rig.play(early).await.expect("in time");
+    rig.clock.advance(Duration::seconds(2));
+    match rig.play(late).await {
+        Err(SubmitError::Refused(m)) => assert!(m.contains("your time ran out"), "{m}"),
+        other => panic!("a late move must be refused: {other:?}"),
+    }
+    assert_eq!(
+        rig.store.commands(late, 0).await.unwrap().len(),
+        0,
+        "nothing written"
+    );
+    let tick = Scheduler::new(rig.store.clone()).tick().await.unwrap();
+    assert_eq!(tick.timeouts, 1, "the clock moves for the late one only");
+    assert!(!rig.store.commands(early, 0).await.unwrap()[0].by_clock);
+    rig.db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_vacation_stops_the_clocks_of_two_games_and_never_shortens_a_deadline() {
+    let rig = Rig::new().await;
+    let ann = "ann@example.org";
+    let g1 = rig
+        .game(
+            "nationhood",
+            &[("Ann", Some(ann)), ("Bo", None)],
+            per_move(3),
+        )
+        .await;
+    let g2 = rig
+        .game(
+            "electoral-combat",
+            &[("Cy", None), ("Ann", Some(ann))],
+            per_move(3),
+        )
+        .await;
+    let ann_seat = |id: i64| if id == g1 { 0 } else { 1 };
+    // Make it Ann's move in both games.
+    for id in [g1, g2] {
+        while !rig.active(id).await.contains(&ann_seat(id)) {
+            rig.play(id).await.unwrap();
+        }
+    }
+    let before: Vec<_> = [rig.due(g1, 0).await.unwrap(), rig.due(g2, 1).await.unwrap()].to_vec();
+    rig.clock.advance(Duration::days(1));
+    postplay::clock::controls::start_vacation(&rig.store, ann, 5, 14)
+        .await
+        .unwrap();
+    assert_eq!(rig.due(g1, 0).await, None);
+    assert_eq!(rig.due(g2, 1).await, None);
+    assert_eq!(
+        postplay::clock::controls::vacation_days_left(&rig.store, ann, 14)
+            .await
+            .unwrap(),
+        9
+    );
+    rig.clock.advance(Duration::days(4));
+    let tick = Scheduler::new(rig.store.clone()).tick().await.unwrap();
+    assert_eq!(tick.timeouts, 0, "no clock runs on vacation");
+    postplay::clock::controls::end_vacation(&rig.store, ann)
+        .await
+        .unwrap();
+    for (id, seat, old) in [(g1, 0, before[0]), (g2, 1, before[1])] {
+        let due = rig.due(id, seat).await.unwrap();
+        assert!(
+            due >= old + Duration::days(4),
+            "four days on vacation push the deadline"
+        );
+    }
+    // A second vacation beyond the days left is refused.
+    assert!(
+        postplay::clock::controls::start_vacation(&rig.store, ann, 30, 14)
+            .await
+            .is_err()
+    );
+    rig.db.drop().await;
+}
+
+#[actix_web::test]
+async fn the_organiser_extends_and_pauses_and_everyone_is_told() {
+    let rig = Rig::new().await;
+    let id = rig
+        .game(
+            "nationhood",
+            &[
+                ("Ann", Some("ann@example.org")),
+                ("Bo", Some("bo@example.org")),
+            ],
+            per_move(2),
+        )
+        .await;
+    let seat = rig.active(id).await[0] as i32;
+    let due = rig.due(id, seat).await.unwrap();
+    postplay::clock::controls::extend(&rig.store, id, seat, 3)
+        .await
+        .unwrap();
+    assert_eq!(rig.due(id, seat).await.unwrap(), due + Duration::days(3));
+    rig.clock.advance(Duration::days(1));
+    postplay::clock::controls::set_paused(&rig.store, id, true)
+        .await
+        .unwrap();
+    assert_eq!(rig.due(id, seat).await, None);
+    rig.clock.advance(Duration::days(10));
+    assert_eq!(
+        Scheduler::new(rig.store.clone())
+            .tick()
+            .await
+            .unwrap()
+            .timeouts,
+        0
+    );
+    postplay::clock::controls::set_paused(&rig.store, id, false)
+        .await
+        .unwrap();
+    assert_eq!(
+        rig.due(id, seat).await.unwrap(),
+        rig.clock.now() + Duration::days(4),
+        "the 4 days left when paused"
+    );
+    let mut told = Vec::new();
+    for prefix in ["extend:", "pause:", "resume:"] {
+        told.extend(rig.events(id, prefix).await);
+    }
+    assert_eq!(told.len(), 6, "two players hear of each: {told:?}");
+    let recorded: i64 = sqlx::query_scalar("SELECT count(*) FROM clock_events WHERE game_id = $1")
+        .bind(id)
+        .fetch_one(rig.db.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(recorded, 3);
+    rig.db.drop().await;
+}
