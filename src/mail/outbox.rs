@@ -43,14 +43,14 @@ struct NewRow<'a> {
     digest: bool,
 }
 
-/// The position and replies of `seat` in `game` (at log head `seq`), with a fresh reply
-/// secret bound to them when the seat has something to decide.
+/// The position and replies of `seat` in `game` (at log head `seq`), players' names filled
+/// in, with a fresh reply secret bound to them when the seat has something to decide.
 pub async fn ask(
     tx: &mut PgConnection,
     game_id: i64,
     game: &dyn DynMatch,
-    seat: Seat,
-    seq: i64,
+    (seat, seq): (Seat, i64),
+    names: &[String],
 ) -> Result<Ask, sqlx::Error> {
     let choices = if game.active().contains(&seat) {
         game.choices(seat)
@@ -63,7 +63,13 @@ pub async fn ask(
         Some(address::mint(tx, game_id, seat, seq, &choices).await?)
     };
     Ok(Ask {
-        position: super::position::rows(&game.view(Viewer::Seat(seat))),
+        position: super::position::rows(&game.view(Viewer::Seat(seat)))
+            .into_iter()
+            .map(|row| super::position::Row {
+                value: render(&row.value, names),
+                ..row
+            })
+            .collect(),
         replies: reply_lines(&choices),
         reply,
     })
@@ -168,7 +174,8 @@ pub async fn enqueue_invites(
             continue;
         }
         let ask = if active.contains(&seat.seat) {
-            ask(tx, game_id, game, seat.seat, 0).await?
+            let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+            ask(tx, game_id, game, (seat.seat, 0), &names).await?
         } else {
             Ask::default()
         };
@@ -303,7 +310,7 @@ pub async fn enqueue_after_move(
             ("over".to_string(), notice, false)
         } else if newly.contains(&seat.seat) {
             let token = mint_link(tx, game_id, seat.seat).await?;
-            let ask = ask(tx, game_id, game, seat.seat, seq).await?;
+            let ask = ask(tx, game_id, game, (seat.seat, seq), &names).await?;
             let notice = Notice::Turn(Turn {
                 game: game_ref.clone(),
                 you: player(kind, seat, count),

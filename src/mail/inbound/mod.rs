@@ -172,7 +172,7 @@ impl Inbox {
         )
         .await?;
         let Some(id) = id else {
-            tracing::info!(key = %incoming.key, "inbound: duplicate ignored");
+            tracing::info!(size, "inbound mail: a message already received, ignored");
             return Ok(Outcome::Duplicate);
         };
         let outcome = self.act(id, size, &incoming, bound).await?;
