@@ -124,6 +124,11 @@ async fn the_replay_viewer_renders_every_step_of_nationhood() {
     replay_viewer_renders_every_step("nationhood", &["Ann", "Bo"]).await;
 }
 
+#[actix_web::test]
+async fn the_replay_viewer_renders_every_step_of_votes_for_women() {
+    replay_viewer_renders_every_step("votes-for-women", &["Ann", "Bo"]).await;
+}
+
 async fn replay_viewer_renders_every_step(kind: &str, names: &[&str]) {
     let db = TestDb::new().await;
     let base = spawn_app(&db);

@@ -200,3 +200,8 @@ async fn electoral_combat_hides_stacks_and_face_down_cards_at_every_step() {
 async fn nationhood_hides_every_hand_and_the_stock_at_every_step() {
     walk("nationhood", &["Ann", "Bo"], 8).await;
 }
+
+#[actix_web::test]
+async fn votes_for_women_hides_every_hand_and_both_draw_decks_at_every_step() {
+    walk("votes-for-women", &["Ann", "Bo"], 9).await;
+}

@@ -186,15 +186,23 @@ async fn a_whole_game_played_through_the_links_in_the_mail() {
     let mut message_ids = HashSet::new();
     let mut last_moved: HashMap<usize, i64> = HashMap::new();
     let mut seen = 0;
+    let mut organiser_mails = 0;
     let mut turns = 0;
     let mut moves = 0;
     while over.len() < 4 {
         let mail = expect_mail(&sink, seen + 1, 10).await;
         for got in &mail[seen..] {
             assert_eq!(got.to.len(), 1, "one recipient per message");
-            let seat = seat_of[&got.to[0]];
             let data = &got.data;
             let subject = header(data, "Subject").unwrap();
+            let Some(&seat) = seat_of.get(&got.to[0]) else {
+                assert!(
+                    subject.ends_with("your organiser link"),
+                    "the organiser gets their link: {subject}"
+                );
+                organiser_mails += 1;
+                continue;
+            };
             let id_header = header(data, "Message-ID").unwrap();
             assert!(
                 message_ids.insert(id_header.clone()),
@@ -270,6 +278,7 @@ async fn a_whole_game_played_through_the_links_in_the_mail() {
     assert_eq!(row.status, "over");
     assert_eq!(row.head_seq as usize, moves);
     assert_eq!(invitations.len(), 4);
+    assert_eq!(organiser_mails, 1, "the organiser's link, once");
     assert!(turns > 10, "{turns} your-turn notices");
     // Nothing more comes: every notice was for an event, once.
     tokio::time::sleep(Duration::from_millis(400)).await;
@@ -391,8 +400,9 @@ async fn an_address_that_never_works_ends_undeliverable_and_the_organiser_is_tol
     };
     let worker = spawn_worker(&db, &base, sink.port(), config);
     let created = create(&db, "whitehouse", json!({}), &emails(), 51).await;
-    // Three invitations and the organiser's notice arrive; Bo's invitation does not.
-    let mail = expect_mail(&sink, 4, 10).await;
+    // Three invitations, the organiser's link and the organiser's notice arrive; Bo's
+    // invitation does not.
+    let mail = expect_mail(&sink, 5, 10).await;
     drain(&db, 10).await;
     let failed: (String, String, i32) = sqlx::query_as(
         "SELECT status, last_error, attempts FROM outbox WHERE recipient = 'bo@example.org'",
@@ -406,6 +416,11 @@ async fn an_address_that_never_works_ends_undeliverable_and_the_organiser_is_tol
     let to_organiser: Vec<_> = mail
         .iter()
         .filter(|m| m.to == vec!["org@example.org".to_string()])
+        .filter(|m| {
+            !header(&m.data, "Subject")
+                .unwrap()
+                .ends_with("your organiser link")
+        })
         .collect();
     assert_eq!(to_organiser.len(), 1);
     let notice = &to_organiser[0].data;
@@ -802,13 +817,22 @@ async fn the_organiser_is_told_once_of_a_seat_that_has_not_moved() {
             .collect()
     };
     let worker = spawn_worker(&db, &base, sink.port(), config);
-    let mail = expect_mail(&sink, 5, 10).await;
+    // Four invitations, the organiser's link, and the notice.
+    let mail = expect_mail(&sink, 6, 10).await;
     let first = db.store.load(id).await.unwrap().game.active()[0];
     assert_eq!(
         idle_to_organiser(&mail),
         vec![format!("Whitehouse #{id}: {} has not moved", NAMES[first])]
     );
-    let text = part(&mail.last().unwrap().data, "text/plain").unwrap();
+    let idle = mail
+        .iter()
+        .find(|m| {
+            header(&m.data, "Subject")
+                .unwrap()
+                .ends_with("has not moved")
+        })
+        .unwrap();
+    let text = part(&idle.data, "text/plain").unwrap();
     assert!(text.contains(NAMES[first]), "{text}");
     // Many more looks, no second notice for the same position.
     tokio::time::sleep(Duration::from_millis(800)).await;

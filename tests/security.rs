@@ -419,7 +419,7 @@ async fn game_creation_invitations_and_relinks_are_rate_limited() {
     };
     let manage = format!("{base}/manage/{organiser_token}");
     let (csrf, cookie) = csrf_pair(&client, &manage).await;
-    for expected in [200, 200, 429] {
+    for expected in [303, 303, 429] {
         let (status, _, _) = post_form(
             &client,
             &format!("{manage}/relink/0"),
@@ -855,7 +855,7 @@ async fn the_server_log_holds_no_token_and_no_address_after_a_game() {
     secrets.extend(tokens_in(&mail_text));
     let manage = format!("{base}/manage/{organiser}");
     let (csrf, cookie) = csrf_pair(&client, &manage).await;
-    let (status, relinked, _) = post_form(
+    let (status, _, headers) = post_form(
         &client,
         &format!("{manage}/relink/1"),
         &cookie,
@@ -863,8 +863,45 @@ async fn the_server_log_holds_no_token_and_no_address_after_a_game() {
         &[],
     )
     .await;
-    assert_eq!(status, 200);
+    assert_eq!(
+        status, 303,
+        "a relink answers with a redirect: a reload makes no other link"
+    );
+    let flash = headers
+        .get_all("set-cookie")
+        .map(|c| c.to_str().unwrap().split(';').next().unwrap().to_string())
+        .find(|c| c.starts_with("pp_relinked="))
+        .unwrap();
+    let mut res = client
+        .get(&manage)
+        .insert_header(("Cookie", flash))
+        .send()
+        .await
+        .unwrap();
+    let relinked = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
+    assert!(relinked.contains("New private link for") && relinked.contains("mailed to the player"));
     secrets.extend(tokens_in(&relinked));
+    // The new link was mailed to the player, and the organiser had their own link by mail.
+    let mut mailed = false;
+    for _ in 0..100 {
+        let mail: String = std::fs::read_dir(dir.join("mail"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+            .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+            .collect();
+        if mail.contains("your new private link") && mail.contains("your organiser link") {
+            secrets.extend(tokens_in(&mail));
+            mailed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        mailed,
+        "the new link and the organiser link went out by mail"
+    );
     terminate(&mut server);
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(

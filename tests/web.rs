@@ -430,7 +430,7 @@ fn form_for(choice: &Choice, index: usize, command: &Value) -> Vec<(String, Stri
                 }
             }
             ParamKind::Number { .. } => fields.push((name, value.to_string())),
-            ParamKind::Distribute { .. } => {
+            ParamKind::Distribute { .. } | ParamKind::Allot { .. } => {
                 for (j, count) in value.as_array().unwrap().iter().enumerate() {
                     fields.push((format!("{name}_{j}"), count.to_string()));
                 }
@@ -458,6 +458,11 @@ async fn a_whole_electoral_college_combat_game_through_the_html_forms() {
 #[actix_web::test]
 async fn a_whole_nationhood_game_through_the_html_forms() {
     whole_game_through_forms("nationhood", 2, 21).await;
+}
+
+#[actix_web::test]
+async fn a_whole_votes_for_women_game_through_the_html_forms() {
+    whole_game_through_forms("votes-for-women", 2, 22).await;
 }
 
 async fn whole_game_through_forms(kind: &str, seats: usize, seed: u64) {

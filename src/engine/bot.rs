@@ -63,6 +63,41 @@ fn random_value(kind: &ParamKind, rng: &mut GameRng) -> Value {
             }
             Value::from(counts)
         }
+        ParamKind::Allot {
+            options,
+            total,
+            caps,
+            groups,
+        } => {
+            // Greedy over the open options: each unit uses one unit of its option's and its
+            // group's room, so a total within the capacity is always reached.
+            let group_of: Vec<Option<usize>> = options
+                .iter()
+                .map(|o| {
+                    groups
+                        .iter()
+                        .position(|g| o.group.as_deref() == Some(g.group.as_str()))
+                })
+                .collect();
+            let mut counts = vec![0u32; options.len()];
+            let mut used = vec![0u32; groups.len()];
+            for _ in 0..*total {
+                let open: Vec<usize> = (0..counts.len())
+                    .filter(|&i| {
+                        counts[i] < caps[i] && group_of[i].is_none_or(|g| used[g] < groups[g].cap)
+                    })
+                    .collect();
+                if open.is_empty() {
+                    break;
+                }
+                let i = open[rng.index(open.len())];
+                counts[i] += 1;
+                if let Some(g) = group_of[i] {
+                    used[g] += 1;
+                }
+            }
+            Value::from(counts)
+        }
     }
 }
 

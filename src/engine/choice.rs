@@ -62,6 +62,55 @@ pub enum ParamKind {
         total: u32,
         max_each: u32,
     },
+    /// Place exactly `total` units among the options, at most `caps[i]` on option `i` and at
+    /// most a group's cap on all the options of that group together (such as the two colours
+    /// of cube in one state); the value is an array of counts aligned with `options`.
+    Allot {
+        options: Vec<PickOption>,
+        total: u32,
+        caps: Vec<u32>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        groups: Vec<GroupCap>,
+    },
+}
+
+/// The most units a [`ParamKind::Allot`] may put on all the options of one group together.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct GroupCap {
+    /// The options' [`PickOption::group`].
+    pub group: String,
+    /// The most units on them together.
+    pub cap: u32,
+}
+
+impl ParamKind {
+    /// The rule of an [`ParamKind::Allot`] in words ("at most 2 on CA"), for a page; `None`
+    /// for other kinds or when no group cap binds.
+    pub fn allot_rule(&self) -> Option<String> {
+        let ParamKind::Allot {
+            options,
+            caps,
+            groups,
+            ..
+        } = self
+        else {
+            return None;
+        };
+        let binding: Vec<String> = groups
+            .iter()
+            .filter(|g| {
+                let open: u32 = options
+                    .iter()
+                    .zip(caps)
+                    .filter(|(o, _)| o.group.as_deref() == Some(g.group.as_str()))
+                    .map(|(_, c)| *c)
+                    .sum();
+                g.cap < open
+            })
+            .map(|g| format!("at most {} on {}", g.cap, g.group))
+            .collect();
+        (!binding.is_empty()).then(|| binding.join(", "))
+    }
 }
 
 /// One option of a [`ParamKind::One`], [`ParamKind::Pick`] or [`ParamKind::Distribute`].
@@ -227,6 +276,46 @@ impl Param {
                         .ok_or_else(|| invalid("counts are whole numbers".into()))?;
                     if c > u64::from(*max_each) {
                         return Err(invalid(format!("at most {max_each} on one")));
+                    }
+                    sum += c;
+                }
+                if sum == u64::from(*total) {
+                    Ok(())
+                } else {
+                    Err(invalid(format!("place exactly {total}, not {sum}")))
+                }
+            }
+            ParamKind::Allot {
+                options,
+                total,
+                caps,
+                groups,
+            } => {
+                let counts = value
+                    .as_array()
+                    .filter(|a| a.len() == options.len())
+                    .ok_or_else(|| invalid(format!("expected {} counts", options.len())))?;
+                let mut sum = 0u64;
+                let mut per_group = vec![0u64; groups.len()];
+                for (i, c) in counts.iter().enumerate() {
+                    let c = c
+                        .as_u64()
+                        .ok_or_else(|| invalid("counts are whole numbers".into()))?;
+                    let cap = caps.get(i).copied().unwrap_or(0);
+                    if c > u64::from(cap) {
+                        return Err(invalid(format!("at most {cap} on {}", options[i].label)));
+                    }
+                    if let Some(g) = groups
+                        .iter()
+                        .position(|g| options[i].group.as_deref() == Some(g.group.as_str()))
+                    {
+                        per_group[g] += c;
+                        if per_group[g] > u64::from(groups[g].cap) {
+                            return Err(invalid(format!(
+                                "at most {} on {}",
+                                groups[g].cap, groups[g].group
+                            )));
+                        }
                     }
                     sum += c;
                 }

@@ -18,7 +18,7 @@ pub mod testing;
 #[cfg(test)]
 mod tests;
 
-pub use choice::{Choice, FillError, Param, ParamKind, PickOption, PickRule};
+pub use choice::{Choice, FillError, GroupCap, Param, ParamKind, PickOption, PickRule};
 pub use dynamic::{ApplyError, DynGame, DynMatch, find_game, registry};
 pub use game::{Match, state_hash};
 pub use log::Log;

@@ -3,6 +3,7 @@
 pub mod electoral_combat;
 pub mod nationhood;
 pub mod statehood;
+pub mod votes_for_women;
 pub mod whitehouse;
 
 use crate::engine::DynGame;
@@ -14,4 +15,5 @@ pub static ALL: &[&dyn DynGame] = &[
     &Adapter::<statehood::Statehood>::NEW,
     &Adapter::<electoral_combat::ElectoralCombat>::NEW,
     &Adapter::<nationhood::Nationhood>::NEW,
+    &Adapter::<votes_for_women::VotesForWomen>::NEW,
 ];

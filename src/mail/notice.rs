@@ -50,6 +50,8 @@ pub enum Notice {
     Answer(Answer),
     /// News of the clock: a reminder, a timeout, a pause, an extension.
     Clock(ClockNews),
+    /// A private link: the organiser's, at creation, or a seat's new one after a relink.
+    Link(LinkNotice),
 }
 
 impl Notice {
@@ -63,6 +65,7 @@ impl Notice {
             Notice::Idle(n) => &n.game,
             Notice::Answer(n) => &n.game,
             Notice::Clock(n) => &n.game,
+            Notice::Link(n) => &n.game,
         }
     }
 
@@ -76,6 +79,7 @@ impl Notice {
             Notice::Idle(_) => "idle",
             Notice::Answer(_) => "answer",
             Notice::Clock(_) => "clock",
+            Notice::Link(_) => "link",
         }
     }
 }
@@ -227,4 +231,20 @@ pub struct ClockNews {
     pub deadline: Option<DateTime<Utc>>,
     /// A private link for the reader's seat (none for the organiser).
     pub token: Option<String>,
+}
+
+/// A private link sent on its own: the organiser's page at creation, or a seat's new link
+/// after the organiser replaced the old one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkNotice {
+    /// The game.
+    pub game: GameRef,
+    /// The subject after the game's title.
+    pub headline: String,
+    /// The sentences before the link.
+    pub lines: Vec<String>,
+    /// True for the organiser's page, false for a seat's.
+    pub manage: bool,
+    /// The raw token (removed from the outbox once sent).
+    pub token: String,
 }

@@ -3,7 +3,7 @@
 //! with a private link of its own minted here. The worker ([`super::worker`]) sends them.
 
 use super::EmailAddress;
-use super::notice::{Ask, ClockNews, GameRef, Invite, Notice, Over, Player, Turn};
+use super::notice::{Ask, ClockNews, GameRef, Invite, LinkNotice, Notice, Over, Player, Turn};
 use super::reply::{address, reply_lines};
 use crate::engine::log::render;
 use crate::engine::{DynGame, DynMatch, Seat, Viewer};
@@ -539,6 +539,35 @@ impl Effects for MailEffects {
     ) -> BoxFuture<'a, Result<(), EffectError>> {
         Box::pin(async move {
             enqueue_invites(tx, creation).await?;
+            if let Some(to) = creation.organiser_email {
+                let notice = Notice::Link(LinkNotice {
+                    game: GameRef {
+                        id: creation.id,
+                        name: creation.game.name().to_string(),
+                    },
+                    headline: "your organiser link".into(),
+                    lines: vec![
+                        "You created this game. Your organiser page shows every seat, the mail sent, and the clock; from it you can give a seat a new link, give more time, or pause the game.".into(),
+                        "Keep this link to yourself: it runs the game.".into(),
+                    ],
+                    manage: true,
+                    token: creation.organiser_token.to_string(),
+                });
+                insert(
+                    tx,
+                    NewRow {
+                        game_id: creation.id,
+                        seat: None,
+                        event: "organiser".into(),
+                        to,
+                        to_name: "organiser",
+                        notice,
+                        digest: false,
+                    },
+                )
+                .await?;
+                announce(tx).await?;
+            }
             Ok(())
         })
     }
@@ -671,4 +700,64 @@ pub async fn enqueue_clock(
         announce(tx).await?;
     }
     Ok(())
+}
+
+/// Queues a seat's new private link (after the organiser replaced its old one) to the seat's
+/// address; false when the seat has none, or chose no mail.
+pub async fn enqueue_new_link(
+    pool: &sqlx::PgPool,
+    game_id: i64,
+    game_name: &str,
+    seat: Seat,
+    token: &str,
+) -> Result<bool, sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    let Some(reader) = mail_seats(&mut tx, game_id)
+        .await?
+        .into_iter()
+        .find(|s| s.seat == seat && s.pref != "off")
+    else {
+        return Ok(false);
+    };
+    let Some(to) = &reader.email else {
+        return Ok(false);
+    };
+    let notice = Notice::Link(LinkNotice {
+        game: GameRef {
+            id: game_id,
+            name: game_name.to_string(),
+        },
+        headline: "your new private link".into(),
+        lines: vec![
+            format!(
+                "Hello {}, the organiser gave your seat a new private link.",
+                reader.name
+            ),
+            "The old link and the links in earlier messages no longer open your seat.".into(),
+        ],
+        manage: false,
+        token: token.to_string(),
+    });
+    insert(
+        &mut tx,
+        NewRow {
+            game_id,
+            seat: Some(seat),
+            event: format!(
+                "relink:{}",
+                &crate::store::token_hash(token)[..8]
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect::<String>()
+            ),
+            to,
+            to_name: &reader.name,
+            notice,
+            digest: false,
+        },
+    )
+    .await?;
+    announce(&mut tx).await?;
+    tx.commit().await?;
+    Ok(true)
 }

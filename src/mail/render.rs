@@ -23,6 +23,11 @@ impl MailContext {
         format!("{}/play/{token}", self.base_url)
     }
 
+    /// The organiser's page for an organiser token.
+    pub fn manage_link(&self, token: &str) -> String {
+        format!("{}/manage/{token}", self.base_url)
+    }
+
     /// The one-click unsubscribe endpoint for a link token (POST; GET shows the choices).
     pub fn unsubscribe_link(&self, token: &str) -> String {
         format!("{}/mail/unsubscribe/{token}", self.base_url)
@@ -236,6 +241,26 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 lines: n.lines.clone(),
                 deadline: n.deadline.as_ref().map(when),
                 link: n.token.as_ref().map(|t| ctx.play_link(t)),
+                unsubscribe: unsubscribe.clone(),
+            }
+            .both()?;
+            (format!("{title}: {}", n.headline), unsubscribe, parts)
+        }
+        Notice::Link(n) => {
+            let (link, unsubscribe) = if n.manage {
+                (ctx.manage_link(&n.token), None)
+            } else {
+                (
+                    ctx.play_link(&n.token),
+                    Some(ctx.unsubscribe_link(&n.token)),
+                )
+            };
+            let parts = ClockText {
+                title: title.clone(),
+                headline: n.headline.clone(),
+                lines: n.lines.clone(),
+                deadline: None,
+                link: Some(link),
                 unsubscribe: unsubscribe.clone(),
             }
             .both()?;

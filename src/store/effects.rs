@@ -31,6 +31,8 @@ pub struct Creation<'a> {
     pub seats: &'a [NewSeat],
     /// Each seat's raw token, shown once.
     pub seat_tokens: &'a [String],
+    /// The organiser's raw token, shown once.
+    pub organiser_token: &'a str,
     /// The seed commitment.
     pub commitment: &'a str,
     /// The organiser's address.

@@ -369,6 +369,7 @@ impl Store {
             started: started.as_ref(),
             seats,
             seat_tokens: &seat_tokens,
+            organiser_token: &organiser_token,
             commitment: &commitment,
             organiser_email,
             settings,

@@ -5,6 +5,7 @@
 mod electoral_combat;
 mod nationhood;
 mod statehood;
+mod votes_for_women;
 mod whitehouse;
 
 use super::render::{card_html, value_html};
@@ -22,6 +23,7 @@ static BOARDS: &[&dyn DynBoard] = &[
     &Drawn::<games::statehood::Statehood>::NEW,
     &Drawn::<games::electoral_combat::ElectoralCombat>::NEW,
     &Drawn::<games::nationhood::Nationhood>::NEW,
+    &Drawn::<games::votes_for_women::VotesForWomen>::NEW,
 ];
 
 /// How a game draws its own view as a board.

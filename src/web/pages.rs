@@ -377,6 +377,7 @@ struct Manage {
     head_hash: String,
     new_link: Option<String>,
     new_link_for: String,
+    new_link_mailed: bool,
     mail_sent: i64,
     mail_lines: Vec<MailLine>,
     clock: String,
@@ -459,6 +460,7 @@ async fn manage_page(
             .map(|(s, _)| game.seat_name(*s, count))
             .unwrap_or_default(),
         new_link: new_link.map(|(_, link)| link),
+        new_link_mailed: false,
     })
 }
 
@@ -469,10 +471,33 @@ pub async fn manage(
     token: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
     let (csrf_token, cookie) = csrf::token_for(&req);
-    let page = manage_page(&state, &token, csrf_token, None).await?;
+    let relinked = req
+        .cookie(RELINKED_COOKIE)
+        .and_then(|c| hex::decode(c.value()).ok())
+        .and_then(|bytes| serde_json::from_slice::<Relinked>(&bytes).ok());
+    let mut page = manage_page(
+        &state,
+        &token,
+        csrf_token,
+        relinked.as_ref().map(|r| (r.seat, r.link.clone())),
+    )
+    .await?;
+    page.new_link_mailed = relinked.is_some_and(|r| r.mailed);
     let mut response = html(StatusCode::OK, page)?;
     csrf::attach(&mut response, cookie);
     Ok(response)
+}
+
+/// The cookie that carries a seat's new link from the relink POST to the organiser's page
+/// it redirects to (five minutes).
+const RELINKED_COOKIE: &str = "pp_relinked";
+
+/// What the organiser's page shows after a relink.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Relinked {
+    seat: usize,
+    link: String,
+    mailed: bool,
 }
 
 /// `POST /manage/{token}/relink/{seat}`: a new private link for a seat; the old one stops working.
@@ -496,11 +521,30 @@ pub async fn relink(
         .await?
         .ok_or(WebError::NotFound)?;
     let link = format!("{}/play/{fresh}", state.base_url);
-    let (csrf_token, _) = csrf::token_for(&req);
-    html(
-        StatusCode::OK,
-        manage_page(&state, &token, csrf_token, Some((seat, link))).await?,
+    let kind = state
+        .store
+        .game(id)
+        .await?
+        .map(|g| g.kind)
+        .unwrap_or_default();
+    let name = find_game(&kind).map_or(kind.clone(), |g| g.name().to_string());
+    let mailed =
+        crate::mail::outbox::enqueue_new_link(state.store.pool(), id, &name, seat, &fresh).await?;
+    let flash = Relinked { seat, link, mailed };
+    let cookie = actix_web::cookie::Cookie::build(
+        RELINKED_COOKIE,
+        hex::encode(serde_json::to_vec(&flash).expect("flash serializes")),
     )
+    .path(format!("/manage/{token}"))
+    .http_only(true)
+    .secure(state.secure_cookies)
+    .same_site(actix_web::cookie::SameSite::Strict)
+    .max_age(actix_web::cookie::time::Duration::seconds(300))
+    .finish();
+    Ok(HttpResponse::SeeOther()
+        .insert_header(("Location", format!("/manage/{token}")))
+        .cookie(cookie)
+        .finish())
 }
 
 /// A log line for a page.

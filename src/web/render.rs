@@ -244,6 +244,21 @@ pub fn form_choices(choices: &[Choice], card: CardDrawer) -> Vec<FormChoice> {
                             step: i64::from(*max_each),
                             rule: String::new(),
                         },
+                        ParamKind::Allot {
+                            options,
+                            total,
+                            caps,
+                            ..
+                        } => FormParam {
+                            name,
+                            prompt,
+                            kind: "distribute",
+                            options: form_options(options),
+                            min: 0,
+                            max: i64::from(*total),
+                            step: i64::from(caps.iter().copied().max().unwrap_or(0)),
+                            rule: p.kind.allot_rule().unwrap_or_default(),
+                        },
                     }
                 })
                 .collect(),
@@ -294,7 +309,8 @@ pub fn values_from_form(
                     .and_then(|t| t.trim().parse::<i64>().ok())
                     .map(Value::from)
                     .ok_or_else(|| format!("{}: enter a whole number", p.prompt)),
-                ParamKind::Distribute { options, .. } => (0..options.len())
+                ParamKind::Distribute { options, .. } | ParamKind::Allot { options, .. } => (0
+                    ..options.len())
                     .map(|j| {
                         let text = all(&format!("{name}_{j}")).first().copied().unwrap_or("0");
                         text.trim()

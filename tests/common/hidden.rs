@@ -6,14 +6,24 @@ use serde_json::Value;
 /// auditor's state: the other seats' hands, the stock, the kitty, face-down cards.
 pub fn hidden_from(state: &Value, seat: Option<usize>) -> Vec<String> {
     let mut cards = Vec::new();
+    // A card is a code ("CA") in most games, a number in Votes for Women.
+    let code = |c: &Value| c.as_str().map_or_else(|| c.to_string(), str::to_string);
     for (s, hand) in state["hands"].as_array().into_iter().flatten().enumerate() {
         if Some(s) != seat {
-            cards.extend(
-                hand.as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|c| c.as_str().unwrap().to_string()),
-            );
+            cards.extend(hand.as_array().unwrap().iter().map(code));
+        }
+    }
+    // Votes for Women: both draw decks, the State cards removed unseen, the Strategy deck,
+    // and the cards another seat's effect has drawn and set aside.
+    for deck in state["decks"].as_array().into_iter().flatten() {
+        cards.extend(deck.as_array().unwrap().iter().map(code));
+    }
+    for key in ["removed_state_cards", "strategy_deck"] {
+        cards.extend(state[key].as_array().into_iter().flatten().map(code));
+    }
+    for frame in state["stack"].as_array().into_iter().flatten() {
+        if frame["seat"].as_u64() != seat.map(|s| s as u64) {
+            cards.extend(frame["cards"].as_array().into_iter().flatten().map(code));
         }
     }
     // Electoral College Combat: both stacks and the face-down cards on the table; won cards

@@ -40,7 +40,7 @@ fn hint(field: &str, kind: &ParamKind) -> String {
             format!("<{field}: {min} to {max}, steps of {step}>")
         }
         ParamKind::Number { min, max, .. } => format!("<{field}: {min} to {max}>"),
-        ParamKind::Distribute { total, .. } => {
+        ParamKind::Distribute { total, .. } | ParamKind::Allot { total, .. } => {
             format!("<{field}: {total} in all, as CODE=COUNT>")
         }
     }
@@ -59,7 +59,8 @@ pub fn reply_lines(choices: &[Choice]) -> Vec<ReplyLine> {
                 text.push_str(&hint(&param.field, &param.kind));
                 if let ParamKind::One { options: o }
                 | ParamKind::Pick { options: o, .. }
-                | ParamKind::Distribute { options: o, .. } = &param.kind
+                | ParamKind::Distribute { options: o, .. }
+                | ParamKind::Allot { options: o, .. } = &param.kind
                 {
                     options.extend(o.iter().map(option_line));
                 }

@@ -240,7 +240,7 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<(Value, String), ReadError
                 );
                 at += used;
             }
-            ParamKind::Distribute { options, .. } => {
+            ParamKind::Distribute { options, .. } | ParamKind::Allot { options, .. } => {
                 let mut counts = vec![0u64; options.len()];
                 while at < tokens.len() {
                     let token = &tokens[at];

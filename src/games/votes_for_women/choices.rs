@@ -1,0 +1,390 @@
+//! The decisions open to a seat as generic choices, and the cautious move the clock plays.
+
+use super::data::{Region, card};
+use super::ops::campaign_specs;
+use super::rules::{claimed_options, hand_options, max_commit};
+use super::state::{Action, Phase, State};
+use super::stops::{Stop, assignments, stop};
+use crate::engine::{Choice, ParamKind, PickOption, Seat};
+use serde_json::{Value, json};
+
+/// Each card's label in a form: its title and effect, made once.
+static LABELS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+    (0..=128u8)
+        .map(|c| format!("{} ({})", card(c).name, card(c).effect))
+        .collect()
+});
+
+fn card_options(cards: &[u8]) -> Vec<PickOption> {
+    cards
+        .iter()
+        .map(|&c| PickOption::new(c, LABELS[usize::from(c)].clone()))
+        .collect()
+}
+
+fn one(options: Vec<PickOption>) -> ParamKind {
+    ParamKind::One { options }
+}
+
+fn region_options(regions: &[Region]) -> Vec<PickOption> {
+    regions
+        .iter()
+        .map(|r| PickOption::new(serde_json::to_value(r).expect("region"), r.name()))
+        .collect()
+}
+
+/// The choices of `seat` now; empty when it is not awaited.
+pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
+    let Some((awaited, stop)) = stop(state) else {
+        return Vec::new();
+    };
+    if awaited != seat {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let claimed = |out: &mut Vec<Choice>, label: &str| {
+        let cards = claimed_options(state, seat);
+        if !cards.is_empty() {
+            out.push(
+                Choice::action(label, json!({"type": "claimed"})).with_param(
+                    "card",
+                    "Which claimed card?",
+                    one(card_options(&cards)),
+                ),
+            );
+        }
+    };
+    match &stop {
+        Stop::HandCard => {
+            let actions = [
+                (Action::Event, "Play a card as an event"),
+                (Action::Campaign, "Play a card for Campaigning"),
+                (Action::Organize, "Play a card for Organizing"),
+                (Action::Lobby, "Play a card for Lobbying"),
+                (
+                    Action::Discard,
+                    "Discard a card for no effect (nothing else is open)",
+                ),
+            ];
+            for (action, label) in actions {
+                let cards = hand_options(state, seat, action);
+                if !cards.is_empty() {
+                    out.push(
+                        Choice::action(label, json!({"type": "play", "action": action}))
+                            .with_param("card", "Which card?", one(card_options(&cards))),
+                    );
+                }
+            }
+            claimed(&mut out, "Play a claimed card first");
+        }
+        Stop::AfterHand => {
+            claimed(&mut out, "Play a claimed card");
+            out.push(Choice::action("End your turn", json!({"type": "end_turn"})));
+        }
+        Stop::Commit => {
+            let opp = state.buttons[1];
+            let max = max_commit(state);
+            out.push(
+                Choice::action("Commit buttons", json!({"type": "commit"})).with_param(
+                    "buttons",
+                    "How many buttons?",
+                    ParamKind::Number {
+                        min: 0,
+                        max: i64::from(max.min(opp)),
+                        step: 1,
+                    },
+                ),
+            );
+            if max > opp {
+                out.push(
+                    Choice::action(
+                        format!("Commit {} buttons: the Opposition cannot match", opp + 1),
+                        json!({"type": "commit", "buttons": opp + 1}),
+                    )
+                    .with_param(
+                        "card",
+                        "Which Strategy card?",
+                        one(card_options(&state.strategy_face_up)),
+                    ),
+                );
+            }
+        }
+        Stop::Answer => {
+            let n = state.commitment.map_or(0, |c| c.buttons);
+            out.push(Choice::action(
+                format!("Defer: the Suffragist pays {n} and takes a Strategy card"),
+                json!({"type": "defer"}),
+            ));
+            out.push(Choice::action(
+                format!("Match: both pay {n}, nobody takes a card"),
+                json!({"type": "match"}),
+            ));
+            if state.buttons[1] > n {
+                out.push(
+                    Choice::action(
+                        format!("Supersede: pay {} and take a Strategy card", n + 1),
+                        json!({"type": "supersede"}),
+                    )
+                    .with_param(
+                        "card",
+                        "Which Strategy card?",
+                        one(card_options(&state.strategy_face_up)),
+                    ),
+                );
+            }
+        }
+        Stop::Card { options, bottom } => {
+            let label = if state.phase == Phase::StrategyPick && state.stack.is_empty() {
+                "Take a Strategy card"
+            } else if *bottom {
+                "Put a card back on top (the first one put back is the top card)"
+            } else {
+                "Pick a card"
+            };
+            out.push(Choice::action(label, json!({"type": "card"})).with_param(
+                "card",
+                "Which card?",
+                one(card_options(options)),
+            ));
+            if *bottom {
+                out.push(Choice::action(
+                    "Put the rest at the bottom of the draw deck",
+                    json!({"type": "bottom"}),
+                ));
+            }
+        }
+        Stop::Reroll => {
+            out.push(Choice::action(
+                "Reroll (1 button)",
+                json!({"type": "reroll"}),
+            ));
+            out.push(Choice::action("Keep the roll", json!({"type": "accept"})));
+        }
+        Stop::Place { spec, reroll } | Stop::Remove { spec, reroll } => {
+            let (kind, label) = if matches!(stop, Stop::Place { .. }) {
+                ("place", "Place the cubes")
+            } else {
+                ("remove", "Remove the cubes")
+            };
+            out.push(Choice::action(label, json!({"type": kind})).with_param(
+                "cubes",
+                &format!("{label}: {} in all", spec.total),
+                spec.param(),
+            ));
+            if *reroll {
+                out.push(Choice::action(
+                    "Reroll the dice (1 button)",
+                    json!({"type": "reroll"}),
+                ));
+            }
+        }
+        Stop::States { options, count } => {
+            let options = options
+                .iter()
+                .map(|s| PickOption::new(s.code(), s.name()))
+                .collect();
+            out.push(
+                Choice::action("Pick the states", json!({"type": "states"})).with_param(
+                    "states",
+                    "Which states?",
+                    ParamKind::Pick {
+                        options,
+                        min: *count,
+                        max: *count,
+                        rule: Default::default(),
+                    },
+                ),
+            );
+        }
+        Stop::State { options, yellow } => {
+            let options = options
+                .iter()
+                .map(|s| PickOption::new(s.code(), s.name()))
+                .collect();
+            let mut choice = Choice::action("Pick a state", json!({"type": "state"})).with_param(
+                "state",
+                "Which state?",
+                one(options),
+            );
+            if let Some(max) = yellow.filter(|m| *m > 0) {
+                choice = choice.with_param(
+                    "yellow",
+                    &format!("How many of the {max} cubes are yellow (the rest purple)?"),
+                    ParamKind::Number {
+                        min: 0,
+                        max: i64::from(max),
+                        step: 1,
+                    },
+                );
+            }
+            out.push(choice);
+        }
+        Stop::Region { options } => out.push(
+            Choice::action("Pick a region", json!({"type": "region"})).with_param(
+                "region",
+                "Which region?",
+                one(region_options(options)),
+            ),
+        ),
+        Stop::Moves => {
+            let mut choice = Choice::action("Move the campaigners", json!({"type": "moves"}));
+            for (i, (_, c)) in state.campaigners_of(seat).iter().enumerate() {
+                choice = choice.with_param(
+                    &format!("c{}", i + 1),
+                    &format!(
+                        "Where does the {:?} campaigner in the {} go?",
+                        c.colour,
+                        c.region.name()
+                    )
+                    .to_lowercase(),
+                    one(region_options(&Region::ALL)),
+                );
+            }
+            out.push(choice);
+        }
+        Stop::Campaign => campaign_choices(state, seat, &mut out),
+    }
+    out
+}
+
+fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
+    let frame = state.stack.last().expect("a campaign runs");
+    let buttons = state.buttons[seat];
+    if buttons > 0 && frame.dice.iter().any(|&d| d < frame.sides) {
+        out.push(Choice::action(
+            "Reroll all dice (1 button)",
+            json!({"type": "reroll"}),
+        ));
+    }
+    let own = state.campaigners_of(seat);
+    if buttons > 0 {
+        for (i, (_, c)) in own.iter().enumerate() {
+            if frame.moved.get(i).copied().unwrap_or(false) {
+                continue;
+            }
+            let others: Vec<Region> = Region::ALL.into_iter().filter(|r| *r != c.region).collect();
+            out.push(
+                Choice::action(
+                    format!(
+                        "Move the {:?} campaigner from the {} (1 button)",
+                        c.colour,
+                        c.region.name()
+                    ),
+                    json!({"type": "move", "campaigner": i}),
+                )
+                .with_param(
+                    "region",
+                    "To which region?",
+                    one(region_options(&others)),
+                ),
+            );
+        }
+    }
+    for dice in assignments(&frame.dice) {
+        let words: Vec<String> = own
+            .iter()
+            .zip(&dice)
+            .map(|((_, c), d)| format!("{:?} in the {} takes {d}", c.colour, c.region.name()))
+            .collect();
+        let mut choice = Choice::action(
+            format!("Place cubes: {}", words.join("; ")),
+            json!({"type": "assign", "dice": dice}),
+        );
+        for (i, spec) in campaign_specs(state, seat, &dice).iter().enumerate() {
+            let (_, c) = own[i];
+            choice = choice.with_param(
+                &format!("c{}", i + 1),
+                &format!(
+                    "{:?} campaigner: {} cubes in the {}",
+                    c.colour,
+                    spec.total,
+                    c.region.name()
+                ),
+                spec.param(),
+            );
+        }
+        out.push(choice);
+    }
+}
+
+/// The clock's move: the choice that spends and risks least, filled with the first legal
+/// values (keep a roll, end the turn, commit nothing, defer, organize or play the first card).
+pub fn cautious(state: &State, seat: Seat) -> Value {
+    let choices = for_seat(state, seat);
+    let rank = |c: &Choice| -> usize {
+        let kind = c.command["type"].as_str().unwrap_or_default();
+        let action = c.command["action"].as_str().unwrap_or_default();
+        match (kind, action) {
+            ("accept" | "end_turn" | "defer" | "bottom", _) => 0,
+            ("commit", _) if c.command.get("buttons").is_none() => 0,
+            ("play", "organize") => 1,
+            ("play", "event") => 2,
+            ("play", "campaign") => 3,
+            ("play", _) => 4,
+            ("reroll" | "move" | "supersede" | "claimed", _) => 9,
+            _ => 5,
+        }
+    };
+    let choice = choices
+        .iter()
+        .min_by_key(|c| rank(c))
+        .expect("an awaited seat has a choice");
+    let values: Vec<Value> = choice.params.iter().map(|p| first_value(&p.kind)).collect();
+    choice.build(&values).expect("the first values are legal")
+}
+
+fn first_value(kind: &ParamKind) -> Value {
+    match kind {
+        ParamKind::One { options } => options[0].value.clone(),
+        ParamKind::Pick { options, min, .. } => Value::from(
+            options[..*min]
+                .iter()
+                .map(|o| o.value.clone())
+                .collect::<Vec<_>>(),
+        ),
+        ParamKind::Number { min, .. } => Value::from(*min),
+        ParamKind::Distribute {
+            options,
+            total,
+            max_each,
+        } => {
+            let mut left = *total;
+            Value::from(
+                options
+                    .iter()
+                    .map(|_| {
+                        let n = left.min(*max_each);
+                        left -= n;
+                        n
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        }
+        ParamKind::Allot {
+            options,
+            total,
+            caps,
+            groups,
+        } => {
+            let mut left = *total;
+            let mut used = vec![0u32; groups.len()];
+            let counts: Vec<u32> = options
+                .iter()
+                .zip(caps)
+                .map(|(o, cap)| {
+                    let g = groups
+                        .iter()
+                        .position(|g| o.group.as_deref() == Some(g.group.as_str()));
+                    let room = g.map_or(u32::MAX, |g| groups[g].cap - used[g]);
+                    let n = left.min(*cap).min(room);
+                    left -= n;
+                    if let Some(g) = g {
+                        used[g] += n;
+                    }
+                    n
+                })
+                .collect();
+            Value::from(counts)
+        }
+    }
+}

@@ -1,0 +1,405 @@
+//! Votes for Women: the two-player competitive game of the Nineteenth Amendment
+//! (../shared/rules/votes-for-women.html), the Suffragist (seat 0) against the Opposition
+//! (seat 1). Card effects are primitive ops read from data/votes-for-women/cards.json and run
+//! by a small interpreter. Readings of the text: RULES.md.
+
+mod board;
+mod choices;
+pub mod data;
+mod ops;
+mod rules;
+mod state;
+mod stops;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+pub use board::{CHECKS_TO_WIN, SUPPLY, XS_TO_WIN};
+pub use data::{OPP, Region, SUFF, St};
+pub use state::{
+    Action, Campaigner, Command, Commitment, Cubes, Frame, Mark, Options, Phase, Script, Source,
+    State, Vote,
+};
+pub use view::{CardView, Resolving, StateView, View, VoteView};
+
+use crate::engine::log::who;
+use crate::engine::{
+    Choice, GameRng, Log, OptionSpec, Outcome, RuleError, Rules, Seat, SetupError, Viewer,
+};
+use data::{Deck, Era, card};
+use stops::{Stop, stop, vote_reroll_open};
+
+/// The Votes for Women rules.
+pub struct VotesForWomen;
+
+fn deck_for(deck: Deck, rng: &mut GameRng) -> Vec<u8> {
+    let mut out = Vec::new();
+    for era in [Era::Late, Era::Middle, Era::Early] {
+        let mut cards: Vec<u8> = (1..=104)
+            .filter(|&c| card(c).deck == deck && card(c).era == era)
+            .collect();
+        rng.shuffle(&mut cards);
+        out.extend(cards);
+    }
+    out
+}
+
+impl Rules for VotesForWomen {
+    const ID: &'static str = "votes-for-women";
+    const NAME: &'static str = "Votes for Women";
+    const RULES_VERSION: u32 = 1;
+    type Options = Options;
+    type State = State;
+    type Command = Command;
+    type View = View;
+
+    fn seat_counts() -> (usize, usize) {
+        (2, 2)
+    }
+
+    fn option_specs() -> Vec<OptionSpec> {
+        Vec::new()
+    }
+
+    fn setup(_options: &Options, _seats: usize, rng: &mut GameRng) -> Result<State, SetupError> {
+        let decks = [
+            deck_for(Deck::Suffragist, rng),
+            deck_for(Deck::Opposition, rng),
+        ];
+        let mut state_cards: Vec<u8> = (117..=128).collect();
+        rng.shuffle(&mut state_cards);
+        let removed = state_cards.split_off(9);
+        let mut strategy: Vec<u8> = (105..=116).collect();
+        rng.shuffle(&mut strategy);
+        let face_up = strategy.split_off(9);
+        let mut state = State {
+            turn: 1,
+            round: 1,
+            phase: Phase::Operations,
+            to_play: SUFF,
+            hand_done: false,
+            claimed_done: false,
+            congress: 0,
+            amendment_sent: false,
+            states: vec![Cubes::default(); data::STATES],
+            campaigners: Vec::new(),
+            buttons: [0, 0],
+            hands: [vec![1], vec![53]],
+            decks,
+            discards: [Vec::new(), Vec::new()],
+            state_cards,
+            removed_state_cards: removed,
+            strategy_deck: strategy,
+            strategy_face_up: face_up,
+            claimed: [Vec::new(), Vec::new()],
+            spent: Vec::new(),
+            rest_of_turn: Vec::new(),
+            rest_of_game: Vec::new(),
+            final_voting: Vec::new(),
+            commitment: None,
+            chooser: SUFF,
+            vote: None,
+            stack: Vec::new(),
+            last_roll: None,
+            outcome: None,
+        };
+        state.draw(SUFF, 6);
+        state.draw(OPP, 6);
+        Ok(state)
+    }
+
+    fn active(state: &State) -> Vec<Seat> {
+        stops::awaited(state).into_iter().collect()
+    }
+
+    fn is_active(state: &State, seat: Seat) -> bool {
+        stops::awaited(state) == Some(seat)
+    }
+
+    fn choices(state: &State, seat: Seat) -> Vec<Choice> {
+        choices::for_seat(state, seat)
+    }
+
+    fn apply(
+        state: &mut State,
+        seat: Seat,
+        command: &Command,
+        rng: &mut GameRng,
+        log: &mut Log,
+    ) -> Result<(), RuleError> {
+        let Some((awaited, stop)) = stop(state) else {
+            return Err(RuleError::NotYourTurn);
+        };
+        if awaited != seat {
+            return Err(RuleError::NotYourTurn);
+        }
+        let mut next = state.clone();
+        if next.stack.is_empty() {
+            flow(&mut next, seat, &stop, command, rng, log)?;
+        } else {
+            ops::decide(&mut next, seat, command, rng, log)?;
+        }
+        ops::run(&mut next, rng, log);
+        *state = next;
+        Ok(())
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        state.outcome.clone()
+    }
+
+    fn on_timeout(state: &State, seat: Seat) -> Command {
+        serde_json::from_value(choices::cautious(state, seat)).expect("a cautious command parses")
+    }
+
+    /// Everything is played face up except the cards put back on top of one's own draw deck
+    /// (Progress, Not Politics; The Winning Plan): others learn only that a card went back.
+    fn redacted(state: &State, _seat: Seat, command: &Command) -> Option<serde_json::Value> {
+        let arranging = state.stack.last().is_some_and(|f| {
+            matches!(stops::ops_of(f).get(f.ip as usize), Some(data::Op::Arrange))
+        });
+        (arranging && matches!(command, Command::Card { .. }))
+            .then(|| serde_json::json!({"type": "card_on_top"}))
+    }
+
+    fn seat_name(seat: Seat, _seats: usize) -> String {
+        board::side(seat).to_string()
+    }
+}
+
+fn illegal<T>(why: impl Into<String>) -> Result<T, RuleError> {
+    Err(RuleError::illegal(why))
+}
+
+/// A decision of the turn's flow (no effect being resolved).
+fn flow(
+    state: &mut State,
+    seat: Seat,
+    stop: &Stop,
+    command: &Command,
+    rng: &mut GameRng,
+    log: &mut Log,
+) -> Result<(), RuleError> {
+    match (stop, command) {
+        (Stop::HandCard, Command::Play { card: c, action }) => {
+            if !rules::hand_options(state, seat, *action).contains(c) {
+                return illegal(
+                    format!("you may not play that card for {action:?}").to_lowercase(),
+                );
+            }
+            state.hands[seat].retain(|x| x != c);
+            state.hand_done = true;
+            let c = *c;
+            let name = &card(c).name;
+            let script = match action {
+                Action::Event => {
+                    let extra = rules::extra_cost(state, seat, c);
+                    state.buttons[seat] -= extra;
+                    log.push(|| format!("{} plays {name} as an event", who(seat)));
+                    Script::Card
+                }
+                Action::Campaign => {
+                    if seat == SUFF && state.rest_of_turn.contains(&88) {
+                        state.buttons[seat] -= 1;
+                    }
+                    log.push(|| format!("{} plays {name} for Campaigning", who(seat)));
+                    Script::Campaign
+                }
+                Action::Organize => {
+                    log.push(|| format!("{} plays {name} for Organizing", who(seat)));
+                    Script::Organize
+                }
+                Action::Lobby => {
+                    log.push(|| format!("{} plays {name} for Lobbying", who(seat)));
+                    Script::Lobby
+                }
+                Action::Discard => {
+                    log.push(|| format!("{} discards {name} for no effect", who(seat)));
+                    state.discard_card(c);
+                    return Ok(());
+                }
+            };
+            state.stack.push(Frame::new(c, script, Source::Hand, seat));
+            Ok(())
+        }
+        (Stop::HandCard | Stop::AfterHand, Command::Claimed { card: c }) => {
+            if !rules::claimed_options(state, seat).contains(c) {
+                return illegal("you may not play that claimed card now");
+            }
+            state.claimed[seat].retain(|x| x != c);
+            state.claimed_done = true;
+            let name = &card(*c).name;
+            log.push(|| format!("{} plays the claimed card {name}", who(seat)));
+            state
+                .stack
+                .push(Frame::new(*c, Script::Card, Source::Claimed, seat));
+            Ok(())
+        }
+        (Stop::AfterHand, Command::EndTurn) => {
+            log.push(|| format!("{} ends the turn", who(seat)));
+            rules::end_part(state, log);
+            Ok(())
+        }
+        (Stop::Commit, Command::Commit { buttons, card: c }) => {
+            let opp = state.buttons[OPP];
+            if *buttons > rules::max_commit(state) {
+                return illegal(format!(
+                    "you may commit at most {} buttons",
+                    rules::max_commit(state)
+                ));
+            }
+            let n = *buttons;
+            log.push(|| format!("{} commits {n} buttons", who(seat)));
+            if n > opp {
+                let Some(c) = c.filter(|c| state.strategy_face_up.contains(c)) else {
+                    return illegal("the Opposition cannot match: name your Strategy card");
+                };
+                state.buttons[SUFF] -= n;
+                log.push(|| format!("{} cannot match", who(OPP)));
+                rules::take_strategy(state, SUFF, c, log);
+                state.phase = Phase::Operations;
+            } else {
+                if c.is_some() {
+                    return illegal(
+                        "the Opposition answers first; name a card only if they cannot match",
+                    );
+                }
+                state.commitment = Some(Commitment { buttons: n });
+                state.phase = Phase::StrategyAnswer;
+            }
+            Ok(())
+        }
+        (Stop::Answer, Command::Defer | Command::Match | Command::Supersede { .. }) => {
+            let n = state.commitment.map_or(0, |c| c.buttons);
+            match command {
+                Command::Defer => {
+                    state.buttons[SUFF] -= n;
+                    log.push(|| format!("{} defers", who(OPP)));
+                    state.phase = Phase::StrategyPick;
+                }
+                Command::Match => {
+                    state.buttons[SUFF] -= n;
+                    state.buttons[OPP] -= n;
+                    log.push(|| format!("{} matches: no Strategy card", who(OPP)));
+                    state.phase = Phase::Operations;
+                }
+                Command::Supersede { card: c } => {
+                    if state.buttons[OPP] <= n {
+                        return illegal(format!("superseding costs {} buttons", n + 1));
+                    }
+                    if !state.strategy_face_up.contains(c) {
+                        return illegal("that Strategy card is not face up");
+                    }
+                    state.buttons[SUFF] -= n;
+                    state.buttons[OPP] -= n + 1;
+                    log.push(|| format!("{} supersedes", who(OPP)));
+                    rules::take_strategy(state, OPP, *c, log);
+                    state.phase = Phase::Operations;
+                }
+                _ => unreachable!("matched above"),
+            }
+            state.commitment = None;
+            Ok(())
+        }
+        (Stop::Card { options, .. }, Command::Card { card: c })
+            if state.phase == Phase::StrategyPick =>
+        {
+            if !options.contains(c) {
+                return illegal("that Strategy card is not face up");
+            }
+            rules::take_strategy(state, SUFF, *c, log);
+            state.phase = Phase::Operations;
+            Ok(())
+        }
+        (
+            Stop::State { options, .. },
+            Command::State {
+                state: st,
+                yellow: None,
+            },
+        ) if state.phase == Phase::FinalVoting => {
+            if !options.contains(st) {
+                return illegal(format!("{} has voted already", st.name()));
+            }
+            let sides = [
+                if state.final_voting.contains(&41) {
+                    8
+                } else {
+                    6
+                },
+                if state.final_voting.contains(&98) {
+                    8
+                } else {
+                    6
+                },
+            ];
+            let dice = [
+                rng.below(u32::from(sides[0])) as u8 + 1,
+                rng.below(u32::from(sides[1])) as u8 + 1,
+            ];
+            log.push(|| {
+                format!(
+                    "{} calls {} to vote: the Suffragist rolls {}, the Opposition {}",
+                    who(seat),
+                    st.name(),
+                    dice[0],
+                    dice[1]
+                )
+            });
+            state.vote = Some(Vote {
+                state: *st,
+                dice,
+                sides,
+            });
+            close_vote_if_settled(state, log);
+            Ok(())
+        }
+        (Stop::Reroll, Command::Reroll) if state.phase == Phase::FinalVoting => {
+            let mut vote = state.vote.expect("a vote");
+            state.buttons[seat] -= 1;
+            vote.dice[seat] = rng.below(u32::from(vote.sides[seat])) as u8 + 1;
+            let d = vote.dice[seat];
+            log.push(|| format!("{} spends a button and rerolls: {d}", who(seat)));
+            state.vote = Some(vote);
+            close_vote_if_settled(state, log);
+            Ok(())
+        }
+        (Stop::Reroll, Command::Accept) if state.phase == Phase::FinalVoting => {
+            close_vote(state, log);
+            Ok(())
+        }
+        _ => illegal(ops::stop_words(stop)),
+    }
+}
+
+fn close_vote_if_settled(state: &mut State, log: &mut Log) {
+    let vote = state.vote.expect("a vote");
+    if !vote_reroll_open(state, &vote) {
+        close_vote(state, log);
+    }
+}
+
+fn close_vote(state: &mut State, log: &mut Log) {
+    let vote = state.vote.take().expect("a vote");
+    let winner = State::other(stops::vote_loser(state, &vote));
+    state.states[vote.state.0 as usize].convert_to(winner);
+    let st = vote.state;
+    log.push(|| {
+        format!(
+            "{} {} the Amendment",
+            st.name(),
+            if winner == SUFF {
+                "ratifies"
+            } else {
+                "rejects"
+            }
+        )
+    });
+    state.check_victory();
+    state.chooser = State::other(state.chooser);
+}

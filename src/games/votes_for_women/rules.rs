@@ -1,0 +1,196 @@
+//! Who may play what: events' prerequisites and costs, the actions open to a hand card,
+//! and the turn's flow between decisions (Planning, Strategy, rounds, Cleanup, Final Voting).
+
+use super::data::{BoxKind, Deck, OPP, Op, Prereq, SUFF, card};
+use super::state::{Action, Phase, State};
+use super::stops::{check_states, congress_room, reconsider_targets};
+use crate::engine::log::who;
+use crate::engine::{GameRng, Log, Seat};
+
+/// The extra button the Suffragist pays per event from the hand while A Threat to the Ideal
+/// of Womanhood (79) or the 1918 Pandemic (89) is in effect.
+pub fn extra_cost(state: &State, seat: Seat, id: u8) -> u8 {
+    u8::from(
+        seat == SUFF
+            && card(id).deck == Deck::Suffragist
+            && (state.rest_of_turn.contains(&79) || state.rest_of_turn.contains(&89)),
+    )
+}
+
+/// Whether `seat` may play card `id` as an event now (`from_hand`: paying the extra cost).
+pub fn playable(state: &State, seat: Seat, id: u8, from_hand: bool) -> bool {
+    let def = card(id);
+    let holds = def.prereqs.iter().all(|p| match *p {
+        Prereq::InBox(kind, c) => state.boxed(kind).contains(&c),
+        Prereq::NotInBox(kind, c) => !state.boxed(kind).contains(&c),
+        Prereq::AmendmentSent => state.amendment_sent,
+        Prereq::TurnAtLeast(t) => state.turn >= t,
+    });
+    let cost = def.button_cost
+        + if from_hand {
+            extra_cost(state, seat, id)
+        } else {
+            0
+        };
+    let targets = def.ops.iter().all(|op| match op {
+        Op::CheckToX => !check_states(state).is_empty(),
+        Op::Reconsider => !reconsider_targets(state, seat).is_empty(),
+        _ => true,
+    });
+    holds && targets && state.buttons[seat] >= cost
+}
+
+/// Whether `seat` may play a hand card for `action`.
+pub fn action_open(state: &State, seat: Seat, action: Action) -> bool {
+    let campaigners = !state.campaigners_of(seat).is_empty();
+    match action {
+        Action::Event | Action::Discard => true,
+        Action::Campaign => {
+            campaigners
+                && (seat != SUFF || !state.rest_of_turn.contains(&88) || state.buttons[seat] > 0)
+        }
+        Action::Organize => campaigners && state.buttons[seat] < State::button_cap(seat),
+        Action::Lobby => campaigners && congress_room(state, seat) > 0,
+    }
+}
+
+/// The hand cards `seat` may play for `action` now. Discarding for no effect is open only
+/// when no card can be played any other way.
+pub fn hand_options(state: &State, seat: Seat, action: Action) -> Vec<u8> {
+    let hand = &state.hands[seat];
+    match action {
+        Action::Event => hand
+            .iter()
+            .copied()
+            .filter(|&c| playable(state, seat, c, true))
+            .collect(),
+        Action::Discard => {
+            let stuck = [
+                Action::Event,
+                Action::Campaign,
+                Action::Organize,
+                Action::Lobby,
+            ]
+            .iter()
+            .all(|&a| hand_options(state, seat, a).is_empty());
+            if stuck { hand.clone() } else { Vec::new() }
+        }
+        _ if action_open(state, seat, action) => hand.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// The claimed cards `seat` may play now.
+pub fn claimed_options(state: &State, seat: Seat) -> Vec<u8> {
+    if state.claimed_done {
+        return Vec::new();
+    }
+    state.claimed[seat]
+        .iter()
+        .copied()
+        .filter(|&c| playable(state, seat, c, false))
+        .collect()
+}
+
+/// The most the Suffragist may commit.
+pub fn max_commit(state: &State) -> u8 {
+    state.buttons[SUFF].min(state.buttons[OPP] + 1)
+}
+
+/// Moves the game on from a finished effect to the next decision, applying every step that
+/// needs none: the end of a seat's part of a round, Cleanup, Planning, a Strategy phase with
+/// nothing to decide, the end of the game.
+pub fn settle(state: &mut State, rng: &mut GameRng, log: &mut Log) {
+    let _ = rng;
+    loop {
+        if state.outcome.is_some() || !state.stack.is_empty() {
+            return;
+        }
+        match state.phase {
+            Phase::Operations => {
+                let seat = state.to_play;
+                if !state.hand_done && state.hands[seat].is_empty() {
+                    state.hand_done = true;
+                    log.push(|| format!("{} has no card to play", who(seat)));
+                }
+                if !state.hand_done || !claimed_options(state, seat).is_empty() {
+                    return;
+                }
+                end_part(state, log);
+            }
+            Phase::StrategyCommit if state.buttons[SUFF] == 0 => {
+                state.commitment = Some(super::state::Commitment { buttons: 0 });
+                state.phase = Phase::StrategyAnswer;
+                log.push(|| format!("{} commits no buttons", who(SUFF)));
+            }
+            Phase::StrategyPick if state.strategy_face_up.len() == 1 => {
+                let c = state.strategy_face_up[0];
+                take_strategy(state, SUFF, c, log);
+                state.phase = Phase::Operations;
+            }
+            _ => return,
+        }
+    }
+}
+
+/// Ends the seat's part of the round: the other side plays, or the next round begins, or
+/// Cleanup.
+pub fn end_part(state: &mut State, log: &mut Log) {
+    state.hand_done = false;
+    state.claimed_done = false;
+    if state.to_play == SUFF {
+        state.to_play = OPP;
+        return;
+    }
+    state.to_play = SUFF;
+    state.round += 1;
+    if state.round <= 6 {
+        return;
+    }
+    cleanup(state, log);
+}
+
+fn cleanup(state: &mut State, log: &mut Log) {
+    let turn = state.turn;
+    if turn == 6 {
+        state.round = 6;
+        if !state.amendment_sent {
+            state.finish(
+                OPP,
+                "the Nineteenth Amendment was not sent to the states by the end of turn 6",
+            );
+            return;
+        }
+        state.clear_box(BoxKind::RestOfTurn);
+        state.clear_box(BoxKind::RestOfGame);
+        state.phase = Phase::FinalVoting;
+        state.chooser = SUFF;
+        log.push(|| "Final Voting begins".into());
+        return;
+    }
+    state.clear_box(BoxKind::RestOfTurn);
+    state.turn += 1;
+    state.round = 1;
+    for seat in [SUFF, OPP] {
+        state.draw(seat, 6);
+    }
+    let next = state.turn;
+    log.push(|| format!("Turn {next} begins; each side draws six cards"));
+    state.phase = if state.strategy_face_up.is_empty() {
+        Phase::Operations
+    } else {
+        Phase::StrategyCommit
+    };
+}
+
+/// `seat` claims a face-up Strategy card, and a new one is put out.
+pub fn take_strategy(state: &mut State, seat: Seat, c: u8, log: &mut Log) {
+    if let Some(at) = state.strategy_face_up.iter().position(|&x| x == c) {
+        state.strategy_face_up.remove(at);
+        state.claimed[seat].push(c);
+        if let Some(next) = state.strategy_deck.pop() {
+            state.strategy_face_up.push(next);
+        }
+        log.push(|| format!("{} claims the Strategy card {}", who(seat), card(c).name));
+    }
+}

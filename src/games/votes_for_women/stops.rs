@@ -1,0 +1,719 @@
+//! The decision awaited now, computed from the state alone: the choices offer it, `apply`
+//! checks a command against it, and the interpreter takes it alone when it is forced.
+
+use super::board::Cube;
+use super::data::{BoxKind, Colour, Dice, Op, Region, SUFF, St, card};
+use super::state::{Frame, Mark, Phase, Script, State};
+use crate::engine::{GroupCap, ParamKind, PickOption, Seat};
+use serde_json::Value;
+
+/// One unit of a placement or removal: so many cubes of each colour into one state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unit {
+    /// The state.
+    pub st: St,
+    /// Purple cubes in the unit.
+    pub purple: u8,
+    /// Yellow cubes.
+    pub yellow: u8,
+    /// Red cubes.
+    pub red: u8,
+}
+
+/// A cube placement or removal to allot among states.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Spec {
+    /// The options.
+    pub units: Vec<Unit>,
+    /// The most of each option.
+    pub caps: Vec<u32>,
+    /// The caps of groups (a state, or a region) and their names.
+    pub groups: Vec<(&'static str, u32)>,
+    /// Each option's group.
+    pub group_of: Vec<Option<usize>>,
+    /// Units to allot in all.
+    pub total: u32,
+}
+
+impl Spec {
+    fn push(&mut self, unit: Unit, cap: u32, group: Option<usize>) {
+        if cap > 0 {
+            self.units.push(unit);
+            self.caps.push(cap);
+            self.group_of.push(group);
+        }
+    }
+
+    fn group(&mut self, name: &'static str, cap: u32) -> usize {
+        self.groups.push((name, cap));
+        self.groups.len() - 1
+    }
+
+    /// The most units that fit.
+    pub fn capacity(&self) -> u32 {
+        let mut per_group = vec![0u32; self.groups.len()];
+        let mut free = 0;
+        for (i, cap) in self.caps.iter().enumerate() {
+            match self.group_of[i] {
+                Some(g) => per_group[g] += cap,
+                None => free += cap,
+            }
+        }
+        free + per_group
+            .iter()
+            .zip(&self.groups)
+            .map(|(sum, g)| (*sum).min(g.1))
+            .sum::<u32>()
+    }
+
+    fn with_total(mut self, wanted: u32) -> Spec {
+        self.total = wanted.min(self.capacity());
+        let used: Vec<bool> = (0..self.groups.len())
+            .map(|g| self.group_of.contains(&Some(g)))
+            .collect();
+        let mut keep = Vec::new();
+        let mut index = vec![None; self.groups.len()];
+        for (g, group) in self.groups.iter().enumerate() {
+            if used[g] {
+                index[g] = Some(keep.len());
+                keep.push(*group);
+            }
+        }
+        self.groups = keep;
+        for g in &mut self.group_of {
+            *g = g.and_then(|g| index[g]);
+        }
+        self
+    }
+
+    /// True when only one allotment is possible.
+    pub fn forced(&self) -> bool {
+        if self.total == 0 {
+            return true;
+        }
+        let sum: u32 = self.caps.iter().sum();
+        let binding = self.groups.iter().enumerate().any(|(g, (_, cap))| {
+            let in_group: u32 = (0..self.caps.len())
+                .filter(|&i| self.group_of[i] == Some(g))
+                .map(|i| self.caps[i])
+                .sum();
+            in_group > *cap
+        });
+        self.total == sum && !binding
+    }
+
+    /// The only allotment, when forced.
+    pub fn forced_counts(&self) -> Vec<u32> {
+        if self.total == 0 {
+            vec![0; self.caps.len()]
+        } else {
+            self.caps.clone()
+        }
+    }
+
+    /// The parameter a form fills.
+    pub fn param(&self) -> ParamKind {
+        ParamKind::Allot {
+            options: self
+                .units
+                .iter()
+                .enumerate()
+                .map(|(i, u)| {
+                    let mut o = PickOption::new(Value::from(u.st.code()), unit_label(u));
+                    if let Some(g) = self.group_of[i] {
+                        o = o.grouped(self.groups[g].0);
+                    }
+                    o
+                })
+                .collect(),
+            total: self.total,
+            caps: self.caps.clone(),
+            groups: self
+                .groups
+                .iter()
+                .map(|(group, cap)| GroupCap {
+                    group: group.to_string(),
+                    cap: *cap,
+                })
+                .collect(),
+        }
+    }
+
+    /// Checks counts sent for this spec: the same rule as its [`ParamKind::Allot`], without
+    /// building the parameter.
+    pub fn check(&self, counts: &[u32]) -> Result<(), String> {
+        if counts.len() != self.units.len() {
+            return Err(format!("expected {} counts", self.units.len()));
+        }
+        let mut per_group = vec![0u32; self.groups.len()];
+        for (i, &n) in counts.iter().enumerate() {
+            if n > self.caps[i] {
+                return Err(format!(
+                    "at most {} on {}",
+                    self.caps[i],
+                    unit_label(&self.units[i])
+                ));
+            }
+            if let Some(g) = self.group_of[i] {
+                per_group[g] += n;
+                if per_group[g] > self.groups[g].1 {
+                    return Err(format!(
+                        "at most {} on {}",
+                        self.groups[g].1, self.groups[g].0
+                    ));
+                }
+            }
+        }
+        let sum: u32 = counts.iter().sum();
+        if sum == self.total {
+            Ok(())
+        } else {
+            Err(format!("place exactly {}, not {sum}", self.total))
+        }
+    }
+}
+
+fn unit_label(u: &Unit) -> String {
+    let mut parts = Vec::new();
+    if u.purple > 0 {
+        parts.push(format!("{} purple", u.purple));
+    }
+    if u.yellow > 0 {
+        parts.push(format!("{} yellow", u.yellow));
+    }
+    if u.red > 0 {
+        parts.push(format!("{} red", u.red));
+    }
+    format!("{}: {}", u.st.name(), parts.join(" + "))
+}
+
+/// Single cubes of `seat` (of `colour` when fixed) into `states`, at most `max` in one state.
+pub fn units_spec(
+    state: &State,
+    seat: Seat,
+    states: &[St],
+    max: u32,
+    colour: Option<Cube>,
+    wanted: u32,
+) -> Spec {
+    let mut spec = Spec::default();
+    for &st in states {
+        let cap = state.room(seat, st).min(max);
+        if cap == 0 {
+            continue;
+        }
+        let unit = |p: u8, y: u8, r: u8| Unit {
+            st,
+            purple: p,
+            yellow: y,
+            red: r,
+        };
+        match colour {
+            Some(Cube::Purple) => spec.push(unit(1, 0, 0), cap, None),
+            Some(Cube::Yellow) => spec.push(unit(0, 1, 0), cap, None),
+            _ if seat != SUFF => spec.push(unit(0, 0, 1), cap, None),
+            _ => {
+                let g = spec.group(st.code(), cap);
+                spec.push(unit(1, 0, 0), cap, Some(g));
+                spec.push(unit(0, 1, 0), cap, Some(g));
+            }
+        }
+    }
+    spec.with_total(wanted)
+}
+
+/// Bundles of `n` cubes: one into each listed state (`per_region`: one state of each
+/// region), the Suffragist choosing how many of each bundle are yellow.
+pub fn bundle_spec(state: &State, seat: Seat, targets: &[(St, u8)], per_region: bool) -> Spec {
+    let mut spec = Spec::default();
+    let mut region_group: Vec<Option<usize>> = vec![None; 6];
+    let mut wanted = 0;
+    for &(st, n) in targets {
+        if state.room(seat, st) == 0 || n == 0 {
+            continue;
+        }
+        let g = if per_region {
+            let r = st.region() as usize;
+            if region_group[r].is_none() {
+                region_group[r] = Some(spec.group(st.region().name(), 1));
+                wanted += 1;
+            }
+            region_group[r].unwrap()
+        } else {
+            wanted += 1;
+            spec.group(st.code(), 1)
+        };
+        if seat == SUFF {
+            for yellow in 0..=n {
+                let unit = Unit {
+                    st,
+                    purple: n - yellow,
+                    yellow,
+                    red: 0,
+                };
+                spec.push(unit, 1, Some(g));
+            }
+        } else {
+            let unit = Unit {
+                st,
+                purple: 0,
+                yellow: 0,
+                red: n,
+            };
+            spec.push(unit, 1, Some(g));
+        }
+    }
+    spec.with_total(wanted)
+}
+
+/// Removal of up to `wanted` cubes of the given colours, at most `max` from one state.
+pub fn removal_spec(state: &State, colours: &[Cube], max: u32, wanted: u32) -> Spec {
+    let mut spec = Spec::default();
+    for st in St::all() {
+        let c = &state.states[st.0 as usize];
+        let counts: Vec<(Cube, u8)> = colours
+            .iter()
+            .map(|&cube| {
+                (
+                    cube,
+                    match cube {
+                        Cube::Purple => c.purple,
+                        Cube::Yellow => c.yellow,
+                        Cube::Red => c.red,
+                    },
+                )
+            })
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        if counts.is_empty() {
+            continue;
+        }
+        let g = (counts.len() > 1).then(|| spec.group(st.code(), max));
+        for (cube, n) in counts {
+            let unit = Unit {
+                st,
+                purple: u8::from(cube == Cube::Purple),
+                yellow: u8::from(cube == Cube::Yellow),
+                red: u8::from(cube == Cube::Red),
+            };
+            spec.push(unit, u32::from(n).min(max), g);
+        }
+    }
+    spec.with_total(wanted)
+}
+
+/// The decision awaited.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stop {
+    /// Play a card from the hand (or a claimed card first).
+    HandCard,
+    /// Play a claimed card, or end the turn.
+    AfterHand,
+    /// The Suffragist commits.
+    Commit,
+    /// The Opposition answers the commitment.
+    Answer,
+    /// Take one of these cards (Strategy pick, drawn card, box card...); `bottom`: the rest
+    /// may go to the bottom of the deck instead.
+    Card { options: Vec<u8>, bottom: bool },
+    /// Reroll, or keep (`accept`) the roll.
+    Reroll,
+    /// Place cubes; `reroll`: the roll that counted them may be rolled again.
+    Place { spec: Spec, reroll: bool },
+    /// Remove cubes.
+    Remove { spec: Spec, reroll: bool },
+    /// Pick exactly `count` of these states.
+    States { options: Vec<St>, count: usize },
+    /// Pick one of these states; `yellow`: the Suffragist says how many of so many cubes are
+    /// yellow.
+    State {
+        options: Vec<St>,
+        yellow: Option<u8>,
+    },
+    /// Pick a region.
+    Region { options: Vec<Region> },
+    /// Move each campaigner for free.
+    Moves,
+    /// Campaigning: reroll, move, or assign the dice and place.
+    Campaign,
+}
+
+/// Whose decision it is, without working out the decision: after every command the top
+/// frame, if any, awaits one.
+pub fn awaited(state: &State) -> Option<Seat> {
+    if state.outcome.is_some() {
+        return None;
+    }
+    if let Some(frame) = state.stack.last() {
+        return Some(frame.seat);
+    }
+    match state.phase {
+        Phase::Over => None,
+        Phase::StrategyCommit | Phase::StrategyPick => Some(SUFF),
+        Phase::StrategyAnswer => Some(1),
+        Phase::Operations => Some(state.to_play),
+        Phase::FinalVoting => Some(match &state.vote {
+            Some(vote) => vote_loser(state, vote),
+            None => state.chooser,
+        }),
+    }
+}
+
+/// Whose decision it is, and what.
+pub fn stop(state: &State) -> Option<(Seat, Stop)> {
+    if state.outcome.is_some() {
+        return None;
+    }
+    if let Some(frame) = state.stack.last() {
+        return frame_stop(state, frame).map(|s| (frame.seat, s));
+    }
+    match state.phase {
+        Phase::Over => None,
+        Phase::StrategyCommit => Some((SUFF, Stop::Commit)),
+        Phase::StrategyAnswer => Some((1, Stop::Answer)),
+        Phase::StrategyPick => Some((
+            SUFF,
+            Stop::Card {
+                options: state.strategy_face_up.clone(),
+                bottom: false,
+            },
+        )),
+        Phase::Operations if !state.hand_done => Some((state.to_play, Stop::HandCard)),
+        Phase::Operations => Some((state.to_play, Stop::AfterHand)),
+        Phase::FinalVoting => match &state.vote {
+            Some(vote) => Some((vote_loser(state, vote), Stop::Reroll)),
+            None => Some((
+                state.chooser,
+                Stop::State {
+                    options: St::all()
+                        .filter(|s| state.states[s.0 as usize].mark.is_none())
+                        .collect(),
+                    yellow: None,
+                },
+            )),
+        },
+    }
+}
+
+/// Who is losing the vote now.
+pub fn vote_loser(state: &State, vote: &super::state::Vote) -> Seat {
+    let (s, o) = vote_totals(state, vote);
+    let febb = state.final_voting.contains(&52);
+    if s > o || (s == o && febb) { 1 } else { SUFF }
+}
+
+/// Each side's total in the vote: die plus own cubes in the state.
+pub fn vote_totals(state: &State, vote: &super::state::Vote) -> (u32, u32) {
+    let c = &state.states[vote.state.0 as usize];
+    (
+        u32::from(vote.dice[0]) + u32::from(c.purple + c.yellow),
+        u32::from(vote.dice[1]) + u32::from(c.red),
+    )
+}
+
+/// Whether the losing side may still turn the vote with a reroll.
+pub fn vote_reroll_open(state: &State, vote: &super::state::Vote) -> bool {
+    let loser = vote_loser(state, vote);
+    if state.buttons[loser] == 0 {
+        return false;
+    }
+    let c = &state.states[vote.state.0 as usize];
+    let (s, o) = vote_totals(state, vote);
+    let best = u32::from(vote.sides[loser]) + u32::from(c.of(loser));
+    let febb = state.final_voting.contains(&52);
+    if loser == SUFF {
+        best > o || (best == o && febb)
+    } else {
+        best > s || (best == s && !febb)
+    }
+}
+
+/// The ops a frame runs.
+pub fn ops_of(frame: &Frame) -> &'static [Op] {
+    static CAMPAIGN: [Op; 1] = [Op::Campaign];
+    static ORGANIZE: [Op; 1] = [Op::Organize];
+    static LOBBY: [Op; 1] = [Op::Lobby];
+    match frame.script {
+        Script::Card => &card(frame.card).ops,
+        Script::Campaign => &CAMPAIGN,
+        Script::Organize => &ORGANIZE,
+        Script::Lobby => &LOBBY,
+    }
+}
+
+/// Congressional markers a side's successes can still move.
+pub fn congress_room(state: &State, seat: Seat) -> usize {
+    if state.amendment_sent {
+        0
+    } else if seat == SUFF {
+        usize::from(6 - state.congress)
+    } else {
+        usize::from(state.congress)
+    }
+}
+
+/// Dice showing 6 or more.
+pub fn sixes(dice: &[u8]) -> usize {
+    dice.iter().filter(|&&d| d >= 6).count()
+}
+
+/// The amount an op's count stands for.
+pub fn amount(state: &State, frame: &Frame, amount: super::data::Amount) -> u32 {
+    use super::data::Amount;
+    match amount {
+        Amount::Fixed(n) => u32::from(n),
+        Amount::RollTotal => frame.dice.iter().map(|&d| u32::from(d)).sum(),
+        Amount::Sixes => sixes(&frame.dice) as u32,
+        Amount::HalfOpponentButtons => {
+            u32::from(state.buttons[State::other(frame.seat)]).div_ceil(2)
+        }
+    }
+}
+
+/// Campaigning dice for a side: d6 while one of its own "d6" cards is in the rest-of-turn box.
+pub fn campaign_dice(state: &State, seat: Seat) -> Dice {
+    let own: &[u8] = if seat == SUFF {
+        &[2, 33, 43]
+    } else {
+        &[68, 81, 92]
+    };
+    Dice {
+        count: state.campaigners_of(seat).len() as u8,
+        sides: if own.iter().any(|c| state.rest_of_turn.contains(c)) {
+            6
+        } else {
+            4
+        },
+    }
+}
+
+/// States a Reconsideration by `seat` may target.
+pub fn reconsider_targets(state: &State, seat: Seat) -> Vec<St> {
+    let want = if seat == SUFF { Mark::X } else { Mark::Check };
+    St::all()
+        .filter(|&s| {
+            state.states[s.0 as usize].mark == Some(want) && !state.civil_war_bars(seat, s)
+        })
+        .collect()
+}
+
+/// States holding a check.
+pub fn check_states(state: &State) -> Vec<St> {
+    St::all()
+        .filter(|&s| state.states[s.0 as usize].mark == Some(Mark::Check))
+        .collect()
+}
+
+/// The Suffragist's yellow question for the next selected-state placement, if any.
+fn selected_count(frame: &Frame) -> u8 {
+    ops_of(frame)[frame.ip as usize..]
+        .iter()
+        .find_map(|op| match op {
+            Op::PlaceSelected(n) => Some(*n),
+            _ => None,
+        })
+        .unwrap_or(0)
+}
+
+/// Whether a roll could still come out better: not every die shows its top face.
+fn can_improve(frame: &Frame) -> bool {
+    frame.dice.iter().any(|&d| d < frame.sides)
+}
+
+/// The decision the top frame's current op awaits, if any (the op has been entered). An op
+/// with nothing to choose from awaits nothing.
+pub fn frame_stop(state: &State, frame: &Frame) -> Option<Stop> {
+    raw_frame_stop(state, frame).filter(|stop| match stop {
+        Stop::Card { options, bottom } => *bottom || !options.is_empty(),
+        Stop::States { count, .. } => *count > 0,
+        Stop::State { options, .. } => !options.is_empty(),
+        Stop::Place { spec, reroll } | Stop::Remove { spec, reroll } => spec.total > 0 || *reroll,
+        _ => true,
+    })
+}
+
+fn raw_frame_stop(state: &State, frame: &Frame) -> Option<Stop> {
+    let seat = frame.seat;
+    let op = ops_of(frame).get(frame.ip as usize)?;
+    let buttons = state.buttons[seat];
+    let reroll = frame.reroll_open && buttons > 0 && can_improve(frame);
+    match op {
+        Op::RollForSuccess(_) => (frame.dice[0] < 3 && buttons > 0).then_some(Stop::Reroll),
+        Op::RollSixes(_) | Op::Lobby => {
+            let room = congress_room(state, seat).min(frame.dice.len());
+            (buttons > 0 && sixes(&frame.dice) < room).then_some(Stop::Reroll)
+        }
+        Op::PlaceFixed(list) => Some(Stop::Place {
+            spec: bundle_spec(state, seat, list, false),
+            reroll: false,
+        }),
+        Op::PlaceOnePerRegion(n) => {
+            let all: Vec<(St, u8)> = St::all().map(|s| (s, *n)).collect();
+            Some(Stop::Place {
+                spec: bundle_spec(state, seat, &all, true),
+                reroll: false,
+            })
+        }
+        Op::PlaceLimit { count, max, states } => {
+            let wanted = amount(state, frame, *count);
+            let spec = units_spec(state, seat, states, u32::from(*max), None, wanted);
+            let reroll = reroll && spec.total < spec.capacity();
+            Some(Stop::Place { spec, reroll })
+        }
+        Op::PlaceRegion(n) => match frame.region {
+            None => {
+                let options: Vec<Region> = Region::ALL
+                    .into_iter()
+                    .filter(|r| r.states().any(|s| state.room(seat, s) > 0))
+                    .collect();
+                (!options.is_empty()).then_some(Stop::Region { options })
+            }
+            Some(region) => {
+                let list: Vec<(St, u8)> = region.states().map(|s| (s, *n)).collect();
+                Some(Stop::Place {
+                    spec: bundle_spec(state, seat, &list, false),
+                    reroll: false,
+                })
+            }
+        },
+        Op::RemoveLimit { cubes, count, max } => {
+            let colours: &[Cube] = match cubes {
+                super::data::Cubes::Red => &[Cube::Red],
+                super::data::Cubes::Purple => &[Cube::Purple],
+                super::data::Cubes::Yellow => &[Cube::Yellow],
+                super::data::Cubes::Suffragist => &[Cube::Purple, Cube::Yellow],
+            };
+            let wanted = amount(state, frame, *count);
+            let spec = removal_spec(state, colours, u32::from(*max), wanted);
+            let reroll = reroll && spec.total < spec.capacity();
+            Some(Stop::Remove { spec, reroll })
+        }
+        Op::RemoveAllUpTo(cubes, n) => {
+            let options: Vec<St> = St::all()
+                .filter(|s| {
+                    let c = &state.states[s.0 as usize];
+                    match cubes {
+                        super::data::Cubes::Purple => c.purple > 0,
+                        super::data::Cubes::Yellow => c.yellow > 0,
+                        super::data::Cubes::Red => c.red > 0,
+                        super::data::Cubes::Suffragist => c.purple + c.yellow > 0,
+                    }
+                })
+                .collect();
+            let count = usize::from(*n).min(options.len());
+            Some(Stop::States { options, count })
+        }
+        Op::CheckToX => Some(Stop::State {
+            options: check_states(state),
+            yellow: None,
+        }),
+        Op::Reconsider => Some(Stop::State {
+            options: reconsider_targets(state, seat),
+            yellow: (seat == SUFF).then_some(2),
+        }),
+        Op::SelectState => Some(Stop::State {
+            options: St::all().filter(|&s| state.room(seat, s) > 0).collect(),
+            yellow: (seat == SUFF).then(|| selected_count(frame)),
+        }),
+        Op::PlayDrawn => Some(Stop::Card {
+            options: frame
+                .cards
+                .iter()
+                .copied()
+                .filter(|&c| super::rules::playable(state, seat, c, false))
+                .collect(),
+            bottom: false,
+        }),
+        Op::Arrange => (!frame.cards.is_empty()).then(|| Stop::Card {
+            options: frame.cards.clone(),
+            bottom: true,
+        }),
+        Op::SearchDeck => {
+            let mut options: Vec<u8> = state.decks[seat]
+                .iter()
+                .copied()
+                .filter(|&c| super::rules::playable(state, seat, c, false))
+                .collect();
+            options.sort_unstable();
+            Some(Stop::Card {
+                options,
+                bottom: false,
+            })
+        }
+        Op::CounterStrat => Some(Stop::Card {
+            options: state.boxed(BoxKind::RestOfTurn).clone(),
+            bottom: false,
+        }),
+        Op::ChangeInPlans => {
+            let mut options: Vec<u8> = state.hands[State::other(seat)]
+                .iter()
+                .copied()
+                .filter(|&c| !card(c).campaigner)
+                .collect();
+            options.sort_unstable();
+            Some(Stop::Card {
+                options,
+                bottom: false,
+            })
+        }
+        Op::SelectStrategy => Some(Stop::Card {
+            options: state.strategy_face_up.clone(),
+            bottom: false,
+        }),
+        Op::FreeMoves => (!state.campaigners_of(seat).is_empty()).then_some(Stop::Moves),
+        Op::Campaign => (!state.campaigners_of(seat).is_empty()).then_some(Stop::Campaign),
+        _ => None,
+    }
+}
+
+/// The campaigners' cube colours, in campaigner order.
+pub fn campaign_colours(state: &State, seat: Seat) -> Vec<(Cube, Region)> {
+    state
+        .campaigners_of(seat)
+        .iter()
+        .map(|(_, c)| {
+            (
+                match c.colour {
+                    Colour::Purple => Cube::Purple,
+                    Colour::Yellow => Cube::Yellow,
+                    Colour::Red => Cube::Red,
+                },
+                c.region,
+            )
+        })
+        .collect()
+}
+
+/// The distinct ways to hand out the dice, one per campaigner.
+pub fn assignments(dice: &[u8]) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    permute(&mut dice.to_vec(), 0, &mut out);
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn permute(items: &mut Vec<u8>, k: usize, out: &mut Vec<Vec<u8>>) {
+    if k == items.len() {
+        out.push(items.clone());
+        return;
+    }
+    for i in k..items.len() {
+        items.swap(k, i);
+        permute(items, k + 1, out);
+        items.swap(k, i);
+    }
+}
+
+/// A campaigner's placement with `die` cubes in its region.
+pub fn campaign_spec(state: &State, seat: Seat, cube: Cube, region: Region, die: u8) -> Spec {
+    let states: Vec<St> = region.states().collect();
+    units_spec(
+        state,
+        seat,
+        &states,
+        u32::from(die),
+        (seat == SUFF).then_some(cube),
+        u32::from(die),
+    )
+}
