@@ -144,6 +144,7 @@ async fn throughput(messages: u64, workers: usize) {
             sender(),
             MailContext {
                 base_url: "http://127.0.0.1:8080".into(),
+                reply_domain: None,
             },
             quick(),
         );

@@ -23,6 +23,7 @@ fn sender() -> Sender {
 fn ctx() -> MailContext {
     MailContext {
         base_url: "http://127.0.0.1:8080".into(),
+        reply_domain: None,
     }
 }
 
@@ -51,6 +52,7 @@ fn turn(name: &str, game_name: &str) -> Turn {
         choices: vec!["Play the 9 of hearts".into()],
         deadline: None,
         token: "t0k3n".into(),
+        ask: Default::default(),
     }
 }
 
@@ -222,6 +224,7 @@ async fn the_dev_mailbox_keeps_each_message_once_with_its_links() {
         time_control: Some("3 days per move".into()),
         choices: vec!["Draw".into()],
         token: "abc".into(),
+        ask: Default::default(),
         commitment: "c0ffee".repeat(10),
     });
     let rendered = render(&invite, &ctx()).unwrap();

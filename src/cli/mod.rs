@@ -2,6 +2,7 @@
 
 mod games;
 mod out;
+mod receive;
 mod replay;
 mod selfplay;
 mod serve;
@@ -34,6 +35,9 @@ enum Command {
     Serve(serve::Args),
     /// Run the outbox worker alone: send queued mail (as `serve` does too).
     Worker(worker::Args),
+    /// Take replies to the mail as moves: one message on standard input (an MTA's pipe), or
+    /// an LMTP/SMTP listener with --listen.
+    Receive(receive::Args),
     /// Apply the database migrations and exit.
     Migrate,
     /// Write a game's record (docs/record-format.md) from the database.
@@ -55,6 +59,7 @@ pub fn run() -> ExitCode {
         Command::Serve(args) => serve::run(args),
         Command::Migrate => serve::migrate(),
         Command::Worker(args) => worker::run(args),
+        Command::Receive(args) => receive::run(args),
         Command::Export(args) => transfer::export(args),
         Command::Import(args) => transfer::import(args),
     }

@@ -110,6 +110,13 @@ pub fn compose(
         let root = one_line(root, 200);
         builder = builder.in_reply_to(root.clone()).references(root);
     }
+    if let Some(reply_to) = &rendered.reply_to {
+        let address = EmailAddress::parse(reply_to).map_err(|e| ComposeError(e.to_string()))?;
+        builder = builder.reply_to(Mailbox::new(
+            Some(one_line(&from.name, 60)),
+            address.to_lettre(),
+        ));
+    }
     if let Some(url) = &rendered.unsubscribe {
         builder = builder
             .raw_header(raw("List-Unsubscribe", format!("<{}>", one_line(url, 500))))

@@ -3,10 +3,13 @@
 //! dev mailbox for the default local run).
 
 pub mod compose;
+pub mod inbound;
 pub mod mailbox;
 pub mod notice;
 pub mod outbox;
+pub mod position;
 pub mod render;
+pub mod reply;
 pub mod settings;
 pub mod sink;
 pub mod transport;

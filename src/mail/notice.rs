@@ -2,6 +2,8 @@
 //! it ([`super::render`]) when it sends. Everything here is public information or belongs to
 //! the recipient's own seat: a notice never carries another seat's hidden cards.
 
+use super::position::Row;
+use super::reply::ReplyLine;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -44,6 +46,8 @@ pub enum Notice {
     Undeliverable(Undeliverable),
     /// Organiser: a seat has not moved for a long time.
     Idle(Idle),
+    /// The answer to a move sent by mail: done, or not played and why.
+    Answer(Answer),
     /// News of the clock: a reminder, a timeout, a pause, an extension.
     Clock(ClockNews),
     /// A private link: the organiser's, at creation, or a seat's new one after a relink.
@@ -59,6 +63,7 @@ impl Notice {
             Notice::Over(n) => &n.game,
             Notice::Undeliverable(n) => &n.game,
             Notice::Idle(n) => &n.game,
+            Notice::Answer(n) => &n.game,
             Notice::Clock(n) => &n.game,
             Notice::Link(n) => &n.game,
         }
@@ -72,6 +77,7 @@ impl Notice {
             Notice::Over(_) => "over",
             Notice::Undeliverable(_) => "undeliverable",
             Notice::Idle(_) => "idle",
+            Notice::Answer(_) => "answer",
             Notice::Clock(_) => "clock",
             Notice::Link(_) => "link",
         }
@@ -93,6 +99,9 @@ pub struct Invite {
     pub choices: Vec<String>,
     /// The seat's private link token.
     pub token: String,
+    /// The position and the replies, if the seat moves first.
+    #[serde(default)]
+    pub ask: Ask,
     /// SHA-256 of the game's secret seed, hex, fixed before the first card was dealt; the
     /// game-over mail reveals the seed so anyone can check it against this.
     #[serde(default)]
@@ -112,6 +121,44 @@ pub struct Turn {
     pub choices: Vec<String>,
     /// When the seat's time runs out, if the game has a clock.
     pub deadline: Option<DateTime<Utc>>,
+    /// The seat's private link token.
+    pub token: String,
+    /// The seat's position and the replies it may send.
+    #[serde(default)]
+    pub ask: Ask,
+}
+
+/// What a mail asking a seat to move shows besides the log: the seat's position (from its
+/// own view) and its choices as reply lines, with the secret of the Reply-To address.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ask {
+    /// The position as the seat's view shows it.
+    pub position: Vec<Row>,
+    /// The choices as lines to reply with (empty: nothing to decide).
+    pub replies: Vec<ReplyLine>,
+    /// The secret of the reply address, bound to the seat and this position; removed from
+    /// the outbox once the message is sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply: Option<String>,
+}
+
+/// The answer to a reply: what was played, or why nothing was, and the position now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Answer {
+    /// The game.
+    pub game: GameRef,
+    /// The recipient's seat.
+    pub you: Player,
+    /// The line that was read (one line, cut short).
+    pub line: String,
+    /// True when the move was made.
+    pub played: bool,
+    /// What was played ("Bid: 300"), or the reason nothing was.
+    pub text: String,
+    /// Public log lines since the move, names filled in.
+    pub lines: Vec<String>,
+    /// The position now, and the replies if the seat is (still) to move.
+    pub ask: Ask,
     /// The seat's private link token.
     pub token: String,
 }

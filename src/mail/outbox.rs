@@ -3,9 +3,10 @@
 //! with a private link of its own minted here. The worker ([`super::worker`]) sends them.
 
 use super::EmailAddress;
-use super::notice::{ClockNews, GameRef, Invite, LinkNotice, Notice, Over, Player, Turn};
+use super::notice::{Ask, ClockNews, GameRef, Invite, LinkNotice, Notice, Over, Player, Turn};
+use super::reply::{address, reply_lines};
 use crate::engine::log::render;
-use crate::engine::{DynGame, DynMatch, Seat};
+use crate::engine::{DynGame, DynMatch, Seat, Viewer};
 use crate::store::effects::{Appended, Creation, EffectError, Effects};
 use crate::store::{GameRow, new_token, token_hash};
 use chrono::{DateTime, Utc};
@@ -42,6 +43,38 @@ struct NewRow<'a> {
     digest: bool,
 }
 
+/// The position and replies of `seat` in `game` (at log head `seq`), players' names filled
+/// in, with a fresh reply secret bound to them when the seat has something to decide.
+pub async fn ask(
+    tx: &mut PgConnection,
+    game_id: i64,
+    game: &dyn DynMatch,
+    (seat, seq): (Seat, i64),
+    names: &[String],
+) -> Result<Ask, sqlx::Error> {
+    let choices = if game.active().contains(&seat) {
+        game.choices(seat)
+    } else {
+        Vec::new()
+    };
+    let reply = if choices.is_empty() {
+        None
+    } else {
+        Some(address::mint(tx, game_id, seat, seq, &choices).await?)
+    };
+    Ok(Ask {
+        position: super::position::rows(&game.view(Viewer::Seat(seat)))
+            .into_iter()
+            .map(|row| super::position::Row {
+                value: render(&row.value, names),
+                ..row
+            })
+            .collect(),
+        replies: reply_lines(&choices),
+        reply,
+    })
+}
+
 async fn insert(tx: &mut PgConnection, row: NewRow<'_>) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload, digest) \
@@ -69,7 +102,11 @@ async fn announce(tx: &mut PgConnection) -> Result<(), sqlx::Error> {
 }
 
 /// A fresh private link for a seat, valid like its own token; returns the raw token.
-async fn mint_link(tx: &mut PgConnection, game_id: i64, seat: Seat) -> Result<String, sqlx::Error> {
+pub async fn mint_link(
+    tx: &mut PgConnection,
+    game_id: i64,
+    seat: Seat,
+) -> Result<String, sqlx::Error> {
     let token = new_token();
     sqlx::query("INSERT INTO seat_links (token_hash, game_id, seat) VALUES ($1, $2, $3)")
         .bind(token_hash(&token))
@@ -101,7 +138,8 @@ pub async fn mail_seats(tx: &mut PgConnection, game_id: i64) -> Result<Vec<MailS
         .collect()
 }
 
-fn player(kind: &dyn DynGame, seat: &MailSeat, count: usize) -> Player {
+/// A seat as others see it in mail.
+pub fn player(kind: &dyn DynGame, seat: &MailSeat, count: usize) -> Player {
     Player {
         name: seat.name.clone(),
         seat: kind.seat_name(seat.seat, count),
@@ -135,6 +173,12 @@ pub async fn enqueue_invites(
         if seat.pref == "off" {
             continue;
         }
+        let ask = if active.contains(&seat.seat) {
+            let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+            ask(tx, game_id, game, (seat.seat, 0), &names).await?
+        } else {
+            Ask::default()
+        };
         let notice = Notice::Invite(Invite {
             game: GameRef {
                 id: game_id,
@@ -156,6 +200,7 @@ pub async fn enqueue_invites(
                 Vec::new()
             },
             token: tokens[seat.seat].clone(),
+            ask,
             commitment: commitment.to_string(),
         });
         insert(
@@ -265,6 +310,7 @@ pub async fn enqueue_after_move(
             ("over".to_string(), notice, false)
         } else if newly.contains(&seat.seat) {
             let token = mint_link(tx, game_id, seat.seat).await?;
+            let ask = ask(tx, game_id, game, (seat.seat, seq), &names).await?;
             let notice = Notice::Turn(Turn {
                 game: game_ref.clone(),
                 you: player(kind, seat, count),
@@ -283,6 +329,7 @@ pub async fn enqueue_after_move(
                 .await?
                 .flatten(),
                 token,
+                ask,
             });
             (format!("turn:{seq}"), notice, seat.pref == "digest")
         } else {

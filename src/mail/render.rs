@@ -1,14 +1,20 @@
 //! Notices rendered into a subject, a plain-text part that reads well on its own, and an
 //! HTML part (askama templates in `templates/mail/`; the HTML escapes every name).
 
-use super::notice::{Digest, Notice, Player};
+use super::notice::{Ask, Digest, Notice, Player};
+use super::position::Row;
+use super::reply::ReplyLine;
+use super::reply::address::address;
 use askama::Template;
 
-/// What links in mail start with.
+/// What links and reply addresses in mail are made of.
 #[derive(Debug, Clone)]
 pub struct MailContext {
     /// The public base URL, without a trailing slash.
     pub base_url: String,
+    /// The domain of reply addresses (`play+<secret>@domain`); `None`: moves by reply are off
+    /// and mail carries no Reply-To.
+    pub reply_domain: Option<String>,
 }
 
 impl MailContext {
@@ -26,6 +32,14 @@ impl MailContext {
     pub fn unsubscribe_link(&self, token: &str) -> String {
         format!("{}/mail/unsubscribe/{token}", self.base_url)
     }
+
+    /// The Reply-To address of a mail asking a seat to move, when replies are on.
+    pub fn reply_to(&self, ask: &Ask) -> Option<String> {
+        match (&ask.reply, &self.reply_domain) {
+            (Some(secret), Some(domain)) => Some(address(secret, domain)),
+            _ => None,
+        }
+    }
 }
 
 /// A message's words.
@@ -39,6 +53,8 @@ pub struct Rendered {
     pub html: String,
     /// The one-click unsubscribe URL, for mail to a seat.
     pub unsubscribe: Option<String>,
+    /// The Reply-To address, for mail a seat may answer with a move.
+    pub reply_to: Option<String>,
 }
 
 /// Declares a text template and an HTML template over the same fields.
@@ -68,11 +84,19 @@ macro_rules! mail_templates {
 mail_templates!(InviteText, InviteHtml, "mail/invite.txt", "mail/invite.html", {
     title: String, you: Player, others: Vec<Player>, time_control: Option<String>,
     choices: Vec<String>, link: String, commitment: String, unsubscribe: Option<String>,
+    position: Vec<Row>, replies: Vec<ReplyLine>, replyable: bool,
 });
 
 mail_templates!(TurnText, TurnHtml, "mail/turn.txt", "mail/turn.html", {
     title: String, you: Player, lines: Vec<String>, choices: Vec<String>,
     deadline: Option<String>, link: String, unsubscribe: Option<String>,
+    position: Vec<Row>, replies: Vec<ReplyLine>, replyable: bool,
+});
+
+mail_templates!(AnswerText, AnswerHtml, "mail/answer.txt", "mail/answer.html", {
+    title: String, you: Player, played: bool, text: String, line: String, lines: Vec<String>,
+    link: String, unsubscribe: Option<String>,
+    position: Vec<Row>, replies: Vec<ReplyLine>, replyable: bool,
 });
 
 mail_templates!(OverText, OverHtml, "mail/over.txt", "mail/over.html", {
@@ -116,6 +140,13 @@ fn when(at: &chrono::DateTime<chrono::Utc>) -> String {
 /// Renders a notice.
 pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Error> {
     let title = notice.game().title();
+    let reply_to = match notice {
+        Notice::Invite(n) => ctx.reply_to(&n.ask),
+        Notice::Turn(n) => ctx.reply_to(&n.ask),
+        Notice::Answer(n) => ctx.reply_to(&n.ask),
+        _ => None,
+    };
+    let replyable = reply_to.is_some();
     let (subject, unsubscribe, (text, html)) = match notice {
         Notice::Invite(n) => {
             let unsubscribe = Some(ctx.unsubscribe_link(&n.token));
@@ -128,6 +159,9 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 link: ctx.play_link(&n.token),
                 commitment: n.commitment.clone(),
                 unsubscribe: unsubscribe.clone(),
+                position: n.ask.position.clone(),
+                replies: n.ask.replies.clone(),
+                replyable,
             }
             .both()?;
             (format!("{title}: you are invited"), unsubscribe, parts)
@@ -142,9 +176,31 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 deadline: n.deadline.as_ref().map(when),
                 link: ctx.play_link(&n.token),
                 unsubscribe: unsubscribe.clone(),
+                position: n.ask.position.clone(),
+                replies: n.ask.replies.clone(),
+                replyable,
             }
             .both()?;
             (format!("{title}: your turn"), unsubscribe, parts)
+        }
+        Notice::Answer(n) => {
+            let unsubscribe = Some(ctx.unsubscribe_link(&n.token));
+            let parts = AnswerText {
+                title: title.clone(),
+                you: n.you.clone(),
+                played: n.played,
+                text: n.text.clone(),
+                line: n.line.clone(),
+                lines: n.lines.clone(),
+                link: ctx.play_link(&n.token),
+                unsubscribe: unsubscribe.clone(),
+                position: n.ask.position.clone(),
+                replies: n.ask.replies.clone(),
+                replyable,
+            }
+            .both()?;
+            let verdict = if n.played { "done" } else { "not played" };
+            (format!("Re: {title}: {verdict}"), unsubscribe, parts)
         }
         Notice::Over(n) => {
             let parts = OverText {
@@ -230,6 +286,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
         text,
         html,
         unsubscribe,
+        reply_to,
     })
 }
 
@@ -267,6 +324,7 @@ pub fn render_digest(
         text,
         html,
         unsubscribe,
+        reply_to: None,
     })
 }
 
@@ -278,6 +336,7 @@ mod tests {
     fn ctx() -> MailContext {
         MailContext {
             base_url: "https://pp.example".into(),
+            reply_domain: Some("pp.example".into()),
         }
     }
 
@@ -295,6 +354,7 @@ mod tests {
             choices: vec!["Bid 280".into(), "Pass".into()],
             deadline: Some("2030-01-02T03:04:00Z".parse().unwrap()),
             token: "tok".into(),
+            ask: Ask::default(),
         }
     }
 
@@ -313,6 +373,50 @@ mod tests {
             r.unsubscribe.as_deref(),
             Some("https://pp.example/mail/unsubscribe/tok")
         );
+    }
+
+    #[test]
+    fn a_turn_with_replies_shows_the_position_and_the_lines_to_reply_with() {
+        let mut n = turn();
+        n.ask = Ask {
+            position: vec![Row {
+                label: "Hand".into(),
+                value: "Q♥ Tennessee (11)".into(),
+            }],
+            replies: vec![
+                ReplyLine {
+                    number: 1,
+                    text: "Pass".into(),
+                    options: Vec::new(),
+                },
+                ReplyLine {
+                    number: 2,
+                    text: "Play a card <card>".into(),
+                    options: vec!["TN  Q♥ Tennessee (11)".into()],
+                },
+            ],
+            reply: Some("0123456789abcdef0123456789abcdef01234567".into()),
+        };
+        let r = render(&Notice::Turn(n), &ctx()).unwrap();
+        assert_eq!(
+            r.reply_to.as_deref(),
+            Some("play+0123456789abcdef0123456789abcdef01234567@pp.example")
+        );
+        let expected = "Since your last move:\n  Bo bids 270\n  Cy passes\n\n\
+            Your position:\n  Hand: Q♥ Tennessee (11)\n\n\
+            To move, reply to this mail with one line: the number or the words of a choice.\n\
+            \x20 1  Pass\n  2  Play a card <card>\n       TN  Q♥ Tennessee (11)\n\n\
+            Your deadline";
+        assert!(r.text.contains(expected), "{}", r.text);
+        assert!(!r.text.contains("You must decide"), "{}", r.text);
+        assert!(r.html.contains("Q♥ Tennessee (11)"));
+        let off = MailContext {
+            reply_domain: None,
+            ..ctx()
+        };
+        let mut n = turn();
+        n.ask.reply = Some("0123456789abcdef0123456789abcdef01234567".into());
+        assert_eq!(render(&Notice::Turn(n), &off).unwrap().reply_to, None);
     }
 
     #[test]

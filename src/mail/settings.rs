@@ -14,6 +14,9 @@
 //! | `POSTPLAY_MAIL_RETRY_SECS` | first retry wait (doubles, at most 6 h) | 60 |
 //! | `POSTPLAY_MAIL_POLL_SECS` | polling when no notification comes | 30 |
 //! | `POSTPLAY_DIGEST_HOURS` | at most one digest per seat per this many hours | 24 |
+//! | `POSTPLAY_REPLY_DOMAIN` | the domain of reply addresses (`play+<secret>@domain`) that mail to us; `off`: no moves by reply | the domain of `POSTPLAY_MAIL_FROM` |
+//! | `POSTPLAY_INBOUND_MAX_KB` | the largest inbound message read, in KiB | 256 |
+//! | `POSTPLAY_LIMIT_REPLIES_PER_HOUR` | replies one seat (and one sender) may send an hour; 0: no limit | 60 |
 //! | `POSTPLAY_IDLE_HOURS` | tell the organiser when the seat to move has not moved for this long (0: never) | 72 |
 
 use super::EmailAddress;
@@ -44,6 +47,8 @@ pub struct MailSettings {
     pub from: Sender,
     /// Worker pacing.
     pub worker: WorkerConfig,
+    /// Moves by reply: the reply domain and the bounds of inbound mail.
+    pub inbound: super::inbound::InboundSettings,
 }
 
 fn number<T: std::str::FromStr>(
@@ -134,10 +139,12 @@ impl MailSettings {
             },
             ..defaults
         };
+        let inbound = super::inbound::InboundSettings::from_lookup(get, &from)?;
         Ok(MailSettings {
             delivery,
             from,
             worker,
+            inbound,
         })
     }
 
@@ -174,6 +181,7 @@ pub fn worker(
         settings.from.clone(),
         super::render::MailContext {
             base_url: base_url.trim_end_matches('/').to_string(),
+            reply_domain: settings.inbound.reply_domain.clone(),
         },
         settings.worker.clone(),
     )))

@@ -363,10 +363,10 @@ impl Worker {
         let attempts = rows.iter().map(|r| r.attempts).max().unwrap_or(1);
         match result {
             Ok(()) => {
-                // The raw link token is not kept once the message is out.
+                // The raw link token and reply secret are not kept once the message is out.
                 sqlx::query(
                     "UPDATE outbox SET status = 'sent', sent_at = now(), last_error = NULL, \
-                     payload = payload - 'token' WHERE id = ANY($1)",
+                     payload = payload - 'token' #- '{ask,reply}' WHERE id = ANY($1)",
                 )
                 .bind(&ids)
                 .execute(&self.pool)
@@ -454,6 +454,7 @@ impl Worker {
                         deadline: news.deadline,
                         token: news.token.unwrap_or_default(),
                         game: news.game,
+                        ask: Default::default(),
                     }))
                 }
                 other => other,

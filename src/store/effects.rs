@@ -79,3 +79,14 @@ pub trait Effects: Send + Sync {
         entry: &'a Appended<'a>,
     ) -> BoxFuture<'a, Result<(), EffectError>>;
 }
+
+/// An effect of one move only, given by its caller (a reply by mail writes its outcome and its
+/// answer with the move it made), run after the effects every entry has.
+pub trait AfterAppend: Sync {
+    /// Inside the transaction that appends the entry.
+    fn appended<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        entry: &'a Appended<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>>;
+}

@@ -15,7 +15,7 @@ use crate::engine::{
 };
 use crate::time::{Clock, SystemClock};
 use chrono::{DateTime, Utc};
-use effects::{Appended, Creation, EffectError, Effects};
+use effects::{AfterAppend, Appended, Creation, EffectError, Effects};
 use serde_json::Value;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::{PgConnection, Row};
@@ -603,7 +603,21 @@ impl Store {
         command: &Value,
         expected_head: Option<i64>,
     ) -> Result<i64, SubmitError> {
-        self.append(id, seat, Play::Seat(command), expected_head)
+        self.append(id, seat, Play::Seat(command), expected_head, None)
+            .await
+    }
+
+    /// [`Store::submit`], with `after` writing its own rows in the move's transaction (after
+    /// the effects every move has).
+    pub async fn submit_with(
+        &self,
+        id: i64,
+        seat: Seat,
+        command: &Value,
+        expected_head: Option<i64>,
+        after: &dyn AfterAppend,
+    ) -> Result<i64, SubmitError> {
+        self.append(id, seat, Play::Seat(command), expected_head, Some(after))
             .await
     }
 
@@ -620,6 +634,7 @@ impl Store {
             seat,
             Play::ClockMove(&command),
             Some(loaded.row.head_seq),
+            None,
         )
         .await
     }
@@ -627,7 +642,7 @@ impl Store {
     /// The clock ends the game: `seat` forfeits (the clock's effect refuses it unless the
     /// seat's deadline has passed).
     pub async fn forfeit(&self, id: i64, seat: Seat) -> Result<i64, SubmitError> {
-        self.append(id, seat, Play::Forfeit, None).await
+        self.append(id, seat, Play::Forfeit, None, None).await
     }
 
     async fn append(
@@ -636,6 +651,7 @@ impl Store {
         seat: Seat,
         play: Play<'_>,
         expected_head: Option<i64>,
+        after: Option<&dyn AfterAppend>,
     ) -> Result<i64, SubmitError> {
         let loaded = self.load(id).await?;
         let head = loaded.row.head_seq;
@@ -720,6 +736,9 @@ impl Store {
         };
         for effect in &self.effects {
             effect.appended(&mut tx, &appended).await?;
+        }
+        if let Some(after) = after {
+            after.appended(&mut tx, &appended).await?;
         }
         tx.commit().await?;
         tracing::info!(game = id, seq, seat, by_clock, "command appended");

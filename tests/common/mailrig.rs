@@ -77,6 +77,7 @@ pub fn spawn_worker_with(
         sender(),
         MailContext {
             base_url: base.to_string(),
+            reply_domain: Some("pp.example".into()),
         },
         config,
     );

@@ -5,6 +5,7 @@
 pub mod hidden;
 pub mod mailrig;
 pub mod mime;
+pub mod replyrig;
 pub mod scratch;
 
 use postplay::pg::PrivateCluster;

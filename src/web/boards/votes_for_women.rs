@@ -75,162 +75,166 @@ fn colour_class(colour: &str) -> &'static str {
 
 impl Board for VotesForWomen {
     fn board(v: &View, names: &[String]) -> askama::Result<String> {
-    let name = |s: Seat| seat_name(names, s);
-    let regions = Region::ALL
-        .iter()
-        .map(|&region| RegionBox {
-            name: region.name(),
-            campaigners: v
-                .campaigners
-                .iter()
-                .filter(|c| c.region == region)
-                .map(|c| {
-                    let colour = serde_json::to_value(c.colour)
-                        .ok()
-                        .and_then(|c| c.as_str().map(str::to_string))
-                        .unwrap_or_default();
-                    let class = colour_class(&colour);
-                    let label = match class {
-                        "p" => "purple campaigner",
-                        "y" => "yellow campaigner",
-                        _ => "red campaigner",
-                    };
-                    (class, label)
-                })
-                .collect(),
-            tiles: v
-                .states
-                .iter()
-                .filter(|s| s.region == region)
-                .map(|s| Tile {
-                    code: s.code.clone(),
-                    name: s.name.clone(),
-                    purple: s.purple,
-                    yellow: s.yellow,
-                    red: s.red,
-                    mark: match s.mark {
-                        Some(Mark::Check) => "✔",
-                        Some(Mark::X) => "✘",
-                        None => "",
-                    },
-                    card: s
-                        .card
-                        .as_ref()
-                        .map(|c| c.effect.clone())
-                        .unwrap_or_default(),
-                })
-                .collect(),
-        })
-        .collect();
-    let sides = (0..2)
-        .map(|s| SideRow {
-            name: name(s),
-            you: v.you == Some(s),
-            awaited: v.active.contains(&s),
-            buttons: v.buttons[s],
-            cap: if s == 0 { 12 } else { 6 },
-            hand: v.hand_sizes[s],
-            deck: v.deck_sizes[s],
-            discards: v.discards[s].len(),
-            claimed: v.claimed[s].clone(),
-        })
-        .collect();
-    let now = match (&v.outcome, v.phase) {
-        (Some(o), _) => format!("Game over: {}", o.reason),
-        (None, Phase::FinalVoting) => "Final Voting".to_string(),
-        (None, Phase::StrategyCommit | Phase::StrategyAnswer | Phase::StrategyPick) => {
-            let c = v
-                .commitment
-                .map(|n| format!(" ({n} buttons committed)"))
-                .unwrap_or_default();
-            format!("Strategy phase{c}")
-        }
-        _ => format!(
-            "Operations, round {} of 6: {} plays",
-            v.round,
-            name(v.to_play)
-        ),
-    };
-    let now = match &v.awaiting {
-        Some(a) if v.outcome.is_none() => format!("{now} · awaiting {a}"),
-        _ => now,
-    };
-    let drawn = v
-        .resolving
-        .iter()
-        .filter_map(|r| r.drawn.clone())
-        .flatten()
-        .collect();
-    let resolving = v
-        .resolving
-        .iter()
-        .map(|r| {
-            let dice = if r.dice.is_empty() {
-                String::new()
-            } else {
-                format!(" (dice {:?})", r.dice)
-            };
-            let what = if r.what == "card" {
-                "event".to_string()
-            } else {
-                r.what.clone()
-            };
-            format!("{}: {} — {what}{dice}", name(r.seat), r.card.name)
-        })
-        .collect::<Vec<_>>()
-        .join(" › ");
-    let last_roll = v
-        .last_roll
-        .as_ref()
-        .map(|(s, what, dice)| format!("{} rolled {dice:?} for {what}", name(*s)))
-        .unwrap_or_default();
-    let vote = v
-        .vote
-        .as_ref()
-        .map(|vote| {
-            format!(
-                "{} votes: {} rolls {} (d{}) for {}, {} rolls {} (d{}) for {}",
-                vote.state.name(),
-                name(0),
-                vote.dice[0],
-                vote.sides[0],
-                vote.totals[0],
-                name(1),
-                vote.dice[1],
-                vote.sides[1],
-                vote.totals[1]
-            )
-        })
-        .unwrap_or_default();
-    let board = VfwBoard {
-        regions,
-        sides,
-        turn: v.turn,
-        round: v.round,
-        now,
-        congress: (0..6).map(|i| i < v.congress).collect(),
-        amendment_sent: v.amendment_sent,
-        checks: v.checks,
-        xs: v.xs,
-        rest_of_turn: v.rest_of_turn.clone(),
-        rest_of_game: v.rest_of_game.clone(),
-        final_voting: v.final_voting.clone(),
-        strategy: v.strategy_face_up.clone(),
-        strategy_deck: v.strategy_deck_size,
-        hand: v.you.and_then(|s| v.hands.get(s).cloned().flatten()),
-        open_hands: match v.you {
-            Some(_) => Vec::new(),
-            None => (0..2)
-                .filter_map(|s| v.hands[s].clone().map(|h| (name(s), h)))
-                .collect(),
-        },
-        drawn,
-        resolving,
-        last_roll,
-        vote,
-        outcome: v.outcome.as_ref().map(|o| o.reason.clone()).unwrap_or_default(),
-    };
-    board.render()
+        let name = |s: Seat| seat_name(names, s);
+        let regions = Region::ALL
+            .iter()
+            .map(|&region| RegionBox {
+                name: region.name(),
+                campaigners: v
+                    .campaigners
+                    .iter()
+                    .filter(|c| c.region == region)
+                    .map(|c| {
+                        let colour = serde_json::to_value(c.colour)
+                            .ok()
+                            .and_then(|c| c.as_str().map(str::to_string))
+                            .unwrap_or_default();
+                        let class = colour_class(&colour);
+                        let label = match class {
+                            "p" => "purple campaigner",
+                            "y" => "yellow campaigner",
+                            _ => "red campaigner",
+                        };
+                        (class, label)
+                    })
+                    .collect(),
+                tiles: v
+                    .states
+                    .iter()
+                    .filter(|s| s.region == region)
+                    .map(|s| Tile {
+                        code: s.code.clone(),
+                        name: s.name.clone(),
+                        purple: s.purple,
+                        yellow: s.yellow,
+                        red: s.red,
+                        mark: match s.mark {
+                            Some(Mark::Check) => "✔",
+                            Some(Mark::X) => "✘",
+                            None => "",
+                        },
+                        card: s
+                            .card
+                            .as_ref()
+                            .map(|c| c.effect.clone())
+                            .unwrap_or_default(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let sides = (0..2)
+            .map(|s| SideRow {
+                name: name(s),
+                you: v.you == Some(s),
+                awaited: v.active.contains(&s),
+                buttons: v.buttons[s],
+                cap: if s == 0 { 12 } else { 6 },
+                hand: v.hand_sizes[s],
+                deck: v.deck_sizes[s],
+                discards: v.discards[s].len(),
+                claimed: v.claimed[s].clone(),
+            })
+            .collect();
+        let now = match (&v.outcome, v.phase) {
+            (Some(o), _) => format!("Game over: {}", o.reason),
+            (None, Phase::FinalVoting) => "Final Voting".to_string(),
+            (None, Phase::StrategyCommit | Phase::StrategyAnswer | Phase::StrategyPick) => {
+                let c = v
+                    .commitment
+                    .map(|n| format!(" ({n} buttons committed)"))
+                    .unwrap_or_default();
+                format!("Strategy phase{c}")
+            }
+            _ => format!(
+                "Operations, round {} of 6: {} plays",
+                v.round,
+                name(v.to_play)
+            ),
+        };
+        let now = match &v.awaiting {
+            Some(a) if v.outcome.is_none() => format!("{now} · awaiting {a}"),
+            _ => now,
+        };
+        let drawn = v
+            .resolving
+            .iter()
+            .filter_map(|r| r.drawn.clone())
+            .flatten()
+            .collect();
+        let resolving = v
+            .resolving
+            .iter()
+            .map(|r| {
+                let dice = if r.dice.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (dice {:?})", r.dice)
+                };
+                let what = if r.what == "card" {
+                    "event".to_string()
+                } else {
+                    r.what.clone()
+                };
+                format!("{}: {} — {what}{dice}", name(r.seat), r.card.name)
+            })
+            .collect::<Vec<_>>()
+            .join(" › ");
+        let last_roll = v
+            .last_roll
+            .as_ref()
+            .map(|(s, what, dice)| format!("{} rolled {dice:?} for {what}", name(*s)))
+            .unwrap_or_default();
+        let vote = v
+            .vote
+            .as_ref()
+            .map(|vote| {
+                format!(
+                    "{} votes: {} rolls {} (d{}) for {}, {} rolls {} (d{}) for {}",
+                    vote.state.name(),
+                    name(0),
+                    vote.dice[0],
+                    vote.sides[0],
+                    vote.totals[0],
+                    name(1),
+                    vote.dice[1],
+                    vote.sides[1],
+                    vote.totals[1]
+                )
+            })
+            .unwrap_or_default();
+        let board = VfwBoard {
+            regions,
+            sides,
+            turn: v.turn,
+            round: v.round,
+            now,
+            congress: (0..6).map(|i| i < v.congress).collect(),
+            amendment_sent: v.amendment_sent,
+            checks: v.checks,
+            xs: v.xs,
+            rest_of_turn: v.rest_of_turn.clone(),
+            rest_of_game: v.rest_of_game.clone(),
+            final_voting: v.final_voting.clone(),
+            strategy: v.strategy_face_up.clone(),
+            strategy_deck: v.strategy_deck_size,
+            hand: v.you.and_then(|s| v.hands.get(s).cloned().flatten()),
+            open_hands: match v.you {
+                Some(_) => Vec::new(),
+                None => (0..2)
+                    .filter_map(|s| v.hands[s].clone().map(|h| (name(s), h)))
+                    .collect(),
+            },
+            drawn,
+            resolving,
+            last_roll,
+            vote,
+            outcome: v
+                .outcome
+                .as_ref()
+                .map(|o| o.reason.clone())
+                .unwrap_or_default(),
+        };
+        board.render()
     }
 }
 

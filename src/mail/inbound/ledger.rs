@@ -1,0 +1,316 @@
+//! The inbound messages table and the answers: a message is stored before anything is done
+//! with it, and its outcome is written in the same transaction as the answer (and, for a move,
+//! as the command itself, through the store's [`AfterAppend`] seam).
+
+use super::super::EmailAddress;
+use super::super::notice::{Answer, Ask, GameRef, Notice};
+use super::super::outbox::{self, MailSeat, OUTBOX_CHANNEL};
+use crate::engine::log::render;
+use crate::engine::{DynMatch, Seat, find_game};
+use crate::store::effects::{AfterAppend, Appended, EffectError};
+use futures_util::future::BoxFuture;
+use sqlx::{PgConnection, PgPool, Row};
+use std::time::Duration;
+
+/// How long a message being acted on is left alone before [`resumable`] offers it again.
+pub const CLAIM: Duration = Duration::from_secs(120);
+
+/// How a message ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// The move was made.
+    Done,
+    /// Refused, with an answer.
+    Refused,
+    /// Ignored without an answer.
+    Ignored,
+}
+
+impl Status {
+    fn word(self) -> &'static str {
+        match self {
+            Status::Done => "done",
+            Status::Refused => "refused",
+            Status::Ignored => "ignored",
+        }
+    }
+}
+
+/// A new message to store.
+pub struct NewMessage<'a> {
+    /// Message-ID or digest.
+    pub key: &'a str,
+    /// The size as delivered, in bytes.
+    pub size: usize,
+    /// The bytes kept (capped, secrets cut out).
+    pub raw: &'a [u8],
+    /// The hash of the reply secret, if there was one.
+    pub reply_hash: Option<Vec<u8>>,
+    /// The seat it is for, if known.
+    pub seat: Option<(i64, Seat)>,
+}
+
+/// Stores a message and claims it; `None` when a message with this key is already stored.
+pub async fn store(pool: &PgPool, message: NewMessage<'_>) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO inbound_mail (message_key, size, raw, reply_hash, game_id, seat, claimed_until) \
+         VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7)) \
+         ON CONFLICT (message_key) DO NOTHING RETURNING id",
+    )
+    .bind(message.key)
+    .bind(i32::try_from(message.size).unwrap_or(i32::MAX))
+    .bind(message.raw)
+    .bind(message.reply_hash)
+    .bind(message.seat.map(|s| s.0))
+    .bind(message.seat.map(|s| s.1 as i32))
+    .bind(CLAIM.as_secs_f64())
+    .fetch_optional(pool)
+    .await
+}
+
+/// A stored message left undecided (the process stopped midway), claimed again.
+pub struct Resumable {
+    /// Its id.
+    pub id: i64,
+    /// The bytes kept.
+    pub raw: Vec<u8>,
+    /// The size as delivered.
+    pub size: usize,
+    /// The hash of its reply secret.
+    pub reply_hash: Option<Vec<u8>>,
+}
+
+/// Claims up to `limit` messages whose handling stopped midway.
+pub async fn resumable(pool: &PgPool, limit: i64) -> Result<Vec<Resumable>, sqlx::Error> {
+    let rows = sqlx::query(
+        "UPDATE inbound_mail SET claimed_until = now() + make_interval(secs => $2) \
+         WHERE id IN (SELECT id FROM inbound_mail WHERE status = 'received' \
+             AND claimed_until < now() ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED) \
+         RETURNING id, raw, size, reply_hash",
+    )
+    .bind(limit)
+    .bind(CLAIM.as_secs_f64())
+    .fetch_all(pool)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(Resumable {
+                id: r.try_get("id")?,
+                raw: r.try_get("raw")?,
+                size: r.try_get::<i32, _>("size")? as usize,
+                reply_hash: r.try_get("reply_hash")?,
+            })
+        })
+        .collect()
+}
+
+async fn decide(
+    tx: &mut PgConnection,
+    id: i64,
+    status: Status,
+    outcome: &str,
+    seq: Option<i64>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE inbound_mail SET status = $2, outcome = $3, seq = $4, decided_at = now(), \
+         claimed_until = NULL WHERE id = $1",
+    )
+    .bind(id)
+    .bind(status.word())
+    .bind(outcome)
+    .bind(seq)
+    .execute(tx)
+    .await?;
+    Ok(())
+}
+
+/// Records an outcome with no answer.
+pub async fn ignore(pool: &PgPool, id: i64, why: &str) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    decide(&mut tx, id, Status::Ignored, why, None).await?;
+    tx.commit().await
+}
+
+/// What an answer says.
+pub struct Reply<'a> {
+    /// The inbound message's id.
+    pub id: i64,
+    /// The seat answered.
+    pub seat: Seat,
+    /// The line that was read.
+    pub line: &'a str,
+    /// What was played, or why nothing was.
+    pub text: &'a str,
+}
+
+/// Queues the answer to `seat` (at its own address, never the message's sender), showing
+/// the position in `game` at log head `seq` and the log since `since`.
+#[allow(clippy::too_many_arguments)]
+async fn answer(
+    tx: &mut PgConnection,
+    game_id: i64,
+    seq: i64,
+    game: &dyn DynMatch,
+    log: &[(i64, Seat, Vec<String>)],
+    since: i64,
+    reply: &Reply<'_>,
+    played: bool,
+) -> Result<(), sqlx::Error> {
+    let seats = outbox::mail_seats(tx, game_id).await?;
+    let Some(seat) = seats.iter().find(|s| s.seat == reply.seat) else {
+        return Ok(());
+    };
+    let (Some(to), Some(kind)) = (&seat.email, find_game(game.game_id())) else {
+        return Ok(());
+    };
+    if seat.pref == "off" {
+        return Ok(());
+    }
+    let names: Vec<String> = seats.iter().map(|s: &MailSeat| s.name.clone()).collect();
+    let ask = if game.outcome().is_some() {
+        Ask::default()
+    } else {
+        outbox::ask(tx, game_id, game, (reply.seat, seq), &names).await?
+    };
+    let token = outbox::mint_link(tx, game_id, reply.seat).await?;
+    let notice = Notice::Answer(Answer {
+        game: GameRef {
+            id: game_id,
+            name: kind.name().to_string(),
+        },
+        you: outbox::player(kind, seat, seats.len()),
+        line: super::super::compose::one_line(reply.line, 200),
+        played,
+        text: reply.text.to_string(),
+        lines: log
+            .iter()
+            .filter(|(s, _, _)| *s > since)
+            .flat_map(|(_, _, lines)| lines.iter().map(|l| render(l, &names)))
+            .collect(),
+        ask,
+        token,
+    });
+    insert_answer(tx, game_id, reply, to, &seat.name, &notice).await
+}
+
+async fn insert_answer(
+    tx: &mut PgConnection,
+    game_id: i64,
+    reply: &Reply<'_>,
+    to: &EmailAddress,
+    name: &str,
+    notice: &Notice,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload) \
+         VALUES ($1, $2, $3, 'answer', $4, $5, $6) ON CONFLICT (game_id, event, recipient) DO NOTHING",
+    )
+    .bind(game_id)
+    .bind(reply.seat as i32)
+    .bind(format!("answer:{}", reply.id))
+    .bind(to.as_str())
+    .bind(name)
+    .bind(serde_json::to_value(notice).expect("notices serialize"))
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("SELECT pg_notify($1, '')")
+        .bind(OUTBOX_CHANNEL)
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+/// Records a refusal and queues its answer (the reason, the position now and the choices
+/// again), in one transaction.
+pub async fn refuse(
+    pool: &PgPool,
+    game_id: i64,
+    loaded: &crate::store::Loaded,
+    reply: &Reply<'_>,
+) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    decide(&mut tx, reply.id, Status::Refused, reply.text, None).await?;
+    let head = loaded.row.head_seq;
+    answer(
+        &mut tx,
+        game_id,
+        head,
+        loaded.game.as_ref(),
+        &loaded.log,
+        head,
+        reply,
+        false,
+    )
+    .await?;
+    tx.commit().await
+}
+
+/// Written in the move's own transaction: the message is done, and the answer queued.
+pub struct Played<'a> {
+    /// What the answer says.
+    pub reply: Reply<'a>,
+}
+
+impl AfterAppend for Played<'_> {
+    fn appended<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        appended: &'a Appended<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>> {
+        Box::pin(async move {
+            decide(
+                tx,
+                self.reply.id,
+                Status::Done,
+                self.reply.text,
+                Some(appended.seq),
+            )
+            .await?;
+            answer(
+                tx,
+                appended.row.id,
+                appended.seq,
+                appended.game,
+                appended.log,
+                appended.seq - 1,
+                &self.reply,
+                true,
+            )
+            .await?;
+            Ok(())
+        })
+    }
+}
+
+/// Whether the organiser lets replies come from any address.
+pub async fn any_sender(pool: &PgPool, game_id: i64) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT mail_any_sender FROM games WHERE id = $1")
+        .bind(game_id)
+        .fetch_optional(pool)
+        .await
+        .map(|v| v.unwrap_or(false))
+}
+
+/// The organiser's leave for replies from any address (`false`: only the seat's own).
+pub async fn set_any_sender(pool: &PgPool, game_id: i64, allowed: bool) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET mail_any_sender = $2 WHERE id = $1")
+        .bind(game_id)
+        .bind(allowed)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// The seat's address, as stored.
+pub async fn seat_email(
+    pool: &PgPool,
+    game_id: i64,
+    seat: Seat,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT email FROM seats WHERE game_id = $1 AND seat = $2")
+        .bind(game_id)
+        .bind(seat as i32)
+        .fetch_optional(pool)
+        .await
+        .map(Option::flatten)
+}

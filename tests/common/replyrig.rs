@@ -1,0 +1,314 @@
+//! A rig for moves by reply: the outbox worker sending to a real SMTP sink with replies on,
+//! the inbound LMTP/SMTP listener on loopback, a small client that delivers replies to it,
+//! and a bot that answers a mail by reading its text alone.
+#![allow(dead_code)]
+
+use super::TestDb;
+use super::mailrig::{RunningWorker, drain, quick, sender, spawn_worker};
+use super::mime::{header, part};
+use postplay::engine::bot::bot_rng;
+use postplay::engine::{GameRng, Seed};
+use postplay::mail::EmailAddress;
+use postplay::mail::inbound::{InboundSettings, Inbox, lmtp};
+use postplay::mail::sink::{Received, SmtpSink};
+use postplay::store::{NewSeat, PlayerName};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::sync::watch;
+
+/// Player names; their addresses are `name@example.org`.
+pub const NAMES: [&str; 4] = ["Ann", "Bo", "Cy", "Di"];
+
+/// The address of seat `seat`.
+pub fn email(seat: usize) -> String {
+    format!("{}@example.org", NAMES[seat].to_lowercase())
+}
+
+/// Everything a reply test needs.
+pub struct Rig {
+    /// The database.
+    pub db: TestDb,
+    /// Outgoing mail lands here.
+    pub sink: SmtpSink,
+    /// The inbox (the same one the listener uses).
+    pub inbox: Arc<Inbox>,
+    /// The listener's port.
+    pub port: u16,
+    worker: RunningWorker,
+    stop: watch::Sender<bool>,
+    sent: usize,
+}
+
+impl Rig {
+    /// Starts everything with these inbound settings.
+    pub async fn start(settings: InboundSettings) -> Rig {
+        let db = TestDb::new().await;
+        let sink = SmtpSink::start().await.unwrap();
+        let worker = spawn_worker(&db, "http://pp.test", sink.port(), quick());
+        let inbox = Arc::new(Inbox::new(
+            db.store.clone_handle(),
+            sender().address,
+            settings,
+        ));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (stop, stopped) = watch::channel(false);
+        tokio::spawn(lmtp::serve(listener, inbox.clone(), stopped));
+        Rig {
+            db,
+            sink,
+            inbox,
+            port,
+            worker,
+            stop,
+            sent: 0,
+        }
+    }
+
+    /// Default settings: replies at pp.example, no rate limit worth hitting.
+    pub async fn new() -> Rig {
+        Rig::start(InboundSettings {
+            reply_domain: Some("pp.example".into()),
+            max_bytes: 64 * 1024,
+            per_hour: 100_000,
+        })
+        .await
+    }
+
+    /// Creates a game with an address for every seat; returns its id.
+    pub async fn game(
+        &self,
+        kind: &str,
+        options: serde_json::Value,
+        seats: usize,
+        seed: u64,
+    ) -> i64 {
+        let seats: Vec<NewSeat> = (0..seats)
+            .map(|i| NewSeat {
+                name: PlayerName::parse(NAMES[i]).unwrap(),
+                email: Some(EmailAddress::parse(&email(i)).unwrap()),
+            })
+            .collect();
+        self.db
+            .store
+            .create_game_with(
+                kind,
+                &options,
+                &seats,
+                Seed::from_number(seed),
+                None,
+                &serde_json::Value::Null,
+            )
+            .await
+            .unwrap()
+            .id
+    }
+
+    /// Waits until every queued message is sent; returns what the sink holds.
+    pub async fn settle(&self) -> Vec<Received> {
+        drain(&self.db, 30).await;
+        self.sink.received()
+    }
+
+    /// The mails to `seat` so far, oldest first.
+    pub async fn mails_to(&self, seat: usize) -> Vec<Received> {
+        let to = email(seat);
+        self.settle()
+            .await
+            .into_iter()
+            .filter(|m| m.to.iter().any(|t| t.eq_ignore_ascii_case(&to)))
+            .collect()
+    }
+
+    /// The latest mail to `seat` that may be answered with a move.
+    pub async fn latest_ask(&self, seat: usize) -> Received {
+        self.mails_to(seat)
+            .await
+            .into_iter()
+            .rev()
+            .find(|m| header(&m.data, "Reply-To").is_some())
+            .unwrap_or_else(|| panic!("no mail to answer for seat {seat}"))
+    }
+
+    /// A unique Message-ID for a reply.
+    pub fn message_id(&mut self) -> String {
+        self.sent += 1;
+        format!("<reply{}.{}@example.org>", self.sent, std::process::id())
+    }
+
+    /// Delivers `raw` to the listener over LMTP (or SMTP), from `from` to `rcpt`; returns the
+    /// server's final answer line.
+    pub async fn deliver(&self, lmtp: bool, from: &str, rcpt: &str, raw: &str) -> String {
+        deliver(self.port, lmtp, from, rcpt, raw).await
+    }
+
+    /// Stops the worker and the listener and drops the database.
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        self.worker.stop().await;
+        self.db.drop().await;
+    }
+}
+
+/// A minimal LMTP/SMTP client: one message, one recipient.
+pub async fn deliver(port: u16, lmtp: bool, from: &str, rcpt: &str, raw: &str) -> String {
+    let stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let (read, mut write) = stream.into_split();
+    let mut lines = BufReader::new(read).lines();
+    let expect = async |lines: &mut tokio::io::Lines<BufReader<_>>| -> String {
+        loop {
+            let line: String = lines.next_line().await.unwrap().unwrap();
+            if line.as_bytes().get(3) != Some(&b'-') {
+                return line;
+            }
+        }
+    };
+    assert!(expect(&mut lines).await.starts_with("220"));
+    let hello = if lmtp {
+        "LHLO test\r\n"
+    } else {
+        "EHLO test\r\n"
+    };
+    write.write_all(hello.as_bytes()).await.unwrap();
+    assert!(expect(&mut lines).await.starts_with("250"));
+    for command in [
+        format!("MAIL FROM:<{from}>\r\n"),
+        format!("RCPT TO:<{rcpt}>\r\n"),
+    ] {
+        write.write_all(command.as_bytes()).await.unwrap();
+        let answer = expect(&mut lines).await;
+        assert!(answer.starts_with("250"), "{command}: {answer}");
+    }
+    write.write_all(b"DATA\r\n").await.unwrap();
+    assert!(expect(&mut lines).await.starts_with("354"));
+    let mut data = String::new();
+    for line in raw.replace("\r\n", "\n").split('\n') {
+        if line.starts_with('.') {
+            data.push('.');
+        }
+        data.push_str(line);
+        data.push_str("\r\n");
+    }
+    data.push_str(".\r\n");
+    write.write_all(data.as_bytes()).await.unwrap();
+    let answer = expect(&mut lines).await;
+    write.write_all(b"QUIT\r\n").await.unwrap();
+    answer
+}
+
+/// The reply address in a mail's Reply-To.
+pub fn reply_address(mail: &Received) -> String {
+    let value = header(&mail.data, "Reply-To").expect("a Reply-To");
+    let start = value.find("play+").expect("a reply address");
+    value[start..].trim_end_matches('>').trim().to_string()
+}
+
+/// The text part of a mail.
+pub fn text(mail: &Received) -> String {
+    part(&mail.data, "text/plain").expect("a text part")
+}
+
+/// A reply to `to` from `from` whose body is `body`.
+pub fn reply(message_id: &str, from: &str, to: &str, body: &str) -> String {
+    format!(
+        "From: Player <{from}>\r\nTo: <{to}>\r\nSubject: Re: your turn\r\nMessage-ID: {message_id}\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
+    )
+}
+
+/// One choice as the mail lists it.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    /// Its number.
+    pub number: usize,
+    /// The label and hint.
+    pub text: String,
+    /// The codes of its options.
+    pub codes: Vec<String>,
+}
+
+/// The choices a mail lists under "To move, reply ...".
+pub fn listed(text: &str) -> Vec<Listed> {
+    let mut out: Vec<Listed> = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line.starts_with("To move, reply to this mail") {
+            inside = true;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some(option) = line.strip_prefix("       ") {
+            let code = option.split_whitespace().next().unwrap_or_default();
+            out.last_mut().unwrap().codes.push(code.to_string());
+        } else if let Some((number, text)) = line.trim_start().split_once("  ") {
+            out.push(Listed {
+                number: number.parse().unwrap(),
+                text: text.to_string(),
+                codes: Vec::new(),
+            });
+        }
+    }
+    out
+}
+
+/// A line answering a listed choice, as a person might type it: by number or by the label's
+/// words, in any case, with parameters picked at random from what the mail lists.
+pub fn line_for(choice: &Listed, rng: &mut GameRng) -> String {
+    let (label, hint) = match choice.text.split_once(" <") {
+        Some((label, hint)) => (
+            label.to_string(),
+            Some(hint.split('>').next().unwrap_or_default().to_string()),
+        ),
+        None => (choice.text.clone(), None),
+    };
+    let label = label.split(" (caution:").next().unwrap().to_string();
+    let mut words = match rng.below(4) {
+        0 => choice.number.to_string(),
+        1 => label.to_lowercase(),
+        2 => label.to_uppercase(),
+        _ => label.clone(),
+    };
+    if let Some(hint) = hint {
+        let numbers: Vec<i64> = hint
+            .split(|c: char| !c.is_ascii_digit() && c != '-')
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        let param = if hint.contains(':') {
+            // A number: "amount: 280 to 530, steps of 10".
+            numbers[0].to_string()
+        } else {
+            let count = numbers.first().copied().unwrap_or(1) as usize;
+            let mut codes = choice.codes.clone();
+            rng.shuffle(&mut codes);
+            codes.truncate(count);
+            codes.join(" ")
+        };
+        words.push(' ');
+        words.push_str(&param);
+    }
+    words
+}
+
+/// The bot's random source for a test.
+pub fn rng(seed: u64) -> GameRng {
+    bot_rng(&Seed::from_number(seed))
+}
+
+/// Waits up to `secs` for `check` to hold.
+pub async fn eventually<F: AsyncFnMut() -> bool>(secs: u64, mut check: F) -> bool {
+    let deadline = std::time::Instant::now() + Duration::from_secs(secs);
+    while std::time::Instant::now() < deadline {
+        if check().await {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    false
+}

@@ -1,0 +1,516 @@
+//! Moves by replying to the mail, end to end: real PostgreSQL, the outbox worker sending over
+//! SMTP to a sink, replies delivered over LMTP and SMTP on loopback and through
+//! `postplay receive` on standard input. Whole games played by a bot that reads only the mail;
+//! every kind of reply a person (or a machine) might send.
+
+mod common;
+
+use common::mime::header;
+use common::replyrig::{
+    NAMES, Rig, email, eventually, line_for, listed, reply, reply_address, rng, text,
+};
+use postplay::mail::inbound::{InboundSettings, Outcome};
+use postplay::mail::sink::Received;
+use serde_json::json;
+
+/// The subject of the first mail to `seat` after the first `before` of them, once it came.
+async fn next_answer(rig: &Rig, seat: usize, before: usize) -> Received {
+    let mut found = None;
+    let came = eventually(20, async || {
+        let mails = rig.mails_to(seat).await;
+        found = mails
+            .into_iter()
+            .skip(before)
+            .find(|m| header(&m.data, "Subject").is_some_and(|s| s.starts_with("Re:")));
+        found.is_some()
+    })
+    .await;
+    assert!(came, "no answer came to seat {seat}");
+    found.unwrap()
+}
+
+async fn inbound_done(rig: &Rig, game: i64) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM inbound_mail WHERE game_id = $1 AND status = 'done'")
+        .bind(game)
+        .fetch_one(rig.db.store.pool())
+        .await
+        .unwrap()
+}
+
+/// Plays a whole game by replies only: each turn, the bot answers the latest mail that asks
+/// the seat to move, with a line made from that mail's text.
+async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: u64, lmtp: bool) {
+    let mut rig = Rig::new().await;
+    let game = rig.game(kind, options, seats, seed).await;
+    let mut rng = rng(seed);
+    let mut refused = 0;
+    let mut in_a_row = 0;
+    for _ in 0..3000 {
+        let loaded = rig.db.store.load(game).await.unwrap();
+        if loaded.game.outcome().is_some() {
+            break;
+        }
+        let active = loaded.game.active();
+        let seat = active[rng.index(active.len())];
+        let mail = rig.latest_ask(seat).await;
+        let body = text(&mail);
+        let choices = listed(&body);
+        assert!(
+            !choices.is_empty(),
+            "a mail that asks lists choices:\n{body}"
+        );
+        let line = line_for(&choices[rng.index(choices.len())], &mut rng);
+        let before = rig.mails_to(seat).await.len();
+        let to = reply_address(&mail);
+        let id = rig.message_id();
+        let body = format!(
+            "{line}\n\nOn Monday, postplay <games@pp.example> wrote:\n> it is your turn\n> 1  Pass\n\n-- \n{}\nSent from my phone",
+            NAMES[seat]
+        );
+        let status = rig
+            .deliver(
+                lmtp,
+                &email(seat),
+                &to,
+                &reply(&id, &email(seat), &to, &body),
+            )
+            .await;
+        assert!(status.starts_with("250"), "{status}");
+        let answer = next_answer(&rig, seat, before).await;
+        let subject = header(&answer.data, "Subject").unwrap();
+        if subject.ends_with("not played") {
+            refused += 1;
+            in_a_row += 1;
+            assert!(in_a_row < 40, "stuck: {line}\n{}", text(&answer));
+            assert!(text(&answer).contains("not played: "), "{}", text(&answer));
+        } else {
+            in_a_row = 0;
+            assert!(subject.ends_with("done"), "{subject}");
+            assert!(text(&answer).contains("done: "), "{}", text(&answer));
+        }
+    }
+    let loaded = rig.db.store.load(game).await.unwrap();
+    assert!(loaded.game.outcome().is_some(), "the game ended");
+    assert_eq!(
+        inbound_done(&rig, game).await,
+        loaded.row.head_seq,
+        "every move came by mail"
+    );
+    eprintln!(
+        "{kind}: {} moves by mail, {refused} replies refused",
+        loaded.row.head_seq
+    );
+    rig.stop().await;
+}
+
+#[actix_web::test]
+async fn a_whole_whitehouse_game_by_replies_over_lmtp() {
+    whole_game("whitehouse", json!({"target": 3}), 4, 18, true).await;
+}
+
+#[actix_web::test]
+async fn a_whole_statehood_game_by_replies_over_smtp() {
+    whole_game("statehood", json!({"target": 12}), 3, 19, false).await;
+}
+
+/// Runs `postplay receive` with `raw` on standard input, against the rig's database.
+fn receive_by_pipe(rig: &Rig, recipient: &str, raw: &[u8]) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_postplay"))
+        .arg("receive")
+        .arg("--recipient")
+        .arg(recipient)
+        .env("DATABASE_URL", rig.db.url())
+        .env("POSTPLAY_MAIL", "off")
+        .env("POSTPLAY_MAIL_FROM", "postplay <games@pp.example>")
+        .env("POSTPLAY_REPLY_DOMAIN", "pp.example")
+        .env("POSTPLAY_INBOUND_MAX_KB", "64")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(raw).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "postplay receive: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+async fn head(rig: &Rig, game: i64) -> i64 {
+    rig.db.store.game(game).await.unwrap().unwrap().head_seq
+}
+
+#[actix_web::test]
+async fn every_kind_of_reply_gets_the_right_answer_or_none() {
+    let mut rig = Rig::new().await;
+    let game = rig.game("whitehouse", json!({}), 4, 7).await;
+    let loaded = rig.db.store.load(game).await.unwrap();
+    let first = loaded.game.active()[0];
+    let me = email(first);
+    let invite = rig.latest_ask(first).await;
+    let to = reply_address(&invite);
+    let invite_text = text(&invite);
+    assert!(invite_text.contains("Your position:"), "{invite_text}");
+    assert!(invite_text.contains("  1  Pass"), "{invite_text}");
+    assert!(
+        invite_text.contains("  2  Bid <amount: 270 to"),
+        "{invite_text}"
+    );
+    let mut expected = 0;
+
+    // An out-of-office notice: stored, ignored, never answered.
+    let id = rig.message_id();
+    let auto = reply(&id, &me, &to, "I am away until Monday.").replace(
+        "Subject: Re: your turn",
+        "Subject: Out of Office: Re: your turn\r\nAuto-Submitted: auto-replied",
+    );
+    assert_eq!(
+        rig.inbox.receive(auto.as_bytes(), &[]).await.unwrap(),
+        Outcome::Ignored("written by a machine (auto-reply, list or bounce)")
+    );
+
+    // A forged sender: refused, and the answer goes to the seat, not to the forger.
+    let id = rig.message_id();
+    let forged = reply(&id, "mallory@example.net", &to, "1");
+    let status = rig.deliver(true, "mallory@example.net", &to, &forged).await;
+    assert!(status.starts_with("250"), "{status}");
+    expected += 1;
+
+    // A NUL in the line.
+    let id = rig.message_id();
+    let outcome = rig
+        .inbox
+        .receive(reply(&id, &me, &to, "pa\0ss").as_bytes(), &[])
+        .await
+        .unwrap();
+    assert!(
+        matches!(&outcome, Outcome::Refused(r) if r.contains("control characters")),
+        "{outcome:?}"
+    );
+    expected += 1;
+
+    // A header injection attempt in the sender's name, with a line that is no choice.
+    let id = rig.message_id();
+    let injection = reply(&id, &me, &to, "fold").replace(
+        "From: Player <",
+        "From: =?utf-8?q?Ann=0D=0ABcc:_victim@example.net?= <",
+    );
+    let outcome = rig.inbox.receive(injection.as_bytes(), &[]).await.unwrap();
+    assert!(
+        matches!(&outcome, Outcome::Refused(r) if r.contains("\"fold\" starts none")),
+        "{outcome:?}"
+    );
+    expected += 1;
+
+    // Too large, through `postplay receive` on standard input.
+    let id = rig.message_id();
+    let big = reply(&id, &me, &to, &format!("pass\n\n{}", "x".repeat(80 * 1024)));
+    let printed = receive_by_pipe(&rig, &to, big.as_bytes());
+    assert!(printed.contains("too large"), "{printed}");
+    expected += 1;
+    assert_eq!(head(&rig, game).await, 0, "nothing was played");
+
+    // HTML only, in capitals: played. Delivered twice: played once, answered once.
+    let id = rig.message_id();
+    let html = reply(
+        &id,
+        &me,
+        &to,
+        "<html><body><div>BID 270</div><div class=\"gmail_quote\">\
+        On Monday postplay wrote:<blockquote>1  Pass</blockquote></div></body></html>",
+    )
+    .replace("text/plain", "text/html");
+    assert_eq!(
+        rig.inbox.receive(html.as_bytes(), &[]).await.unwrap(),
+        Outcome::Done(1)
+    );
+    assert_eq!(
+        rig.inbox.receive(html.as_bytes(), &[]).await.unwrap(),
+        Outcome::Duplicate
+    );
+    expected += 1;
+
+    // The same address again, now that the seat is not to move.
+    let id = rig.message_id();
+    let outcome = rig
+        .inbox
+        .receive(reply(&id, &me, &to, "pass").as_bytes(), &[])
+        .await
+        .unwrap();
+    assert!(
+        matches!(&outcome, Outcome::Refused(r) if r.contains("not your turn")),
+        "{outcome:?}"
+    );
+    expected += 1;
+
+    // The others pass on the page: the seat won the auction and must name trump; its first
+    // mail is stale and "bid" no longer means anything.
+    while rig.db.store.load(game).await.unwrap().game.active() != vec![first] {
+        let seat = rig.db.store.load(game).await.unwrap().game.active()[0];
+        rig.db
+            .store
+            .submit(game, seat, &json!({"type": "pass"}), None)
+            .await
+            .unwrap();
+    }
+    let before = head(&rig, game).await;
+    let id = rig.message_id();
+    let outcome = rig
+        .inbox
+        .receive(reply(&id, &me, &to, "2 270").as_bytes(), &[])
+        .await
+        .unwrap();
+    assert!(
+        matches!(&outcome, Outcome::Refused(r) if r.contains("moved on")),
+        "{outcome:?}"
+    );
+    assert_eq!(head(&rig, game).await, before);
+    expected += 1;
+
+    // The latest mail's first choice, by number, above quoted history and a signature,
+    // through `postplay receive`.
+    let latest = rig.latest_ask(first).await;
+    let to_now = reply_address(&latest);
+    assert_ne!(to_now, to, "a new position, a new address");
+    let id = rig.message_id();
+    let quoted = reply(
+        &id,
+        &me,
+        &to_now,
+        "1\n\nOn Monday postplay wrote:\n> 2  Bid\n-- \nAnn",
+    );
+    let printed = receive_by_pipe(&rig, &to_now, quoted.as_bytes());
+    assert!(printed.starts_with("Done("), "{printed}");
+    assert_eq!(head(&rig, game).await, before + 1);
+    expected += 1;
+
+    let mails = rig.mails_to(first).await;
+    let mails: Vec<_> = mails
+        .into_iter()
+        .filter(|m| header(&m.data, "Subject").is_some_and(|s| s.starts_with("Re:")))
+        .collect();
+    assert_eq!(
+        mails.len(),
+        expected,
+        "one answer for each reply a person wrote"
+    );
+    let answers: Vec<String> = mails.iter().map(text).collect();
+    for says in [
+        "not played: the reply came from another address",
+        "not played: the reply line holds control characters",
+        "not played: \"fold\" starts none of the choices",
+        "not played: the message is too large",
+        "done: Bid: 270",
+        "not played: it is not your turn",
+        "not played: the game has moved on",
+        "done: Name ",
+    ] {
+        let found = answers.iter().filter(|a| a.contains(says)).count();
+        assert_eq!(found, 1, "{says} in\n{answers:#?}");
+    }
+    let forged = answers
+        .iter()
+        .find(|a| a.contains("another address"))
+        .unwrap();
+    assert!(
+        forged.contains("To move, reply to this mail"),
+        "the choices again:\n{forged}"
+    );
+    let all = rig.settle().await;
+    assert!(all.iter().all(|m| {
+        m.to.iter()
+            .all(|t| !t.contains("mallory") && !t.contains("victim"))
+    }));
+    assert!(all.iter().all(|m| header(&m.data, "Bcc").is_none()));
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM inbound_mail")
+        .fetch_one(rig.db.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(
+        stored, 9,
+        "every message stored once, the duplicate not again"
+    );
+    let leaked: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM inbound_mail WHERE position($1 in raw) > 0")
+            .bind(
+                to.split('@')
+                    .next()
+                    .unwrap()
+                    .trim_start_matches("play+")
+                    .as_bytes(),
+            )
+            .fetch_one(rig.db.store.pool())
+            .await
+            .unwrap();
+    assert_eq!(leaked, 0, "no reply secret kept in the stored messages");
+    rig.stop().await;
+}
+
+#[actix_web::test]
+async fn replies_over_the_hourly_limit_are_ignored_without_an_answer() {
+    let rig = Rig::start(InboundSettings {
+        reply_domain: Some("pp.example".into()),
+        max_bytes: 64 * 1024,
+        per_hour: 2,
+    })
+    .await;
+    let game = rig.game("whitehouse", json!({}), 4, 8).await;
+    let first = rig.db.store.load(game).await.unwrap().game.active()[0];
+    let to = reply_address(&rig.latest_ask(first).await);
+    let mut outcomes = Vec::new();
+    for n in 0..3 {
+        let raw = reply(
+            &format!("<limit{n}@example.org>"),
+            &email(first),
+            &to,
+            "fold",
+        );
+        outcomes.push(rig.inbox.receive(raw.as_bytes(), &[]).await.unwrap());
+    }
+    assert!(matches!(outcomes[1], Outcome::Refused(_)));
+    assert_eq!(outcomes[2], Outcome::Ignored("too many replies this hour"));
+    rig.stop().await;
+}
+
+async fn queued_for(rig: &Rig, game: i64, seat: i32) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM outbox WHERE game_id = $1 AND seat = $2")
+        .bind(game)
+        .bind(seat)
+        .fetch_one(rig.db.store.pool())
+        .await
+        .unwrap()
+}
+
+/// Plays at random on the page until both seats of an Electoral College Combat game must
+/// choose a sealed sign at once; false if the game ended first.
+async fn until_sealed_signs(rig: &Rig, game: i64, seed: u64) -> bool {
+    let mut bot = rng(seed);
+    for _ in 0..3000 {
+        let loaded = rig.db.store.load(game).await.unwrap();
+        let active = loaded.game.active();
+        if active.len() == 2 {
+            return true;
+        }
+        let Some(&seat) = active.first() else {
+            return false;
+        };
+        let command =
+            postplay::engine::bot::random_command(loaded.game.as_ref(), seat, &mut bot).unwrap();
+        rig.db
+            .store
+            .submit(game, seat, &command, None)
+            .await
+            .unwrap();
+    }
+    false
+}
+
+/// The latest mail of game `game` to `seat` that asks it to choose a sealed sign, if any.
+async fn asked_for_sign(rig: &Rig, game: i64, seat: usize) -> Option<Received> {
+    let title = format!("#{game}:");
+    rig.mails_to(seat)
+        .await
+        .into_iter()
+        .rev()
+        .find(|m| {
+            header(&m.data, "Subject").is_some_and(|s| s.contains(&title))
+                && header(&m.data, "Reply-To").is_some()
+        })
+        .filter(|m| text(m).contains("Russian Collusion: rock"))
+}
+
+/// A game at the sealed signs where one seat (returned) was just asked by mail.
+async fn game_at_signs(rig: &Rig, seeds: &mut std::ops::Range<u64>) -> (i64, usize, Received) {
+    for seed in seeds.by_ref() {
+        let game = rig.game("electoral-combat", json!({}), 2, seed).await;
+        if !until_sealed_signs(rig, game, seed).await {
+            continue;
+        }
+        for seat in 0..2 {
+            if let Some(mail) = asked_for_sign(rig, game, seat).await {
+                return (game, seat, mail);
+            }
+        }
+    }
+    panic!("no game reached the signs with a mail asking for one");
+}
+
+#[actix_web::test]
+async fn a_sealed_sign_by_mail_stays_sealed() {
+    let mut rig = Rig::new().await;
+    let (game, seat, ask) = game_at_signs(&rig, &mut (1..60)).await;
+    let other = 1 - seat;
+    let seen_by_other = rig.mails_to(other).await.len();
+    let queued_for_other = queued_for(&rig, game, other as i32).await;
+    let id = rig.message_id();
+    let to = reply_address(&ask);
+    let before = rig.mails_to(seat).await.len();
+    let outcome = rig
+        .inbox
+        .receive(
+            reply(&id, &email(seat), &to, "russian collusion: scissors").as_bytes(),
+            &[],
+        )
+        .await
+        .unwrap();
+    assert!(matches!(outcome, Outcome::Done(_)), "{outcome:?}");
+    let answer = next_answer(&rig, seat, before).await;
+    assert!(
+        text(&answer).contains("done: Russian Collusion: scissors"),
+        "{}",
+        text(&answer)
+    );
+    // Nothing of it reaches the other seat while its own sign is open.
+    assert_eq!(
+        rig.mails_to(other).await.len(),
+        seen_by_other,
+        "no mail to the other seat"
+    );
+    assert_eq!(
+        queued_for(&rig, game, other as i32).await,
+        queued_for_other,
+        "nothing queued"
+    );
+    let loaded = rig.db.store.load(game).await.unwrap();
+    assert_eq!(
+        loaded.game.active(),
+        vec![other],
+        "the other seat still chooses"
+    );
+    let view = loaded
+        .game
+        .view(postplay::engine::Viewer::Seat(other))
+        .to_string();
+    assert!(
+        !view.contains("scissors"),
+        "the other seat's view shows no sign: {view}"
+    );
+    rig.stop().await;
+}
+
+#[actix_web::test]
+async fn a_stale_reply_still_legal_and_meaning_the_same_is_played() {
+    let mut rig = Rig::new().await;
+    let (game, seat, ask) = game_at_signs(&rig, &mut (1..60)).await;
+    // The other seat chooses on the page first: the mail is now about an older position.
+    let other = 1 - seat;
+    let head_before = head(&rig, game).await;
+    rig.db
+        .store
+        .submit(game, other, &json!({"type": "rps", "sign": "rock"}), None)
+        .await
+        .unwrap();
+    let id = rig.message_id();
+    let to = reply_address(&ask);
+    let outcome = rig
+        .inbox
+        .receive(reply(&id, &email(seat), &to, "2").as_bytes(), &[])
+        .await
+        .unwrap();
+    assert_eq!(outcome, Outcome::Done(head_before + 2));
+    rig.stop().await;
+}
