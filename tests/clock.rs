@@ -469,3 +469,148 @@ async fn the_organiser_extends_and_pauses_and_everyone_is_told() {
     assert_eq!(recorded, 3);
     rig.db.drop().await;
 }
+
+#[actix_web::test]
+async fn the_pages_show_the_clock_and_take_a_pause_an_extension_and_a_vacation() {
+    let rig = Rig::new().await;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let server = postplay::web::start(rig.store.clone(), base.clone(), listener).unwrap();
+    actix_web::rt::spawn(server);
+    let id = rig
+        .game(
+            "nationhood",
+            &[
+                ("Ann", Some("ann@example.org")),
+                ("Bo", Some("bo@example.org")),
+            ],
+            per_move(3),
+        )
+        .await;
+    let organiser = postplay::store::new_token();
+    let seat = rig.active(id).await[0];
+    let player = postplay::store::new_token();
+    for (sql, token) in [
+        (
+            "UPDATE games SET organiser_token_hash = $2 WHERE id = $1",
+            &organiser,
+        ),
+        (
+            "UPDATE seats SET token_hash = $2 WHERE game_id = $1 AND seat = $3",
+            &player,
+        ),
+    ] {
+        sqlx::query(sql)
+            .bind(id)
+            .bind(postplay::store::token_hash(token))
+            .bind(seat as i32)
+            .execute(rig.db.store.pool())
+            .await
+            .unwrap();
+    }
+    let client = awc::Client::builder().disable_redirects().finish();
+    let page = |url: String| {
+        let client = client.clone();
+        async move {
+            let mut res = client.get(url).send().await.unwrap();
+            let cookie = res
+                .headers()
+                .get("set-cookie")
+                .map(|c| c.to_str().unwrap().split(';').next().unwrap().to_string());
+            let body = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
+            (body, cookie)
+        }
+    };
+    let post = |url: String, cookie: String, body: String| {
+        let client = client.clone();
+        async move {
+            client
+                .post(url)
+                .insert_header(("Cookie", cookie))
+                .insert_header(("Content-Type", "application/x-www-form-urlencoded"))
+                .send_body(body)
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    let csrf_of = |html: &str| {
+        html.split("name=\"csrf\" value=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let (play, cookie) = page(format!("{base}/play/{player}")).await;
+    assert!(
+        play.contains("3 days a move") && play.contains("3 days left"),
+        "{play}"
+    );
+    let (csrf, cookie) = (csrf_of(&play), cookie.unwrap());
+    // The organiser gives a day more, then pauses.
+    let manage = format!("{base}/manage/{organiser}");
+    let body = format!("csrf={csrf}&action=extend&seat={seat}&days=1");
+    assert_eq!(
+        post(format!("{manage}/clock"), cookie.clone(), body).await,
+        303
+    );
+    assert!(
+        page(format!("{base}/play/{player}"))
+            .await
+            .0
+            .contains("4 days left")
+    );
+    let body = format!("csrf={csrf}&action=pause");
+    assert_eq!(
+        post(format!("{manage}/clock"), cookie.clone(), body).await,
+        303
+    );
+    let (managed, _) = page(manage.clone()).await;
+    assert!(managed.contains("The game is paused"), "{managed}");
+    let body = format!("csrf={csrf}&action=pause");
+    assert_eq!(
+        post(format!("{manage}/clock"), cookie.clone(), body).await,
+        409
+    );
+    let body = format!("csrf={csrf}&action=resume");
+    assert_eq!(
+        post(format!("{manage}/clock"), cookie.clone(), body).await,
+        303
+    );
+    // The player goes on vacation, and comes back.
+    let body = format!("csrf={csrf}&action=start&days=3");
+    assert_eq!(
+        post(
+            format!("{base}/play/{player}/vacation"),
+            cookie.clone(),
+            body
+        )
+        .await,
+        303
+    );
+    let (play, _) = page(format!("{base}/play/{player}")).await;
+    assert!(play.contains("on vacation"), "{play}");
+    let body = format!("csrf={csrf}&action=end");
+    assert_eq!(
+        post(
+            format!("{base}/play/{player}/vacation"),
+            cookie.clone(),
+            body
+        )
+        .await,
+        303
+    );
+    // The API shows the deadline.
+    let mut res = client
+        .get(format!("{base}/api/play/{player}/view"))
+        .send()
+        .await
+        .unwrap();
+    let view: serde_json::Value = serde_json::from_slice(&res.body().await.unwrap()).unwrap();
+    assert_eq!(view["deadlines"][0]["seat"], seat);
+    assert!(view["deadlines"][0]["due_at"].is_string());
+    rig.db.drop().await;
+}

@@ -770,13 +770,7 @@ pub async fn vacation(
         Some("end") => crate::clock::controls::end_vacation(&state.store, &email).await,
         _ => return Err(WebError::BadRequest("start or end a vacation".into())),
     };
-    match result {
-        Ok(()) => Ok(HttpResponse::SeeOther()
-            .insert_header(("Location", format!("/play/{token}")))
-            .finish()),
-        Err(crate::clock::controls::ControlError::Refused(m)) => Err(WebError::Conflict(m)),
-        Err(crate::clock::controls::ControlError::Db(e)) => Err(e.into()),
-    }
+    back_after(result, format!("/play/{token}"))
 }
 
 /// `POST /manage/{token}/clock`: the organiser pauses (`action=pause`) or resumes
@@ -809,9 +803,17 @@ pub async fn clock_control(
         }
         _ => return Err(WebError::BadRequest("pause, resume or extend".into())),
     };
+    back_after(result, format!("/manage/{token}"))
+}
+
+/// 303 back to `location` after a clock action, or why it was refused (409).
+fn back_after(
+    result: Result<(), crate::clock::controls::ControlError>,
+    location: String,
+) -> Result<HttpResponse, WebError> {
     match result {
         Ok(()) => Ok(HttpResponse::SeeOther()
-            .insert_header(("Location", format!("/manage/{token}")))
+            .insert_header(("Location", location))
             .finish()),
         Err(crate::clock::controls::ControlError::Refused(m)) => Err(WebError::Conflict(m)),
         Err(crate::clock::controls::ControlError::Db(e)) => Err(e.into()),
