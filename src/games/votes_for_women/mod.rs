@@ -1,5 +1,5 @@
-//! Votes for Women: the two-player competitive game of the Nineteenth Amendment
-//! (../shared/rules/votes-for-women.html), the Suffragist (seat 0) against the Opposition
+//! Votes for Women: the two-player competitive game of the Nineteenth Amendment (the printed
+//! rules of *Votes for Women*, Fort Circle Games), the Suffragist (seat 0) against the Opposition
 //! (seat 1). Card effects are primitive ops read from data/votes-for-women/cards.json and run
 //! by a small interpreter. Readings of the text: RULES.md.
 
