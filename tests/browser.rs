@@ -172,6 +172,8 @@ async fn a_player_moves_by_clicking_and_sees_the_board_update() {
         .decode(png.as_str().unwrap())
         .unwrap();
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-play.png");
+    // The build may use a target folder elsewhere (CARGO_TARGET_DIR): make this one.
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, bytes).unwrap();
     // One step of the replay viewer, and a step forward with the arrow key.
     driver
