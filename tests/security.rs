@@ -83,6 +83,18 @@ async fn unknown_fields_nul_and_oversized_commands_are_refused_and_nothing_is_st
     db.drop().await;
 }
 
+/// Plays a random legal move for the first awaited seat, straight through the store.
+async fn random_move(db: &TestDb, id: i64, rng: &mut postplay::engine::GameRng) -> (usize, Value) {
+    let loaded = db.store.load(id).await.unwrap();
+    let seat = loaded.game.active()[0];
+    let command = postplay::engine::bot::random_command(loaded.game.as_ref(), seat, rng).unwrap();
+    db.store
+        .submit(id, seat, &command, Some(loaded.row.head_seq))
+        .await
+        .unwrap();
+    (seat, command)
+}
+
 #[actix_web::test]
 async fn the_export_of_a_running_game_hides_the_kitty_and_sealed_signs() {
     let db = TestDb::new().await;
@@ -92,14 +104,7 @@ async fn the_export_of_a_running_game_hides_the_kitty_and_sealed_signs() {
     // Play until the bidder has laid back the kitty.
     let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(32));
     let bidder = loop {
-        let loaded = db.store.load(id).await.unwrap();
-        let seat = loaded.game.active()[0];
-        let command =
-            postplay::engine::bot::random_command(loaded.game.as_ref(), seat, &mut rng).unwrap();
-        db.store
-            .submit(id, seat, &command, Some(loaded.row.head_seq))
-            .await
-            .unwrap();
+        let (seat, command) = random_move(&db, id, &mut rng).await;
         if command["type"] == "discard" {
             break seat;
         }
@@ -165,17 +170,10 @@ async fn a_sealed_sign_stays_sealed_in_the_other_players_export() {
     let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(33));
     let mut found = false;
     for _ in 0..2000 {
-        let loaded = db.store.load(id).await.unwrap();
-        if loaded.game.outcome().is_some() {
+        if db.store.load(id).await.unwrap().game.outcome().is_some() {
             break;
         }
-        let seat = loaded.game.active()[0];
-        let command =
-            postplay::engine::bot::random_command(loaded.game.as_ref(), seat, &mut rng).unwrap();
-        db.store
-            .submit(id, seat, &command, Some(loaded.row.head_seq))
-            .await
-            .unwrap();
+        let (seat, command) = random_move(&db, id, &mut rng).await;
         if command["type"] == "rps" {
             let sign = command["sign"].clone();
             let other = db.store.export(id, Viewer::Seat(1 - seat)).await.unwrap();
