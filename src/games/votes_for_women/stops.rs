@@ -173,7 +173,42 @@ impl Spec {
     }
 }
 
+/// The most cubes of one colour in a unit whose label is made once, in [`UNIT_LABELS`].
+const LABELLED: u8 = 4;
+
+/// The label of every unit of up to [`LABELLED`] cubes of each colour, made once: a random game
+/// builds tens of thousands of option labels.
+static UNIT_LABELS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+    let n = LABELLED + 1;
+    let mut labels = Vec::with_capacity(super::data::STATES * usize::from(n).pow(3));
+    for st in St::all() {
+        for purple in 0..n {
+            for yellow in 0..n {
+                for red in 0..n {
+                    labels.push(format_unit_label(&Unit {
+                        st,
+                        purple,
+                        yellow,
+                        red,
+                    }));
+                }
+            }
+        }
+    }
+    labels
+});
+
 fn unit_label(u: &Unit) -> String {
+    if u.purple.max(u.yellow).max(u.red) > LABELLED {
+        return format_unit_label(u);
+    }
+    let n = usize::from(LABELLED + 1);
+    let index = ((usize::from(u.st.0) * n + usize::from(u.purple)) * n + usize::from(u.yellow)) * n
+        + usize::from(u.red);
+    UNIT_LABELS[index].clone()
+}
+
+fn format_unit_label(u: &Unit) -> String {
     let mut parts = Vec::new();
     if u.purple > 0 {
         parts.push(format!("{} purple", u.purple));
@@ -716,4 +751,31 @@ pub fn campaign_spec(state: &State, seat: Seat, cube: Cube, region: Region, die:
         (seat == SUFF).then_some(cube),
         u32::from(die),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_label_made_once_reads_as_one_made_afresh() {
+        for st in St::all() {
+            for (purple, yellow, red) in [(1, 0, 0), (0, 1, 0), (0, 0, 1), (2, 2, 0), (4, 0, 4)] {
+                let unit = Unit {
+                    st,
+                    purple,
+                    yellow,
+                    red,
+                };
+                assert_eq!(unit_label(&unit), format_unit_label(&unit));
+            }
+        }
+        let big = Unit {
+            st: St(0),
+            purple: 5,
+            yellow: 0,
+            red: 0,
+        };
+        assert_eq!(unit_label(&big), format!("{}: 5 purple", St(0).name()));
+    }
 }
