@@ -226,8 +226,13 @@ impl Param {
                     .as_array()
                     .ok_or_else(|| invalid("expected a list".into()))?;
                 if values.len() < *min || values.len() > *max {
+                    let wanted = if min == max {
+                        min.to_string()
+                    } else {
+                        format!("{min} to {max}")
+                    };
                     return Err(invalid(format!(
-                        "pick between {min} and {max}, not {}",
+                        "choose {wanted}; you chose {}",
                         values.len()
                     )));
                 }
@@ -253,9 +258,13 @@ impl Param {
                     .as_i64()
                     .ok_or_else(|| invalid("expected a whole number".into()))?;
                 if n < *min || n > *max || (n - min) % step.max(&1) != 0 {
-                    Err(invalid(format!(
-                        "expected {min} to {max} in steps of {step}, not {n}"
-                    )))
+                    Err(invalid(if *step > 1 {
+                        format!(
+                            "give a number from {min} to {max} in steps of {step}; you gave {n}"
+                        )
+                    } else {
+                        format!("give a number from {min} to {max}; you gave {n}")
+                    }))
                 } else {
                     Ok(())
                 }
@@ -282,7 +291,7 @@ impl Param {
                 if sum == u64::from(*total) {
                     Ok(())
                 } else {
-                    Err(invalid(format!("place exactly {total}, not {sum}")))
+                    Err(invalid(format!("place {total} in all; you placed {sum}")))
                 }
             }
             ParamKind::Allot {
@@ -322,7 +331,7 @@ impl Param {
                 if sum == u64::from(*total) {
                     Ok(())
                 } else {
-                    Err(invalid(format!("place exactly {total}, not {sum}")))
+                    Err(invalid(format!("place {total} in all; you placed {sum}")))
                 }
             }
         }

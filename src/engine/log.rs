@@ -45,12 +45,23 @@ impl Log {
     }
 }
 
+/// A count with its noun, singular for one: "1 card", "3 cards", "0 points".
+pub fn count(n: impl Into<i64>, noun: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// The placeholder for a seat in a log line: `{s2}`.
 pub fn who(seat: Seat) -> String {
     format!("{{s{seat}}}")
 }
 
-/// Replaces every `{sN}` placeholder by the N-th name (unknown seats are left as they are).
+/// Replaces every `{sN}` placeholder by the N-th name (unknown seats are left as they are) and
+/// starts the line with a capital, as a sentence.
 pub fn render(line: &str, names: &[String]) -> String {
     let mut out = String::with_capacity(line.len() + 16);
     let mut rest = line;
@@ -71,7 +82,18 @@ pub fn render(line: &str, names: &[String]) -> String {
         }
     }
     out.push_str(rest);
-    out
+    capitalized(out)
+}
+
+fn capitalized(line: String) -> String {
+    match line.chars().next() {
+        Some(first) if first.is_lowercase() => {
+            let mut out: String = first.to_uppercase().collect();
+            out.push_str(&line[first.len_utf8()..]);
+            out
+        }
+        _ => line,
+    }
 }
 
 #[cfg(test)]
@@ -83,6 +105,18 @@ mod tests {
         let names = vec!["Ann".to_string(), "Bo".to_string()];
         let line = format!("{} bids 270, {} passes, {{s9}} stays", who(0), who(1));
         assert_eq!(render(&line, &names), "Ann bids 270, Bo passes, {s9} stays");
+    }
+
+    #[test]
+    fn a_line_reads_as_a_sentence() {
+        let names = vec!["ann".to_string()];
+        assert_eq!(
+            render("game over: a tie", &names),
+            "Game over: a tie",
+            "a line starts with a capital"
+        );
+        assert_eq!(render(&who(0), &names), "Ann");
+        assert_eq!(render("", &names), "");
     }
 
     #[test]

@@ -18,9 +18,16 @@ pub fn other(seat: Seat) -> Seat {
     1 - seat
 }
 
-/// "Player 1", for outcome reasons (which are shown as they are).
-fn player(seat: Seat) -> String {
-    format!("Player {}", seat + 1)
+impl State {
+    /// A player in the outcome's reason: the seat placeholder that pages and mail replace by
+    /// the name since rules version 2; "Player 1" in version-1 games, as they were recorded.
+    fn player(&self, seat: Seat) -> String {
+        if self.rules_version >= 2 {
+            who(seat)
+        } else {
+            format!("Player {}", seat + 1)
+        }
+    }
 }
 
 impl State {
@@ -613,7 +620,7 @@ impl State {
                     vec![high],
                     format!(
                         "{} wins with {} electoral votes to {}",
-                        player(high),
+                        self.player(high),
                         votes[high],
                         votes[low]
                     ),
@@ -623,7 +630,7 @@ impl State {
                     vec![low],
                     format!(
                         "Book Deal: {} wins with fewer than {TO_WIN} electoral votes, {} to {}",
-                        player(low),
+                        self.player(low),
                         votes[low],
                         votes[high]
                     ),
@@ -646,7 +653,8 @@ impl State {
 }
 
 /// Deals the game: 28 cards to each stack, the first player lays the first hand.
-pub fn deal(options: super::Options, rng: &mut GameRng) -> State {
+/// Deals a new game under rules version `rules_version`.
+pub fn deal(options: super::Options, rng: &mut GameRng, rules_version: u32) -> State {
     let mut deck = ECard::deck();
     rng.shuffle(&mut deck);
     let mut stacks = [Vec::with_capacity(28), Vec::with_capacity(28)];
@@ -654,6 +662,7 @@ pub fn deal(options: super::Options, rng: &mut GameRng) -> State {
         stacks[i % 2].push(card);
     }
     let mut state = State {
+        rules_version,
         options,
         hand: 1,
         layer: 0,

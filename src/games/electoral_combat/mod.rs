@@ -21,7 +21,7 @@ pub use view::{SlotView, View};
 
 use crate::engine::{
     Choice, GameRng, Log, OptionKind, OptionSpec, Outcome, RuleError, Rules, Seat, SetupError,
-    Viewer,
+    Standing, Viewer,
 };
 use serde_json::json;
 
@@ -31,7 +31,7 @@ pub struct ElectoralCombat;
 impl Rules for ElectoralCombat {
     const ID: &'static str = "electoral-combat";
     const NAME: &'static str = "Electoral College Combat";
-    const RULES_VERSION: u32 = 1;
+    const RULES_VERSION: u32 = 2;
     type Options = Options;
     type State = State;
     type Command = Command;
@@ -64,9 +64,18 @@ impl Rules for ElectoralCombat {
     }
 
     fn setup(options: &Options, seats: usize, rng: &mut GameRng) -> Result<State, SetupError> {
+        Self::setup_at(options, seats, rng, Self::RULES_VERSION)
+    }
+
+    fn setup_at(
+        options: &Options,
+        seats: usize,
+        rng: &mut GameRng,
+        rules_version: u32,
+    ) -> Result<State, SetupError> {
         options.validate()?;
         debug_assert_eq!(seats, 2);
-        Ok(hand::deal(options.clone(), rng))
+        Ok(hand::deal(options.clone(), rng, rules_version))
     }
 
     fn active(state: &State) -> Vec<Seat> {
@@ -190,6 +199,16 @@ impl Rules for ElectoralCombat {
 
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
+    }
+
+    /// Each player's electoral votes won.
+    fn standing(state: &State) -> Option<Standing> {
+        Some(Standing {
+            period: u32::from(state.hand),
+            scores: (0..2)
+                .map(|s| (crate::engine::log::who(s), i64::from(state.votes(s))))
+                .collect(),
+        })
     }
 
     fn on_timeout(state: &State, seat: Seat) -> Command {

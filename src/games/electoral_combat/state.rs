@@ -269,6 +269,13 @@ pub struct HandRecord {
 /// The whole state.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct State {
+    /// The rules version the game began with (RULES.md, "Rules versions"); left out of the
+    /// serialized state of version-1 games, so they hash as they did when recorded.
+    #[serde(
+        default = "crate::engine::version::one",
+        skip_serializing_if = "crate::engine::version::is_one"
+    )]
+    pub rules_version: u32,
     /// The options.
     pub options: Options,
     /// The hand being played, 1 to 12.

@@ -17,7 +17,7 @@ const RU: &str = "RUSSIAN_COLLUSION";
 
 /// A game at hand `hand` whose table holds `codes` (slot order), laid by `layer`, nothing won.
 fn hand_with(options: Options, hand: u8, layer: Seat, codes: [&str; 5]) -> State {
-    let mut state = deal(options, &mut GameRng::new(&Seed::from_number(3), 0));
+    let mut state = deal(options, &mut GameRng::new(&Seed::from_number(3), 0), 2);
     let cards: Vec<ECard> = codes.iter().map(|code| c(code)).collect();
     for stack in &mut state.stacks {
         stack.retain(|card| !cards.contains(card));
@@ -863,6 +863,23 @@ fn finish(mut s: State) -> Outcome {
 }
 
 #[test]
+fn the_winner_is_named_by_the_seats_name_since_version_two() {
+    let names = ["Hal".to_string(), "Ivy".to_string()];
+    let outcome = finish(last_hand(false, 300));
+    assert_eq!(
+        crate::engine::log::render(&outcome.reason, &names),
+        "Hal wins with 300 electoral votes to 238"
+    );
+    let mut v1 = last_hand(false, 300);
+    v1.rules_version = 1;
+    let outcome = finish(v1);
+    assert_eq!(
+        outcome.reason, "Player 1 wins with 300 electoral votes to 238",
+        "a version-1 game ends as it was recorded"
+    );
+}
+
+#[test]
 fn two_hundred_seventy_wins() {
     let outcome = finish(last_hand(false, 300));
     assert_eq!(outcome.winners, vec![0]);
@@ -897,6 +914,7 @@ fn nobody_sees_a_stack_not_even_its_owner() {
     let s = deal(
         Options::default(),
         &mut GameRng::new(&Seed::from_number(11), 0),
+        2,
     );
     assert_eq!(s.stacks[0].len(), 23, "28 dealt, five laid");
     assert_eq!(s.stacks[1].len(), 28);

@@ -19,7 +19,7 @@ pub use view::{High, PrView, View};
 use crate::cards::Card;
 use crate::engine::{
     Choice, GameRng, Log, OptionKind, OptionSpec, Outcome, RuleError, Rules, Seat, SetupError,
-    Viewer,
+    Standing, Viewer,
 };
 use serde_json::json;
 
@@ -39,7 +39,7 @@ pub fn dc() -> Card {
 impl Rules for Statehood {
     const ID: &'static str = "statehood";
     const NAME: &'static str = "Statehood";
-    const RULES_VERSION: u32 = 2;
+    const RULES_VERSION: u32 = 3;
     type Options = Options;
     type State = State;
     type Command = Command;
@@ -166,6 +166,16 @@ impl Rules for Statehood {
 
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
+    }
+
+    /// Each seat's points.
+    fn standing(state: &State) -> Option<Standing> {
+        Some(Standing {
+            period: state.hand_number,
+            scores: (0..state.scores.len())
+                .map(|s| (crate::engine::log::who(s), state.scores[s]))
+                .collect(),
+        })
     }
 
     fn on_timeout(state: &State, seat: Seat) -> Command {

@@ -122,8 +122,13 @@ fn discard_card(state: &mut State, seat: Seat, card: Card, rng: &mut GameRng, lo
             .map(|s| if s == seat { -forfeited } else { 6 })
             .collect();
         let summary = if forfeited > 0 {
+            let won = if state.rules_version >= 3 {
+                crate::engine::log::count(forfeited, "point")
+            } else {
+                format!("{forfeited} points")
+            };
             format!(
-                "{} discarded Puerto Rico and forfeits the hand, with the {forfeited} points won in it: everyone else scores 6",
+                "{} discarded Puerto Rico and forfeits the hand, with the {won} won in it: everyone else scores 6",
                 who(seat)
             )
         } else {
@@ -393,8 +398,8 @@ impl State {
         let declarer = declaration.declarer;
         log.push(|| {
             format!(
-                "hands are drawn back to seven; {} cards left in the stock",
-                self.stock.len()
+                "hands are drawn back to seven; {} left in the stock",
+                crate::engine::log::count(self.stock.len() as i64, "card")
             )
         });
         next_turn(self, self.left(declarer), log);

@@ -9,7 +9,7 @@ use super::stops::{
     Spec, Stop, amount, assignments, campaign_colours, campaign_dice, campaign_spec, congress_room,
     frame_stop, ops_of, sixes,
 };
-use crate::engine::log::who;
+use crate::engine::log::{count as counted, who};
 use crate::engine::{GameRng, Log, RuleError, Seat};
 
 fn illegal<T>(why: impl Into<String>) -> Result<T, RuleError> {
@@ -146,7 +146,13 @@ fn enter(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
                 }
             }
             let drawn = top(state).cards.len();
-            log.push(|| format!("{} draws {drawn} cards from the draw deck", who(seat)));
+            log.push(|| {
+                format!(
+                    "{} draws {} from the draw deck",
+                    who(seat),
+                    counted(drawn as i64, "card")
+                )
+            });
             None
         }
         _ => None,
@@ -250,13 +256,13 @@ fn exec(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
         }
         Op::Buttons(n) => {
             state.gain_buttons(seat, *n);
-            log.push(|| format!("{} gains {n} buttons", who(seat)));
+            log.push(|| format!("{} gains {}", who(seat), counted(*n, "button")));
         }
         Op::SpendButtons(n) => state.buttons[seat] = state.buttons[seat].saturating_sub(*n),
         Op::OpponentLoses(count) => {
             let n = amount(state, &frame, *count).min(255) as u8;
             state.buttons[other] = state.buttons[other].saturating_sub(n);
-            log.push(|| format!("{} loses {n} buttons", who(other)));
+            log.push(|| format!("{} loses {}", who(other), counted(n, "button")));
         }
         Op::PlaceSelected(n) => {
             if let Some(st) = frame.selected {
@@ -340,7 +346,7 @@ fn exec(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
         Op::Organize => {
             let n = state.campaigners_of(seat).len() as u8;
             state.gain_buttons(seat, n);
-            log.push(|| format!("{} organizes: {n} buttons", who(seat)));
+            log.push(|| format!("{} organizes: {}", who(seat), counted(n, "button")));
         }
         Op::Lobby => {
             let n = sixes(&frame.dice).min(congress_room(state, seat)) as u8;
@@ -596,8 +602,9 @@ pub fn decide(
             }
             log.push(|| {
                 format!(
-                    "{} puts {n} cards at the bottom of the draw deck",
-                    who(seat)
+                    "{} puts {} at the bottom of the draw deck",
+                    who(seat),
+                    counted(n as i64, "card")
                 )
             });
             advance(state);

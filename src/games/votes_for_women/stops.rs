@@ -168,7 +168,7 @@ impl Spec {
         if sum == self.total {
             Ok(())
         } else {
-            Err(format!("place exactly {}, not {sum}", self.total))
+            Err(format!("place {} in all; you placed {sum}", self.total))
         }
     }
 }

@@ -1,0 +1,304 @@
+//! The table as a first-time player meets it, over real HTTP against a real PostgreSQL: a
+//! refused form keeps what the player chose and says why in words, players are called by their
+//! names (never "Player 1") in every banner and log line of every game, counts read as English,
+//! and nothing is headed over an empty pile.
+
+mod common;
+
+use awc::Client;
+use common::{TestDb, create_game, spawn_app};
+use postplay::engine::bot::{bot_rng, fill_at_random};
+use postplay::engine::{ParamKind, Seed};
+
+const NAMES: [&str; 4] = ["Ann", "Bo", "Cy", "Di"];
+
+async fn get_text(client: &Client, url: &str) -> (u16, String) {
+    let mut res = client.get(url).send().await.unwrap();
+    let body = res.body().limit(1 << 22).await.unwrap();
+    (
+        res.status().as_u16(),
+        String::from_utf8_lossy(&body).into_owned(),
+    )
+}
+
+/// The CSRF cookie a seat's page sets, as a `Cookie` header value.
+async fn csrf_cookie(client: &Client, url: &str) -> String {
+    let res = client.get(url).send().await.unwrap();
+    let set = res.headers().get("set-cookie").unwrap().to_str().unwrap();
+    set.split(';').next().unwrap().to_string()
+}
+
+/// The text of each line of an ordered log list, tags and entities left out.
+fn log_texts(page: &str) -> Vec<String> {
+    page.split("<ol class=\"log\"")
+        .skip(1)
+        .flat_map(|list| {
+            let list = list.split("</ol>").next().unwrap_or("");
+            list.split("<li").skip(1).map(|li| {
+                let inner = li.split_once('>').map_or("", |(_, rest)| rest);
+                let inner = inner.split("</li>").next().unwrap_or("");
+                // The whole log puts the move's time first.
+                let text = inner.split_once("</time>").map_or(inner, |(_, rest)| rest);
+                text.trim().to_string()
+            })
+        })
+        .collect()
+}
+
+/// A count of one with a plural noun, such as "1 tricks" (but not "11 tricks").
+fn bad_plural(page: &str) -> Option<String> {
+    for noun in ["cards", "tricks", "points"] {
+        let wrong = format!("1 {noun}");
+        for (at, _) in page.match_indices(&wrong) {
+            let before = page[..at].chars().last();
+            if !before.is_some_and(|c| c.is_ascii_digit()) {
+                return Some(page[at.saturating_sub(30)..(at + 20).min(page.len())].to_string());
+            }
+        }
+    }
+    None
+}
+
+/// The form marked as the refused choice (a form of its own, or the hand made a form).
+fn refused_form(page: &str) -> &str {
+    page.split("<form ")
+        .find(|form| form.split('>').next().unwrap().contains(" refused\""))
+        .expect("the refused choice is marked")
+        .split("</form>")
+        .next()
+        .unwrap()
+}
+
+/// Plays random moves through the store until `stop` holds or the game ends.
+async fn play_until(
+    db: &TestDb,
+    id: i64,
+    seed: u64,
+    mut stop: impl FnMut(&postplay::store::Loaded) -> bool,
+) {
+    let mut rng = bot_rng(&Seed::from_number(seed));
+    loop {
+        let loaded = db.store.load(id).await.unwrap();
+        if loaded.game.outcome().is_some() || stop(&loaded) {
+            return;
+        }
+        let seat = loaded.game.active()[0];
+        let choices = loaded.game.choices(seat);
+        let command = fill_at_random(&choices[rng.index(choices.len())], &mut rng);
+        db.store
+            .submit(id, seat, &command, Some(loaded.row.head_seq))
+            .await
+            .unwrap();
+    }
+}
+
+#[actix_web::test]
+async fn a_refused_kitty_keeps_its_ticks_and_says_why_in_words() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::builder().disable_redirects().finish();
+    let (id, tokens) = create_game(&db, "whitehouse", &NAMES, 31).await;
+    // On to the first choice that picks several cards at once: laying back the kitty.
+    play_until(&db, id, 31, |loaded| {
+        let seat = loaded.game.active()[0];
+        loaded.game.choices(seat).iter().any(|c| {
+            c.params
+                .iter()
+                .any(|p| matches!(p.kind, ParamKind::Pick { min, .. } if min >= 2))
+        })
+    })
+    .await;
+    let loaded = db.store.load(id).await.unwrap();
+    assert!(
+        loaded.game.outcome().is_none(),
+        "a kitty comes before the end"
+    );
+    let seat = loaded.game.active()[0];
+    let choices = loaded.game.choices(seat);
+    let (index, min) = choices
+        .iter()
+        .enumerate()
+        .find_map(|(i, c)| match &c.params[..] {
+            [p] => match p.kind {
+                ParamKind::Pick { min, .. } if min >= 2 => Some((i, min)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .expect("a choice with one pick of several cards");
+    let url = format!("{base}/play/{}", tokens[seat]);
+    let cookie = csrf_cookie(&client, &url).await;
+    let csrf = cookie.trim_start_matches("pp_csrf=");
+    let ticked: Vec<usize> = (0..min - 1).collect();
+    let mut form = format!("csrf={csrf}&seq={}&choice={index}", loaded.row.head_seq);
+    for t in &ticked {
+        form.push_str(&format!("&p0={t}"));
+    }
+    let mut res = client
+        .post(&url)
+        .insert_header(("Cookie", cookie.clone()))
+        .insert_header(("Content-Type", "application/x-www-form-urlencoded"))
+        .send_body(form)
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 422);
+    let page = String::from_utf8_lossy(&res.body().limit(1 << 22).await.unwrap()).into_owned();
+    assert!(
+        page.contains(&format!("Choose {min}; you chose {}.", min - 1)),
+        "the refusal in words: {}",
+        page.split("role=\"alert\">")
+            .nth(1)
+            .unwrap_or("")
+            .split("</div>")
+            .next()
+            .unwrap_or("")
+    );
+    assert!(!page.contains("pick between"), "no machine words");
+    let refused = refused_form(&page);
+    for t in 0..min + 3 {
+        let input = format!("name=\"p0\" value=\"{t}\"");
+        let Some(at) = refused.find(&input) else {
+            continue;
+        };
+        let tag = refused[at..].split('>').next().unwrap();
+        assert_eq!(
+            tag.contains("checked"),
+            ticked.contains(&t),
+            "option {t} keeps its tick: {tag}"
+        );
+    }
+    assert_eq!(
+        refused.matches(" checked").count(),
+        ticked.len(),
+        "exactly the ticks sent"
+    );
+    assert_eq!(
+        db.store.load(id).await.unwrap().row.head_seq,
+        loaded.row.head_seq,
+        "nothing is written"
+    );
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_refused_number_keeps_what_was_entered() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::builder().disable_redirects().finish();
+    let (id, tokens) = create_game(&db, "whitehouse", &NAMES, 16).await;
+    let seat = db.store.load(id).await.unwrap().game.active()[0];
+    let url = format!("{base}/play/{}", tokens[seat]);
+    let cookie = csrf_cookie(&client, &url).await;
+    let csrf = cookie.trim_start_matches("pp_csrf=");
+    // Choice 1 is "Bid" with a number field; 235 is no bid (bids go in tens).
+    let mut res = client
+        .post(&url)
+        .insert_header(("Cookie", cookie.clone()))
+        .insert_header(("Content-Type", "application/x-www-form-urlencoded"))
+        .send_body(format!("csrf={csrf}&seq=0&choice=1&p0=235"))
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 422);
+    let page = String::from_utf8_lossy(&res.body().limit(1 << 22).await.unwrap()).into_owned();
+    assert!(page.contains("you gave 235."), "the refusal in words");
+    let refused = refused_form(&page);
+    let input = refused.split("type=\"number\"").nth(1).unwrap();
+    assert!(input.split('>').next().unwrap().contains("value=\"235\""));
+    assert_eq!(db.store.load(id).await.unwrap().row.head_seq, 0);
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn every_game_names_its_players_and_speaks_in_sentences() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::builder().disable_redirects().finish();
+    for (kind, seats, seed) in [
+        ("whitehouse", 4, 41),
+        ("statehood", 3, 42),
+        ("electoral-combat", 2, 43),
+        ("nationhood", 2, 44),
+        ("votes-for-women", 2, 45),
+    ] {
+        let (id, tokens) = create_game(&db, kind, &NAMES[..seats], seed).await;
+        let mut seen = Vec::new();
+        let mut step = 0;
+        play_until(&db, id, seed, |_| {
+            step += 1;
+            if step % 40 == 1 {
+                seen.push(step);
+            }
+            false
+        })
+        .await;
+        let loaded = db.store.load(id).await.unwrap();
+        let outcome = loaded.game.outcome().expect("played to the end");
+        let pages = [
+            get_text(&client, &format!("{base}/play/{}", tokens[0])).await,
+            get_text(&client, &format!("{base}/games/{id}")).await,
+            get_text(&client, &format!("{base}/games/{id}/log")).await,
+        ];
+        for (status, page) in &pages {
+            assert_eq!(*status, 200);
+            assert!(!page.contains("Player 1"), "{kind}: a seat number");
+            assert!(!page.contains("Player 2"), "{kind}: a seat number");
+            if let Some(bad) = bad_plural(page) {
+                panic!("{kind}: {bad}");
+            }
+        }
+        let banner = pages[0]
+            .1
+            .split("<b>Game over.</b>")
+            .nth(1)
+            .expect("the banner")
+            .split("</div>")
+            .next()
+            .unwrap()
+            .to_string();
+        let game = postplay::engine::find_game(kind).unwrap();
+        for &w in &outcome.winners {
+            // Games with named seats may speak of a side ("North–South"); in games whose seats
+            // are only numbered, the winner is named.
+            if game.seat_role(w, seats).is_none() {
+                assert!(
+                    banner.contains(NAMES[w]),
+                    "{kind}: the banner names the winner: {banner}"
+                );
+            }
+        }
+        let lines = log_texts(&pages[2].1);
+        assert!(lines.len() > 10, "{kind}: the whole log");
+        for line in &lines {
+            let first = line.chars().next().expect("no empty line");
+            assert!(
+                !first.is_lowercase(),
+                "{kind}: a line starts with a capital: {line}"
+            );
+        }
+        assert!(!seen.is_empty());
+    }
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn electoral_combat_heads_no_empty_pile_and_draws_its_face_down_cards() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::builder().finish();
+    let (id, tokens) = create_game(&db, "electoral-combat", &NAMES[..2], 7).await;
+    let (_, page) = get_text(&client, &format!("{base}/play/{}", tokens[0])).await;
+    assert!(!page.contains("has won"), "nothing won at move 0");
+    assert!(page.contains("class=\"card down\""), "the hand's backs");
+    play_until(&db, id, 7, |loaded| {
+        loaded.game.view(postplay::engine::Viewer::Spectator)["won"]
+            .as_array()
+            .is_some_and(|w| {
+                w.iter()
+                    .any(|p| p.as_array().is_some_and(|p| !p.is_empty()))
+            })
+    })
+    .await;
+    let (_, page) = get_text(&client, &format!("{base}/play/{}", tokens[0])).await;
+    assert!(page.contains("has won"), "a pile once something is won");
+    db.drop().await;
+}
