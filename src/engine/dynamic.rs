@@ -2,7 +2,8 @@
 //! through [`DynGame`] and [`DynMatch`], with commands, choices and views as JSON.
 
 use super::{
-    Choice, Log, Match, OptionSpec, Outcome, RuleError, Rules, Seat, Seed, SetupError, Viewer,
+    Choice, Log, Match, OptionSpec, Outcome, RuleError, Rules, Seat, Seed, SetupError, Standing,
+    Viewer,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -24,6 +25,14 @@ pub trait DynGame: Sync {
     fn default_options(&self) -> Value;
     /// A seat's name in this game ("North", "Player 2").
     fn seat_name(&self, seat: Seat, seats: usize) -> String;
+    /// What a period of play is called in this game ("Hand", "Turn"); see [`Rules::PERIOD`].
+    fn period_name(&self) -> &'static str;
+    /// The seat's role where the game names its seats ("North", "Suffragist"); `None` where
+    /// seats are only numbered, so pages show the player's name alone.
+    fn seat_role(&self, seat: Seat, seats: usize) -> Option<String> {
+        let name = self.seat_name(seat, seats);
+        (name != super::numbered_seat(seat)).then_some(name)
+    }
     /// Parses the options and sets up a match from the seed, under the current rules version.
     fn new_match(
         &self,
@@ -94,6 +103,8 @@ pub trait DynMatch: Send + Sync {
     fn state_json(&self) -> Value;
     /// The result, once over.
     fn outcome(&self) -> Option<Outcome>;
+    /// The period being played and the scores so far (see [`Rules::standing`]).
+    fn standing(&self) -> Option<Standing>;
     /// SHA-256 of the canonical state, hex.
     fn state_hash(&self) -> String;
     /// The command the clock plays for a seat that timed out.
@@ -137,6 +148,9 @@ where
     }
     fn seat_name(&self, seat: Seat, seats: usize) -> String {
         R::seat_name(seat, seats)
+    }
+    fn period_name(&self) -> &'static str {
+        R::PERIOD
     }
     fn new_match_at(
         &self,
@@ -220,6 +234,9 @@ where
     }
     fn outcome(&self) -> Option<Outcome> {
         Match::outcome(self)
+    }
+    fn standing(&self) -> Option<Standing> {
+        R::standing(&self.state)
     }
     fn state_hash(&self) -> String {
         Match::state_hash(self)

@@ -17,6 +17,7 @@ pub mod rng;
 pub mod testing;
 #[cfg(test)]
 mod tests;
+pub mod version;
 
 pub use choice::{Choice, FillError, GroupCap, Param, ParamKind, PickOption, PickRule};
 pub use dynamic::{ApplyError, DynGame, DynMatch, find_game, registry};
@@ -71,6 +72,21 @@ pub struct Outcome {
     pub scores: Vec<i64>,
     /// One sentence a player understands: "North and South reach 7 points".
     pub reason: String,
+}
+
+/// The name of a seat in a game that gives its seats no names of their own: "Player 2".
+pub fn numbered_seat(seat: Seat) -> String {
+    format!("Player {}", seat + 1)
+}
+
+/// Where a game stands: the period (hand, turn) being played and each side's score so far.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// The hand or turn being played, from 1.
+    pub period: u32,
+    /// Each side's score, labelled by a log line's seat placeholders (`{s0}`, `{s0} and
+    /// {s2}`) or a side's name ("Suffragist checks").
+    pub scores: Vec<(String, i64)>,
 }
 
 /// Why a command was refused. The state is unchanged; the message is for the player.
@@ -201,6 +217,16 @@ pub trait Rules: 'static {
     /// logs) goes through this; the full command is shown to others only once the game is over.
     fn redacted(state: &Self::State, seat: Seat, command: &Self::Command) -> Option<Value>;
 
+    /// What a period of play is called in this game, for the log's breaks ("Hand", "Turn").
+    const PERIOD: &'static str = "Hand";
+
+    /// The period being played and each side's score, for the log's breaks, its score table
+    /// and chart; `None` for a game that keeps no score between periods.
+    fn standing(state: &Self::State) -> Option<Standing> {
+        let _ = state;
+        None
+    }
+
     /// The seats that win or lose with `seat` (its partners), for a forfeit; none by default.
     fn partners(state: &Self::State, seat: Seat) -> Vec<Seat> {
         let _ = (state, seat);
@@ -210,6 +236,6 @@ pub trait Rules: 'static {
     /// A name for a seat in this game ("North", "Player 2"), used in logs and pages.
     fn seat_name(seat: Seat, seats: usize) -> String {
         let _ = seats;
-        format!("Player {}", seat + 1)
+        numbered_seat(seat)
     }
 }

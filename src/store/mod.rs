@@ -3,9 +3,11 @@
 //! keyed by the log's head.
 
 pub mod effects;
+mod history;
 mod tokens;
 
 pub use crate::domain::{EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
+pub use history::{History, Step};
 pub use tokens::{looks_like_token, new_token, token_hash};
 
 use crate::engine::audit::{Entry, genesis, link};

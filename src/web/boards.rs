@@ -26,10 +26,46 @@ static BOARDS: &[&dyn DynBoard] = &[
     &Drawn::<games::votes_for_women::VotesForWomen>::NEW,
 ];
 
+/// The people at a table, for a board: each seat's name, and how long each awaited seat has
+/// waited ("since Tue 24 Nov, 10:04 UTC").
+#[derive(Clone, Copy)]
+pub struct Seating<'a> {
+    /// Display names by seat.
+    pub names: &'a [String],
+    /// For each awaited seat, since when it has waited, in words.
+    pub waiting: &'a [(Seat, String)],
+}
+
+impl<'a> Seating<'a> {
+    /// Names only, where waiting times mean nothing (a replay).
+    pub fn named(names: &'a [String]) -> Seating<'a> {
+        Seating {
+            names,
+            waiting: &[],
+        }
+    }
+
+    /// Since when `seat` has waited, if it is awaited and that is known.
+    fn waiting_since(&self, seat: Seat) -> String {
+        self.waiting
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .map(|(_, since)| since.clone())
+            .unwrap_or_default()
+    }
+}
+
 /// How a game draws its own view as a board.
 trait Board: Rules<View: DeserializeOwned> {
-    /// The board for `view`, with `names` for the seats.
-    fn board(view: &Self::View, names: &[String]) -> askama::Result<String>;
+    /// The board for `view`, with the people at the table.
+    fn board(view: &Self::View, seating: &Seating) -> askama::Result<String>;
+
+    /// The viewer's own hand as card codes in the board's order, where the page draws the hand
+    /// (and makes its playable cards buttons); `None` where the board draws the hand itself.
+    fn own_hand(view: &Self::View) -> Option<Vec<String>> {
+        let _ = view;
+        None
+    }
 
     /// The card with this code as the board draws it; `None` when the code is no card of the
     /// game. By default a card of the pack with its state and electoral votes.
@@ -44,7 +80,9 @@ trait DynBoard: Sync {
     /// The game id.
     fn id(&self) -> &'static str;
     /// The board, or `None` if `view` is not a view of this game or its template fails.
-    fn board(&self, view: &Value, names: &[String]) -> Option<String>;
+    fn board(&self, view: &Value, seating: &Seating) -> Option<String>;
+    /// The viewer's own hand for the page to draw (see [`Board::own_hand`]).
+    fn own_hand(&self, view: &Value) -> Option<Vec<String>>;
     /// The card as the board draws it, or `None` (no card of the game, or no view of it).
     fn card(&self, view: &Value, code: &str) -> Option<String>;
 }
@@ -61,8 +99,11 @@ impl<G: Board> DynBoard for Drawn<G> {
     fn id(&self) -> &'static str {
         G::ID
     }
-    fn board(&self, view: &Value, names: &[String]) -> Option<String> {
-        G::board(&G::View::deserialize(view).ok()?, names).ok()
+    fn board(&self, view: &Value, seating: &Seating) -> Option<String> {
+        G::board(&G::View::deserialize(view).ok()?, seating).ok()
+    }
+    fn own_hand(&self, view: &Value) -> Option<Vec<String>> {
+        G::own_hand(&G::View::deserialize(view).ok()?)
     }
     fn card(&self, view: &Value, code: &str) -> Option<String> {
         G::card(&G::View::deserialize(view).ok()?, code)
@@ -83,14 +124,23 @@ pub fn card_in_game_html(kind: &str, view: &Value, code: &str) -> Option<String>
 }
 
 /// The board of any game for a view, as HTML.
-pub fn board_html(kind: &str, view: &Value, names: &[String]) -> String {
-    game_board(kind, view, names).unwrap_or_else(|| value_html(view))
+pub fn board_html(kind: &str, view: &Value, seating: &Seating) -> String {
+    find_board(kind)
+        .and_then(|b| b.board(view, seating))
+        .unwrap_or_else(|| value_html(view))
 }
 
 /// The game's own board for a view, or `None` where [`board_html`] falls back to the generic
 /// rendering.
+#[cfg(test)]
 fn game_board(kind: &str, view: &Value, names: &[String]) -> Option<String> {
-    find_board(kind)?.board(view, names)
+    find_board(kind)?.board(view, &Seating::named(names))
+}
+
+/// The viewer's own hand in `view` as card codes, where game `kind` leaves drawing it to the
+/// page; `None` where its board draws the hand.
+pub fn own_hand(kind: &str, view: &Value) -> Option<Vec<String>> {
+    find_board(kind)?.own_hand(view)
 }
 
 /// A seat's display name, or "Player N" when the game has no name for it.
@@ -98,7 +148,7 @@ fn seat_name(names: &[String], seat: Seat) -> String {
     names
         .get(seat)
         .cloned()
-        .unwrap_or_else(|| format!("Player {}", seat + 1))
+        .unwrap_or_else(|| crate::engine::numbered_seat(seat))
 }
 
 /// Cards of the pack drawn with their states, side by side.

@@ -6,11 +6,14 @@ mod boards;
 pub mod client;
 mod csrf;
 pub mod events;
+mod hand;
+mod history;
 pub mod limits;
 mod mail;
 mod pages;
 mod protect;
 pub mod render;
+mod rules;
 
 use crate::config::{Config, WebSettings};
 use crate::store::{Store, StoreError, SubmitError};
@@ -191,6 +194,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .wrap(limits::PerClient::Games),
         )
         .route("/new/{kind}/created/{id}", get().to(pages::created))
+        .route("/rules/{kind}", get().to(rules::rules))
         .route("/manage/{token}", get().to(pages::manage))
         .service(
             web::resource("/manage/{token}/relink/{seat}")
@@ -213,8 +217,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(pages::clock_control),
         )
         .route("/games/{id}", get().to(pages::spectate))
-        .route("/games/{id}/log", get().to(pages::public_log))
-        .route("/games/{id}/replay", get().to(pages::replay))
+        .route("/games/{id}/log", get().to(history::public_log))
+        .route("/games/{id}/replay", get().to(history::replay))
         .route("/games/{id}/events", get().to(events::events))
         .route("/api/games/{id}/view", get().to(api::view_by_id))
         .route("/api/games/{id}/choices", get().to(api::choices_by_id))

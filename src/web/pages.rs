@@ -1,12 +1,13 @@
 //! The HTML pages: home, create, organiser, play, spectate, log. GET never changes anything;
 //! every form carries a CSRF token and the move it was rendered at.
 
-use super::boards::{board_html, card_in_game_html};
+use super::boards::{Seating, board_html, card_in_game_html, own_hand};
 use super::client::client_addr;
-use super::render::{FormChoice, form_choices, values_from_form};
+use super::hand::{Hand, hand};
+use super::render::{FormChoice, form_choices, keep_entries, values_from_form};
 use super::{AppState, WebError, csrf};
 use crate::engine::log::render;
-use crate::engine::{OptionKind, Seat, Viewer, find_game, registry};
+use crate::engine::{FillError, OptionKind, Seat, Viewer, find_game, registry};
 use crate::mail::EmailAddress;
 use crate::store::{Loaded, NewSeat, PlayerName, SubmitError};
 use actix_web::http::StatusCode;
@@ -553,24 +554,62 @@ pub struct LogLine {
     pub seq: i64,
     /// The line with names filled in.
     pub text: String,
-    /// One of the last few moves.
-    pub recent: bool,
+    /// Made since the viewer's last visit or move.
+    pub new: bool,
 }
 
-fn log_lines(loaded: &Loaded, names: &[String], last: Option<usize>) -> Vec<LogLine> {
+/// The most lines the play page shows of what happened since the viewer's last visit; the
+/// whole log has the rest.
+const MOST_NEW_LINES: usize = 60;
+
+/// The play page's log: the moves since `since` (the viewer's last visit or move, marked new),
+/// at least the last eight moves, at most [`MOST_NEW_LINES`] lines.
+fn log_lines(loaded: &Loaded, names: &[String], since: i64) -> Vec<LogLine> {
     let head = loaded.row.head_seq;
-    let entries = loaded.log.iter();
-    let skip = last.map_or(0, |n| loaded.log.len().saturating_sub(n));
-    entries
-        .skip(skip)
+    let from = since.min(head - 8);
+    let mut lines: Vec<LogLine> = loaded
+        .log
+        .iter()
+        .filter(|(seq, _, _)| *seq > from || (from < 0 && *seq == 0))
         .flat_map(|(seq, _, lines)| {
             lines.iter().map(move |l| LogLine {
                 seq: *seq,
                 text: render(l, names),
-                recent: head - seq < 4,
+                new: *seq > since,
             })
         })
-        .collect()
+        .collect();
+    let extra = lines.len().saturating_sub(MOST_NEW_LINES);
+    lines.drain(..extra);
+    lines
+}
+
+/// The last move `viewer` made itself, or the start.
+fn last_own_move(loaded: &Loaded, viewer: Viewer) -> i64 {
+    let Viewer::Seat(seat) = viewer else {
+        return loaded.row.head_seq;
+    };
+    loaded
+        .log
+        .iter()
+        .rev()
+        .find(|(seq, s, _)| *seq > 0 && *s == seat)
+        .map_or(0, |(seq, _, _)| *seq)
+}
+
+/// The cookie in which a seat's browser keeps the last move it was shown (scoped to the
+/// seat's page), so the page can mark what happened since; the server stores nothing on GET.
+const SEEN_COOKIE: &str = "pp_seen";
+
+/// The cookie that remembers the head a seat's page showed.
+fn seen_cookie(token: &str, head: i64, secure: bool) -> actix_web::cookie::Cookie<'static> {
+    actix_web::cookie::Cookie::build(SEEN_COOKIE, head.to_string())
+        .path(format!("/play/{token}"))
+        .http_only(true)
+        .secure(secure)
+        .same_site(actix_web::cookie::SameSite::Lax)
+        .max_age(actix_web::cookie::time::Duration::days(120))
+        .finish()
 }
 
 async fn seat_names(state: &AppState, loaded: &Loaded) -> Result<Vec<String>, WebError> {
@@ -588,6 +627,11 @@ async fn seat_names(state: &AppState, loaded: &Loaded) -> Result<Vec<String>, We
 struct Play {
     title: String,
     subtitle: String,
+    kind: String,
+    status: String,
+    hand: Option<Hand>,
+    moving: bool,
+    new_moves: usize,
     game_id: i64,
     head: i64,
     head_hash: String,
@@ -598,9 +642,7 @@ struct Play {
     csrf: String,
     error: Option<String>,
     outcome: Option<String>,
-    waiting_for: String,
     log: Vec<LogLine>,
-    log_start: i64,
     clock: String,
     paused: bool,
     deadlines: Vec<(String, String)>,
@@ -638,14 +680,41 @@ fn deadline_text(d: &crate::clock::SeatDeadline, clock: &crate::domain::ClockSet
     }
 }
 
-async fn play_page(
-    state: &AppState,
-    loaded: &Loaded,
+/// Who a play page is for and what it shows besides the game.
+struct PageFor<'a> {
     viewer: Viewer,
-    token: Option<&str>,
-    csrf_token: String,
+    /// The seat's link token (none for a spectator).
+    token: Option<&'a str>,
+    csrf: String,
+    /// Why the move sent was refused.
     error: Option<String>,
-) -> Result<Play, WebError> {
+    /// The refused form's fields, shown again.
+    entries: Option<&'a [(String, String)]>,
+    /// The last move the viewer's browser was shown.
+    seen: Option<i64>,
+}
+
+/// "since Tue 24 Nov, 10:04 UTC (2 days)".
+fn since_words(
+    since: &chrono::DateTime<chrono::Utc>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> String {
+    format!(
+        "since {} ({})",
+        since.format("%a %-d %b, %H:%M UTC"),
+        crate::time::in_words(now - *since)
+    )
+}
+
+async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result<Play, WebError> {
+    let PageFor {
+        viewer,
+        token,
+        csrf: csrf_token,
+        error,
+        entries,
+        seen,
+    } = to;
     let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
     let names = seat_names(state, loaded).await?;
     let view = loaded.game.view(viewer);
@@ -654,8 +723,34 @@ async fn play_page(
         _ => Vec::new(),
     };
     let active = loaded.game.active();
-    let log = log_lines(loaded, &names, Some(12));
+    let since = seen.unwrap_or(0).max(last_own_move(loaded, viewer));
+    let log = log_lines(loaded, &names, since);
     let (clock, deadlines) = crate::clock::deadlines(&state.store, loaded.row.id).await?;
+    let now = state.store.now();
+    let waiting: Vec<(Seat, String)> = deadlines
+        .iter()
+        .map(|d| (d.seat, since_words(&d.waiting_since, now)))
+        .collect();
+    let draw = |code: &str| card_in_game_html(&loaded.row.kind, &view, code);
+    let mut forms = form_choices(&choices, &draw);
+    if let Some(fields) = entries {
+        keep_entries(&mut forms, fields);
+    }
+    let hand = own_hand(&loaded.row.kind, &view).map(|held| hand(&held, &mut forms, &draw));
+    let status = match (viewer, loaded.game.outcome()) {
+        (_, Some(_)) => "The game is over.".to_string(),
+        (Viewer::Seat(seat), None) if active.contains(&seat) => "Your move.".to_string(),
+        _ => {
+            let who: Vec<String> = active
+                .iter()
+                .map(|&s| match waiting.iter().find(|(w, _)| *w == s) {
+                    Some((_, since)) => format!("{} {since}", names[s]),
+                    None => names[s].clone(),
+                })
+                .collect();
+            format!("Waiting for {}.", who.join(", "))
+        }
+    };
     let paused: bool = sqlx::query_scalar("SELECT paused_at IS NOT NULL FROM games WHERE id = $1")
         .bind(loaded.row.id)
         .fetch_one(state.store.pool())
@@ -688,20 +783,25 @@ async fn play_page(
         _ => None,
     };
     let title = match viewer {
-        Viewer::Seat(seat) => format!(
-            "{} #{} — {} ({})",
-            game.name(),
-            loaded.row.id,
-            names[seat],
-            game.seat_name(seat, names.len())
-        ),
+        Viewer::Seat(seat) => match game.seat_role(seat, names.len()) {
+            Some(role) => format!(
+                "{} #{} — {} ({role})",
+                game.name(),
+                loaded.row.id,
+                names[seat]
+            ),
+            None => format!("{} #{} — {}", game.name(), loaded.row.id, names[seat]),
+        },
         _ => format!("{} #{} — watching", game.name(), loaded.row.id),
     };
     Ok(Play {
         subtitle: names
             .iter()
             .enumerate()
-            .map(|(i, n)| format!("{}: {n}", game.seat_name(i, names.len())))
+            .map(|(i, n)| match game.seat_role(i, names.len()) {
+                Some(role) => format!("{role}: {n}"),
+                None => n.clone(),
+            })
             .collect::<Vec<_>>()
             .join(" · "),
         title,
@@ -709,20 +809,28 @@ async fn play_page(
         head: loaded.row.head_seq,
         head_hash: loaded.row.head_hash.clone(),
         commitment: loaded.row.commitment.clone(),
-        board: board_html(&loaded.row.kind, &view, &names),
-        choices: form_choices(&choices, &|code: &str| {
-            card_in_game_html(&loaded.row.kind, &view, code)
-        }),
+        board: board_html(
+            &loaded.row.kind,
+            &view,
+            &Seating {
+                names: &names,
+                waiting: &waiting,
+            },
+        ),
+        kind: loaded.row.kind.clone(),
+        moving: !forms.is_empty() || hand.as_ref().is_some_and(|h| h.form.is_some()),
+        status,
+        hand,
+        new_moves: {
+            let mut new: Vec<i64> = log.iter().filter(|l| l.new).map(|l| l.seq).collect();
+            new.dedup();
+            new.len()
+        },
+        choices: forms,
         post_url: token.map(|t| format!("/play/{t}")).unwrap_or_default(),
         csrf: csrf_token,
         error,
         outcome: loaded.game.outcome().map(|o| render(&o.reason, &names)),
-        waiting_for: active
-            .iter()
-            .map(|&s| names[s].clone())
-            .collect::<Vec<_>>()
-            .join(", "),
-        log_start: log.first().map_or(1, |l| l.seq),
         log,
         clock: clock.describe(),
         paused,
@@ -837,17 +945,31 @@ pub async fn play(
     let (id, seat) = seat_of(&state, &token).await?;
     let loaded = state.store.load(id).await?;
     let (csrf_token, cookie) = csrf::token_for(&req);
+    let seen = req
+        .cookie(SEEN_COOKIE)
+        .and_then(|c| c.value().parse::<i64>().ok());
     let page = play_page(
         &state,
         &loaded,
-        Viewer::Seat(seat),
-        Some(&token),
-        csrf_token,
-        None,
+        PageFor {
+            viewer: Viewer::Seat(seat),
+            token: Some(&token),
+            csrf: csrf_token,
+            error: None,
+            entries: None,
+            seen,
+        },
     )
     .await?;
     let mut response = html(StatusCode::OK, page)?;
     csrf::attach(&mut response, cookie);
+    response
+        .add_cookie(&seen_cookie(
+            &token,
+            loaded.row.head_seq,
+            state.secure_cookies,
+        ))
+        .map_err(|e| WebError::Internal(e.to_string()))?;
     Ok(response)
 }
 
@@ -881,10 +1003,14 @@ pub async fn play_move(
     let page = play_page(
         &state,
         &loaded,
-        Viewer::Seat(seat),
-        Some(&token),
-        csrf_token,
-        Some(refused.1),
+        PageFor {
+            viewer: Viewer::Seat(seat),
+            token: Some(&token),
+            csrf: csrf_token,
+            error: Some(refused.1),
+            entries: (refused.0 != StatusCode::CONFLICT).then_some(&fields[..]),
+            seen: None,
+        },
     )
     .await?;
     html(refused.0, page)
@@ -918,7 +1044,7 @@ async fn move_from_form(
             "that move is not open to you now".to_string(),
         ))?;
     let command = values_from_form(choice, fields)
-        .and_then(|v| choice.build(&v).map_err(|e| e.to_string()))
+        .and_then(|v| choice.build(&v).map_err(|e| fill_error_words(choice, e)))
         .map_err(|reason| (StatusCode::UNPROCESSABLE_ENTITY, reason))?;
     match state
         .store
@@ -941,6 +1067,20 @@ async fn move_from_form(
     }
 }
 
+/// A refused form's entry in a player's words: the question asked, then what is wrong with
+/// the answer ("Which cards go back? Choose 6; you chose 5.").
+fn fill_error_words(choice: &crate::engine::Choice, error: FillError) -> String {
+    let (field, reason) = match error {
+        FillError::Missing(field) => (field, "no answer given".to_string()),
+        FillError::Invalid { field, reason } => (field, reason),
+    };
+    let reason = render(&reason, &[]);
+    match choice.params.iter().find(|p| p.field == field) {
+        Some(param) => format!("{} {reason}.", param.prompt.trim_end_matches(':')),
+        None => format!("{reason}."),
+    }
+}
+
 /// `GET /games/{id}`: the public view.
 pub async fn spectate(
     state: web::Data<AppState>,
@@ -952,144 +1092,15 @@ pub async fn spectate(
         play_page(
             &state,
             &loaded,
-            Viewer::Spectator,
-            None,
-            String::new(),
-            None,
+            PageFor {
+                viewer: Viewer::Spectator,
+                token: None,
+                csrf: String::new(),
+                error: None,
+                entries: None,
+                seen: None,
+            },
         )
         .await?,
-    )
-}
-
-#[derive(Template)]
-#[template(path = "log.html")]
-struct LogPage {
-    title: String,
-    log: Vec<LogLine>,
-    commitment: String,
-    seed: Option<String>,
-    head_hash: String,
-}
-
-/// `GET /games/{id}/log`: the whole public log.
-pub async fn public_log(
-    state: web::Data<AppState>,
-    id: web::Path<i64>,
-) -> Result<HttpResponse, WebError> {
-    let loaded = state.store.load(*id).await?;
-    let names = seat_names(&state, &loaded).await?;
-    let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
-    html(
-        StatusCode::OK,
-        LogPage {
-            title: format!("{} #{}", game.name(), loaded.row.id),
-            log: log_lines(&loaded, &names, None),
-            commitment: loaded.row.commitment.clone(),
-            seed: (loaded.row.status == "over").then(|| loaded.row.seed.to_hex()),
-            head_hash: loaded.row.head_hash.clone(),
-        },
-    )
-}
-
-#[derive(Template)]
-#[template(path = "replay.html")]
-struct Replay {
-    title: String,
-    kind: String,
-    game_id: i64,
-    at: i64,
-    head: i64,
-    open: bool,
-    can_open: bool,
-    first_url: String,
-    back_url: String,
-    forward_url: String,
-    last_url: String,
-    step_lines: Vec<String>,
-    board: String,
-    commitment: String,
-    seed: Option<String>,
-}
-
-/// The query of the replay viewer.
-#[derive(serde::Deserialize)]
-pub struct ReplayQuery {
-    at: Option<i64>,
-    open: Option<u8>,
-}
-
-/// `GET /games/{id}/replay?at=N[&open=1]`: the board as it was after move N (public view; a
-/// finished game may be shown with all cards open), with links to step through.
-pub async fn replay(
-    state: web::Data<AppState>,
-    id: web::Path<i64>,
-    query: web::Query<ReplayQuery>,
-) -> Result<HttpResponse, WebError> {
-    let row = state.store.game(*id).await?.ok_or(WebError::NotFound)?;
-    let game = find_game(&row.kind).ok_or(WebError::NotFound)?;
-    let head = row.head_seq;
-    let at = query.at.unwrap_or(head).clamp(0, head);
-    let over = row.status == "over";
-    let open = over && query.open == Some(1);
-    let mut live = game
-        .new_match_at(
-            &row.options,
-            row.seat_count as usize,
-            row.seed,
-            row.rules_version as u32,
-        )
-        .map_err(|e| WebError::Internal(e.to_string()))?;
-    let mut log = crate::engine::Log::recording();
-    let mut step_lines = Vec::new();
-    for entry in state
-        .store
-        .commands(*id, 0)
-        .await?
-        .into_iter()
-        .take(at as usize)
-    {
-        live.apply_json(entry.seat, &entry.command, &mut log)
-            .map_err(|e| WebError::Internal(format!("move {}: {e}", entry.seq)))?;
-        step_lines = log.take();
-    }
-    let names: Vec<String> = state
-        .store
-        .seats(*id)
-        .await?
-        .into_iter()
-        .map(|s| s.name)
-        .collect();
-    let viewer = if open {
-        Viewer::Auditor
-    } else {
-        Viewer::Spectator
-    };
-    let url = |n: i64| {
-        format!(
-            "/games/{}/replay?at={}{}",
-            row.id,
-            n.clamp(0, head),
-            if open { "&open=1" } else { "" }
-        )
-    };
-    html(
-        StatusCode::OK,
-        Replay {
-            title: format!("{} #{}", game.name(), row.id),
-            kind: row.kind.clone(),
-            game_id: row.id,
-            at,
-            head,
-            open,
-            can_open: over,
-            first_url: url(0),
-            back_url: url(at - 1),
-            forward_url: url(at + 1),
-            last_url: url(head),
-            step_lines: step_lines.iter().map(|l| render(l, &names)).collect(),
-            board: board_html(&row.kind, &live.view(viewer), &names),
-            commitment: row.commitment.clone(),
-            seed: over.then(|| row.seed.to_hex()),
-        },
     )
 }

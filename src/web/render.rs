@@ -122,6 +122,12 @@ pub struct FormOption {
     pub index: usize,
     /// Its label as HTML (a card, or escaped text).
     pub html: String,
+    /// Its value where that is a string, such as a card's code.
+    pub value: Option<String>,
+    /// Ticked when the page shows a refused form again with what the player chose.
+    pub checked: bool,
+    /// The count entered on it (distribute and allot), shown again after a refusal.
+    pub amount: i64,
 }
 
 /// One parameter of a choice, ready for a form.
@@ -142,6 +148,8 @@ pub struct FormParam {
     pub step: i64,
     /// The rule in words, if any.
     pub rule: String,
+    /// The number entered (number), shown again after a refusal.
+    pub value: i64,
 }
 
 /// A choice, ready for a form.
@@ -156,6 +164,8 @@ pub struct FormChoice {
     pub sealed: bool,
     /// The fields to fill in.
     pub params: Vec<FormParam>,
+    /// The choice the player sent and was refused: shown with their entries, first.
+    pub refused: bool,
 }
 
 /// Draws the card with this code as the game draws it on its board; `None` when the code is
@@ -176,6 +186,9 @@ pub fn form_choices(choices: &[Choice], card: CardDrawer) -> Vec<FormChoice> {
                     .as_str()
                     .and_then(card)
                     .unwrap_or_else(|| esc(&o.label)),
+                value: o.value.as_str().map(str::to_string),
+                checked: false,
+                amount: 0,
             })
             .collect()
     };
@@ -187,6 +200,7 @@ pub fn form_choices(choices: &[Choice], card: CardDrawer) -> Vec<FormChoice> {
             label: choice.label.clone(),
             warning: choice.warning.clone(),
             sealed: choice.sealed,
+            refused: false,
             params: choice
                 .params
                 .iter()
@@ -204,6 +218,7 @@ pub fn form_choices(choices: &[Choice], card: CardDrawer) -> Vec<FormChoice> {
                             max: 1,
                             step: 1,
                             rule: String::new(),
+                            value: 0,
                         },
                         ParamKind::Pick {
                             options,
@@ -219,6 +234,7 @@ pub fn form_choices(choices: &[Choice], card: CardDrawer) -> Vec<FormChoice> {
                             max: *max as i64,
                             step: 1,
                             rule: rule.explain().unwrap_or_default(),
+                            value: 0,
                         },
                         ParamKind::Number { min, max, step } => FormParam {
                             name,
@@ -229,6 +245,7 @@ pub fn form_choices(choices: &[Choice], card: CardDrawer) -> Vec<FormChoice> {
                             max: *max,
                             step: *step,
                             rule: String::new(),
+                            value: *min,
                         },
                         ParamKind::Distribute {
                             options,
@@ -243,6 +260,7 @@ pub fn form_choices(choices: &[Choice], card: CardDrawer) -> Vec<FormChoice> {
                             max: i64::from(*total),
                             step: i64::from(*max_each),
                             rule: String::new(),
+                            value: 0,
                         },
                         ParamKind::Allot {
                             options,
@@ -258,12 +276,62 @@ pub fn form_choices(choices: &[Choice], card: CardDrawer) -> Vec<FormChoice> {
                             max: i64::from(*total),
                             step: i64::from(caps.iter().copied().max().unwrap_or(0)),
                             rule: p.kind.allot_rule().unwrap_or_default(),
+                            value: 0,
                         },
                     }
                 })
                 .collect(),
         })
         .collect()
+}
+
+/// Shows a refused form again as the player filled it in: the choice they sent is marked and
+/// its ticks, numbers and counts are put back (entries that are no option are dropped).
+pub fn keep_entries(forms: &mut [FormChoice], fields: &[(String, String)]) {
+    let sent = fields
+        .iter()
+        .find(|(k, _)| k == "choice")
+        .and_then(|(_, v)| v.parse::<usize>().ok());
+    let Some(form) = sent.and_then(|i| forms.iter_mut().find(|f| f.index == i)) else {
+        return;
+    };
+    form.refused = true;
+    let entered = |name: &str| -> Vec<&str> {
+        fields
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, v)| v.trim())
+            .collect()
+    };
+    for param in &mut form.params {
+        match param.kind {
+            "one" | "pick" => {
+                let picked: Vec<usize> = entered(&param.name)
+                    .iter()
+                    .filter_map(|v| v.parse().ok())
+                    .collect();
+                for option in &mut param.options {
+                    option.checked = picked.contains(&option.index);
+                }
+            }
+            "number" => {
+                if let Some(n) = entered(&param.name)
+                    .iter()
+                    .find_map(|v| v.parse::<i64>().ok())
+                {
+                    param.value = n;
+                }
+            }
+            _ => {
+                for option in &mut param.options {
+                    let name = format!("{}_{}", param.name, option.index);
+                    if let Some(n) = entered(&name).iter().find_map(|v| v.parse::<i64>().ok()) {
+                        option.amount = n;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Reads a submitted form back into parameter values for `choice`, or says what is missing.

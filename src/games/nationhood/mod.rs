@@ -18,7 +18,7 @@ pub use view::View;
 
 use crate::engine::{
     Choice, GameRng, Log, OptionKind, OptionSpec, Outcome, RuleError, Rules, Seat, SetupError,
-    Viewer,
+    Standing, Viewer,
 };
 use serde_json::json;
 
@@ -166,6 +166,16 @@ impl Rules for Nationhood {
 
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
+    }
+
+    /// Each seat's points.
+    fn standing(state: &State) -> Option<Standing> {
+        Some(Standing {
+            period: state.hand_number,
+            scores: (0..state.scores.len())
+                .map(|s| (crate::engine::log::who(s), state.scores[s]))
+                .collect(),
+        })
     }
 
     fn on_timeout(state: &State, seat: Seat) -> Command {

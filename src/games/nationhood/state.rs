@@ -179,7 +179,10 @@ pub struct HandEnd {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct State {
     /// The rules version the game began with (RULES.md, "Rules versions").
-    #[serde(default = "version_one", skip_serializing_if = "is_version_one")]
+    #[serde(
+        default = "crate::engine::version::one",
+        skip_serializing_if = "crate::engine::version::is_one"
+    )]
     pub rules_version: u32,
     /// The options.
     pub options: Options,
@@ -224,14 +227,6 @@ pub struct State {
     pub last_hand: Option<HandEnd>,
     /// The result.
     pub outcome: Option<Outcome>,
-}
-
-fn version_one() -> u32 {
-    1
-}
-
-fn is_version_one(version: &u32) -> bool {
-    *version == 1
 }
 
 fn is_false(flag: &bool) -> bool {

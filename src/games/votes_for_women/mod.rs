@@ -23,9 +23,9 @@ pub use state::{
 };
 pub use view::{CardView, Resolving, StateView, View, VoteView};
 
-use crate::engine::log::who;
+use crate::engine::log::{count, who};
 use crate::engine::{
-    Choice, GameRng, Log, OptionSpec, Outcome, RuleError, Rules, Seat, SetupError, Viewer,
+    Choice, GameRng, Log, OptionSpec, Outcome, RuleError, Rules, Seat, SetupError, Standing, Viewer,
 };
 use data::{Deck, Era, card};
 use stops::{Stop, stop, vote_reroll_open};
@@ -151,6 +151,19 @@ impl Rules for VotesForWomen {
         state.outcome.clone()
     }
 
+    const PERIOD: &'static str = "Turn";
+
+    /// States ratified (checks) and rejected (X's) so far, by turn.
+    fn standing(state: &State) -> Option<Standing> {
+        Some(Standing {
+            period: u32::from(state.turn),
+            scores: vec![
+                ("States ratified".to_string(), state.checks() as i64),
+                ("States rejected".to_string(), state.xs() as i64),
+            ],
+        })
+    }
+
     fn on_timeout(state: &State, seat: Seat) -> Command {
         serde_json::from_value(choices::cautious(state, seat)).expect("a cautious command parses")
     }
@@ -252,7 +265,7 @@ fn flow(
                 ));
             }
             let n = *buttons;
-            log.push(|| format!("{} commits {n} buttons", who(seat)));
+            log.push(|| format!("{} commits {}", who(seat), count(n, "button")));
             if n > opp {
                 let Some(c) = c.filter(|c| state.strategy_face_up.contains(c)) else {
                     return illegal("the Opposition cannot match: name your Strategy card");

@@ -19,7 +19,7 @@ use crate::cards::Suit;
 use crate::engine::log::who;
 use crate::engine::{
     Choice, GameRng, Log, OptionKind, OptionSpec, Outcome, RuleError, Rules, Seat, SetupError,
-    Viewer,
+    Standing, Viewer,
 };
 use serde_json::json;
 
@@ -174,6 +174,23 @@ impl Rules for Whitehouse {
 
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
+    }
+
+    /// Scores by partnership ("{s0} and {s2}") or by seat.
+    fn standing(state: &State) -> Option<Standing> {
+        let label = |holder: usize| {
+            if state.options.partnership {
+                format!("{} and {}", who(holder), who(holder + 2))
+            } else {
+                who(holder)
+            }
+        };
+        Some(Standing {
+            period: state.hand_number,
+            scores: (0..state.scores.len())
+                .map(|h| (label(h), state.scores[h]))
+                .collect(),
+        })
     }
 
     fn on_timeout(state: &State, seat: Seat) -> Command {

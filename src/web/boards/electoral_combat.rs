@@ -4,19 +4,21 @@
 //! apportionment.
 
 use super::super::render::esc;
-use super::{Board, seat_name};
+use super::{Board, Seating, seat_name};
 use crate::cards::Color;
 use crate::engine::Seat;
+use crate::engine::log::count;
 use crate::games::electoral_combat::{ECard, ElectoralCombat, Phase, SlotView, View};
 use askama::Template;
 
 struct EcPlayer {
     area: &'static str,
+    waiting: String,
     name: String,
     turn: bool,
     layer: bool,
     votes: u32,
-    stack: usize,
+    stack: String,
     signed: bool,
 }
 
@@ -95,13 +97,14 @@ fn slot_html(t: &SlotView, ev_2012: bool, name: &dyn Fn(Seat) -> String) -> Stri
         String::new()
     };
     format!(
-        r#"<span class="slot">{card}<br><span class="small">{}</span></span>"#,
+        r#"<span class="slot">{card}<span class="small">{}</span></span>"#,
         esc(&note)
     )
 }
 
 impl Board for ElectoralCombat {
-    fn board(v: &View, names: &[String]) -> askama::Result<String> {
+    fn board(v: &View, seating: &Seating) -> askama::Result<String> {
+        let names = seating.names;
         let ev_2012 = v.apportionment == 2012;
         let name = |s: Seat| seat_name(names, s);
         let cards = |cards: &[ECard]| {
@@ -114,12 +117,17 @@ impl Board for ElectoralCombat {
         EcBoard {
             players: (0..2)
                 .map(|s| EcPlayer {
-                    area: if s == 0 { "s0" } else { "s2" },
+                    area: if Some(s) == v.you || (v.you.is_none() && s == 1) {
+                        "at-south"
+                    } else {
+                        "at-north"
+                    },
+                    waiting: seating.waiting_since(s),
                     name: name(s),
                     turn: v.awaiting.contains(&s),
                     layer: v.layer == s,
                     votes: v.votes[s],
-                    stack: v.stack_sizes[s],
+                    stack: count(v.stack_sizes[s] as i64, "card"),
                     signed: v.signed[s],
                 })
                 .collect(),
@@ -176,7 +184,10 @@ impl Board for ElectoralCombat {
                 })
                 .unwrap_or_default(),
             removed: cards(&v.removed),
-            piles: (0..2).map(|s| (name(s), cards(&v.won[s]))).collect(),
+            piles: (0..2)
+                .filter(|&s| !v.won[s].is_empty())
+                .map(|s| (name(s), cards(&v.won[s])))
+                .collect(),
         }
         .render()
     }

@@ -2,7 +2,7 @@
 //! discard pile, the stock between, one's own cities, pile and hand.
 
 use super::super::render::{esc, plain_card_html};
-use super::{Board, open_hands, seat_name};
+use super::{Board, Seating, open_hands, seat_name};
 use crate::cards::Card;
 use crate::engine::Seat;
 use crate::engine::log::render;
@@ -13,6 +13,7 @@ struct Player {
     name: String,
     dealer: bool,
     turn: bool,
+    waiting: String,
     score: i64,
     rubbers: u32,
     cards: usize,
@@ -40,7 +41,6 @@ struct Table {
     threat: String,
     last_hand: String,
     sides: Vec<Side>,
-    hand: String,
     runs: String,
     open_hands: Vec<(String, String)>,
 }
@@ -71,11 +71,18 @@ fn pile_html(pile: &[Card]) -> String {
 /// What the game waits for, in words.
 fn phase_words(v: &View, name: &dyn Fn(Seat) -> String) -> String {
     let mover = name(v.turn_of);
+    let diplomacy = !v.cities.is_empty();
     match v.phase {
         Phase::Turn if v.war_threats.contains(&v.turn_of) => format!(
-            "{mover}'s turn: draw, offer diplomacy instead, or declare war (their diplomacy was refused; war takes a joker)"
+            "{mover}'s turn: draw{}, or declare war (their diplomacy was refused; war takes a joker)",
+            if diplomacy {
+                ", offer diplomacy instead"
+            } else {
+                ""
+            }
         ),
-        Phase::Turn => format!("{mover}'s turn: draw, or offer diplomacy instead"),
+        Phase::Turn if diplomacy => format!("{mover}'s turn: draw, or offer diplomacy instead"),
+        Phase::Turn => format!("{mover}'s turn: draw"),
         Phase::Answer => format!(
             "{} answers {mover}'s offer",
             name(v.turn.first().copied().unwrap_or(v.turn_of))
@@ -136,13 +143,15 @@ fn sides(v: &View, name: &dyn Fn(Seat) -> String) -> Vec<Side> {
 }
 
 impl Board for Nationhood {
-    fn board(v: &View, names: &[String]) -> askama::Result<String> {
+    fn board(v: &View, seating: &Seating) -> askama::Result<String> {
+        let names = seating.names;
         let name = |s: Seat| seat_name(names, s);
         let players = (0..2)
             .map(|s| Player {
                 name: name(s),
                 dealer: v.dealer == s,
                 turn: v.turn.contains(&s),
+                waiting: seating.waiting_since(s),
                 score: v.scores[s],
                 rubbers: v.rubbers_won[s],
                 cards: v.hand_sizes[s],
@@ -199,11 +208,15 @@ impl Board for Nationhood {
                 })
                 .unwrap_or_default(),
             sides: sides(v, &name),
-            hand: own(&v.hands),
             runs: own(&v.runs),
             open_hands: open_hands(v.you, &v.hands, &name, cards_html),
         }
         .render()
+    }
+
+    fn own_hand(v: &View) -> Option<Vec<String>> {
+        let hand = v.you.and_then(|s| v.hands.get(s).cloned().flatten())?;
+        Some(hand.iter().map(|c| c.code().to_string()).collect())
     }
 
     fn card(_: &View, code: &str) -> Option<String> {
@@ -232,8 +245,9 @@ mod tests {
             while live.outcome().is_none() {
                 let state = live.state_json();
                 for seat in 0..2 {
-                    let html = game_board("nationhood", &live.view(Viewer::Seat(seat)), &names)
-                        .expect("the view renders");
+                    let view = live.view(Viewer::Seat(seat));
+                    let html = game_board("nationhood", &view, &names).expect("the view renders");
+                    let hand = super::super::own_hand("nationhood", &view).expect("a hand");
                     assert!(!html.contains("Ann <b>"), "names are escaped");
                     for card in state["hands"][1 - seat].as_array().unwrap() {
                         let code = card.as_str().unwrap();
@@ -245,14 +259,27 @@ mod tests {
                             );
                         }
                     }
-                    for card in state["hands"][seat].as_array().unwrap() {
-                        let code = card.as_str().unwrap();
-                        assert!(html.contains(&format!("data-card=\"{code}\"")));
-                    }
+                    let held: Vec<&str> = state["hands"][seat]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|c| c.as_str().unwrap())
+                        .collect();
+                    assert_eq!(hand, held, "the page is given one's own hand");
                 }
                 game_board("nationhood", &live.view(Viewer::Spectator), &names).expect("renders");
                 let seat = live.active()[0];
                 let choices = live.choices(seat);
+                if state["phase"] == "turn" {
+                    let html =
+                        game_board("nationhood", &live.view(Viewer::Seat(seat)), &names).unwrap();
+                    let offers = choices.iter().any(|c| c.command["type"] == "offer");
+                    assert_eq!(
+                        html.contains("offer diplomacy"),
+                        offers,
+                        "the status line offers diplomacy exactly when it is open"
+                    );
+                }
                 let command = fill_at_random(&choices[rng.index(choices.len())], &mut rng);
                 live.apply_json(seat, &command, &mut Log::silent()).unwrap();
             }

@@ -3,9 +3,10 @@
 //! its revealed challenges, and the viewer's own hand.
 
 use super::super::render::{card_html, esc};
-use super::{Board, cards_html, open_hands, seat_name, words};
+use super::{Board, Seating, cards_html, open_hands, seat_name, words};
 use crate::cards::Card;
 use crate::engine::Seat;
+use crate::engine::log::count;
 use crate::games::statehood::{
     Declaration, High, PrAnswer, PrDeclaration, PrView, Statehood, View,
 };
@@ -15,6 +16,7 @@ struct StatehoodPlayer {
     name: String,
     dealer: bool,
     turn: bool,
+    waiting: String,
     score: i64,
     cards: usize,
     won: String,
@@ -27,13 +29,12 @@ struct StatehoodBoard {
     hand_number: u32,
     phase: String,
     target: i64,
-    stock: usize,
+    stock: String,
     discard: String,
     declaration: String,
     puerto_rico: String,
     last_hand: String,
     drawn: String,
-    hand: String,
     open_hands: Vec<(String, String)>,
 }
 
@@ -42,13 +43,15 @@ fn total(cards: &[Card]) -> u32 {
 }
 
 impl Board for Statehood {
-    fn board(v: &View, names: &[String]) -> askama::Result<String> {
+    fn board(v: &View, seating: &Seating) -> askama::Result<String> {
+        let names = seating.names;
         let name = |s: Seat| seat_name(names, s);
         let players = (0..v.scores.len())
             .map(|s| StatehoodPlayer {
                 name: name(s),
                 dealer: v.dealer == s,
                 turn: v.turn.contains(&s),
+                waiting: seating.waiting_since(s),
                 score: v.scores[s],
                 cards: v.hand_sizes.get(s).copied().unwrap_or(0),
                 won: v.won.get(s).map_or(String::new(), |won| {
@@ -70,12 +73,12 @@ impl Board for Statehood {
             hand_number: v.hand_number,
             phase: words(v.phase),
             target: v.target,
-            stock: v.stock_count,
+            stock: count(v.stock_count as i64, "card"),
             discard: match v.discard_top {
                 Some(top) => format!(
-                    "{} <span class=\"small\">({} cards)</span>",
+                    "{} <span class=\"small\">({})</span>",
                     card_html(top),
-                    v.discard_count
+                    count(v.discard_count as i64, "card")
                 ),
                 None => "empty".to_string(),
             },
@@ -101,14 +104,14 @@ impl Board for Statehood {
                 })
                 .unwrap_or_default(),
             drawn: v.drawn.map(card_html).unwrap_or_default(),
-            hand: v
-                .you
-                .and_then(|s| v.hands.get(s).cloned().flatten())
-                .map(|h| cards_html(&h))
-                .unwrap_or_default(),
             open_hands: open_hands(v.you, &v.hands, &name, cards_html),
         }
         .render()
+    }
+
+    fn own_hand(v: &View) -> Option<Vec<String>> {
+        let hand = v.you.and_then(|s| v.hands.get(s).cloned().flatten())?;
+        Some(hand.iter().map(|c| c.code().to_string()).collect())
     }
 }
 

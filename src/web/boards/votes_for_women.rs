@@ -3,7 +3,7 @@
 //! tracks, buttons, the persistent boxes, the face-up Strategy cards, claimed cards and the
 //! viewer's own hand.
 
-use super::{Board, seat_name};
+use super::{Board, Seating, seat_name};
 use crate::engine::Seat;
 use crate::games::votes_for_women::{CardView, Mark, Phase, Region, View, VotesForWomen};
 use askama::Template;
@@ -31,6 +31,7 @@ struct SideRow {
     name: String,
     you: bool,
     awaited: bool,
+    waiting: String,
     buttons: u8,
     cap: u8,
     hand: usize,
@@ -74,7 +75,8 @@ fn colour_class(colour: &str) -> &'static str {
 }
 
 impl Board for VotesForWomen {
-    fn board(v: &View, names: &[String]) -> askama::Result<String> {
+    fn board(v: &View, seating: &Seating) -> askama::Result<String> {
+        let names = seating.names;
         let name = |s: Seat| seat_name(names, s);
         let regions = Region::ALL
             .iter()
@@ -127,6 +129,7 @@ impl Board for VotesForWomen {
                 name: name(s),
                 you: v.you == Some(s),
                 awaited: v.active.contains(&s),
+                waiting: seating.waiting_since(s),
                 buttons: v.buttons[s],
                 cap: if s == 0 { 12 } else { 6 },
                 hand: v.hand_sizes[s],
@@ -260,7 +263,11 @@ mod tests {
                     let html = super::super::game_board("votes-for-women", &view, &names)
                         .unwrap_or_else(|| panic!("seed {n}: no board for {view}"));
                     assert!(html.contains("Ann") && html.contains("Bo"));
-                    let whole = super::super::board_html("votes-for-women", &view, &names);
+                    let whole = super::super::board_html(
+                        "votes-for-women",
+                        &view,
+                        &super::super::Seating::named(&names),
+                    );
                     assert!(
                         whole.contains("class=\"vfw\""),
                         "seed {n}: generic rendering"

@@ -2,20 +2,23 @@
 //! and last trick where the viewer may see them, and the viewer's own hand.
 
 use super::super::render::{card_html, esc};
-use super::{Board, cards_html, open_hands, words};
+use super::{Board, Seating, cards_html, open_hands, words};
 use crate::cards::Card;
 use crate::engine::Seat;
+use crate::engine::log::count;
 use crate::games::whitehouse::{Phase, View, Whitehouse};
 use askama::Template;
 
 struct BoardSeat {
-    index: usize,
+    area: &'static str,
     name: String,
+    partner: bool,
+    waiting: String,
     turn: bool,
     dealer: bool,
     out: bool,
-    cards: usize,
-    tricks: u32,
+    cards: String,
+    tricks: String,
     captured: u32,
     bid: String,
 }
@@ -34,12 +37,20 @@ struct WhitehouseBoard {
     last_hand: String,
     kitty: String,
     last_trick: String,
-    hand: String,
     open_hands: Vec<(String, String)>,
 }
 
+/// The place at the table where `seat` is drawn for a viewer at `you`: the viewer at the
+/// bottom, the partner opposite, the next seat (to the viewer's left in play order) on the
+/// left; a spectator sees North at the top.
+fn area(seat: Seat, you: Option<Seat>) -> &'static str {
+    const AREAS: [&str; 4] = ["at-north", "at-east", "at-south", "at-west"];
+    AREAS[(seat + 6 - you.unwrap_or(2)) % 4]
+}
+
 impl Board for Whitehouse {
-    fn board(v: &View, names: &[String]) -> askama::Result<String> {
+    fn board(v: &View, seating: &Seating) -> askama::Result<String> {
+        let names = seating.names;
         let name = |s: Seat| {
             names
                 .get(s)
@@ -48,13 +59,15 @@ impl Board for Whitehouse {
         };
         let seats = (0..4)
             .map(|s| BoardSeat {
-                index: s,
+                area: area(s, v.you),
                 name: name(s),
+                partner: v.partnership && v.you.is_some_and(|you| you != s && (you + 2) % 4 == s),
+                waiting: seating.waiting_since(s),
                 turn: v.turn == Some(s),
                 dealer: v.dealer == s,
                 out: v.eliminated.get(s).copied().unwrap_or(false),
-                cards: v.hand_sizes.get(s).copied().unwrap_or(0),
-                tricks: v.tricks_won.get(s).copied().unwrap_or(0),
+                cards: count(v.hand_sizes.get(s).copied().unwrap_or(0) as i64, "card"),
+                tricks: count(v.tricks_won.get(s).copied().unwrap_or(0), "trick"),
                 captured: v.captured.get(s).copied().unwrap_or(0),
                 bid: bid_words(v, s),
             })
@@ -77,10 +90,6 @@ impl Board for Whitehouse {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let own_hand = v
-            .you
-            .and_then(|s| v.hands.get(s).cloned().flatten())
-            .unwrap_or_default();
         WhitehouseBoard {
             seats,
             trick: v
@@ -119,10 +128,14 @@ impl Board for Whitehouse {
                     format!("{} — taken by {}", cards_html(&played), esc(&name(*winner)))
                 })
                 .unwrap_or_default(),
-            hand: cards_html(&own_hand),
             open_hands: open_hands(v.you, &v.hands, &name, cards_html),
         }
         .render()
+    }
+
+    fn own_hand(v: &View) -> Option<Vec<String>> {
+        let hand = v.you.and_then(|s| v.hands.get(s).cloned().flatten())?;
+        Some(hand.iter().map(|c| c.code().to_string()).collect())
     }
 }
 
