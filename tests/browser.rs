@@ -1,6 +1,8 @@
 //! A real browser: headless Chromium, driven over the W3C WebDriver protocol (chromedriver),
-//! opens a play link, makes a move by clicking, and sees the board update. The screenshot is
-//! saved as target/browser-play.png.
+//! plays as a first-time player would: opens a play link, moves by clicking, plays a whole
+//! Whitehouse hand by tapping cards at phone size, reads the trick's cards, sees a refused
+//! kitty keep its ticks, creates a game and reloads, and meets error pages. Screenshots are
+//! saved in the build's target folder (browser-*.png).
 
 mod common;
 
@@ -14,6 +16,7 @@ use std::time::Duration;
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 struct Driver {
+    _turn: tokio::sync::MutexGuard<'static, ()>,
     process: Child,
     /// Chromium's profile folder, removed when the driver is dropped.
     _profile: common::scratch::Scratch,
@@ -22,8 +25,13 @@ struct Driver {
     client: Client,
 }
 
+/// One browser at a time: Chromium instances started together on a small machine may fail to
+/// start, and each test's timings are its own.
+static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 impl Driver {
     async fn start() -> Driver {
+        let turn = ONE_BROWSER.lock().await;
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -59,6 +67,7 @@ impl Driver {
             }
         }}});
         let mut driver = Driver {
+            _turn: turn,
             process,
             _profile: profile,
             base,
@@ -110,6 +119,65 @@ impl Driver {
             .as_str()
             .unwrap_or_else(|| panic!("no element {css}: {found}"))
             .to_string()
+    }
+
+    async fn goto(&self, url: &str) {
+        self.call("POST", "/url", Some(json!({ "url": url }))).await;
+    }
+
+    /// Runs `script` (a function body) in the page and returns what it returns.
+    async fn script(&self, script: &str) -> Value {
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
+        .await
+    }
+
+    async fn click(&self, css: &str) {
+        let element = self.find(css).await;
+        self.call("POST", &format!("/element/{element}/click"), None)
+            .await;
+    }
+
+    /// Sets the size of the page's viewport (the window is made to fit it).
+    async fn viewport(&self, width: i64, height: i64) {
+        self.call(
+            "POST",
+            "/window/rect",
+            Some(json!({"width": width, "height": height})),
+        )
+        .await;
+        let inner = self
+            .script("return [window.innerWidth, window.innerHeight];")
+            .await;
+        let (w, h) = (inner[0].as_i64().unwrap(), inner[1].as_i64().unwrap());
+        self.call(
+            "POST",
+            "/window/rect",
+            Some(json!({"width": 2 * width - w, "height": 2 * height - h})),
+        )
+        .await;
+    }
+
+    /// Saves a screenshot as target/browser-{name}.png.
+    async fn screenshot(&self, name: &str) {
+        let png = self.call("GET", "/screenshot", None).await;
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(png.as_str().unwrap())
+            .unwrap();
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("target/browser-{name}.png"));
+        // The build may use a target folder elsewhere (CARGO_TARGET_DIR): make this one.
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+    }
+
+    async fn stop(mut self) {
+        self.call("DELETE", "", None).await;
+        self.process.kill().ok();
+        self.process.wait().ok();
     }
 
     async fn source(&self) -> String {
@@ -164,7 +232,7 @@ async fn a_player_moves_by_clicking_and_sees_the_board_update() {
     );
     assert!(
         after.contains("Waiting for"),
-        "the page now waits for the next player"
+        "the page now waits for the next player: {after}"
     );
     assert_eq!(db.store.game(id).await.unwrap().unwrap().head_seq, 1);
     let png = driver.call("GET", "/screenshot", None).await;
@@ -214,5 +282,268 @@ async fn a_player_moves_by_clicking_and_sees_the_board_update() {
     driver.process.kill().ok();
     driver.process.wait().ok();
     driver.process.wait().ok();
+    db.drop().await;
+}
+
+fn spectator_view(loaded: &postplay::store::Loaded) -> Value {
+    loaded.game.view(postplay::engine::Viewer::Spectator)
+}
+
+/// Waits until game `id` has moved past `head`.
+async fn moved_past(db: &TestDb, id: i64, head: i64) -> bool {
+    for _ in 0..100 {
+        if db.store.game(id).await.unwrap().unwrap().head_seq > head {
+            return true;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
+/// Every card on the table must be readable: each text's colour differs from the colour of
+/// the nearest background behind it.
+const UNREADABLE_CARD_TEXT: &str = r#"
+const background = (el) => {
+  for (; el; el = el.parentElement) {
+    const bg = getComputedStyle(el).backgroundColor;
+    if (bg && bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') return bg;
+  }
+  return 'rgb(255, 255, 255)';
+};
+const bad = [];
+for (const text of document.querySelectorAll('.board .table .card b, .board .table .card .state, .board .table .card i')) {
+  if (getComputedStyle(text).color === background(text)) bad.push(text.textContent);
+}
+return bad;
+"#;
+
+/// A first-time player at a phone: every seat's page in turn, at 390×844, shows the move's
+/// controls on the first screen; the hand is drawn once, its legal cards the buttons; the
+/// cards of the trick are readable; a whole hand of twelve tricks is played by tapping.
+#[actix_web::test]
+async fn a_whole_whitehouse_hand_is_played_by_tapping_cards_at_phone_size() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let names = ["Ann", "Bo", "Cy", "Di"];
+    let (id, tokens) = create_game(&db, "whitehouse", &names, 52).await;
+    common::play_until(&db, id, 52, |loaded| {
+        spectator_view(loaded)["phase"] == "play"
+    })
+    .await;
+    let start = db.store.load(id).await.unwrap();
+    let hand = spectator_view(&start)["hand_number"].clone();
+    let driver = Driver::start().await;
+    driver.viewport(390, 844).await;
+    let mut taps = 0;
+    let mut trick_checked = 0;
+    loop {
+        let loaded = db.store.load(id).await.unwrap();
+        let view = spectator_view(&loaded);
+        if view["hand_number"] != hand || loaded.game.outcome().is_some() {
+            break;
+        }
+        let seat = loaded.game.active()[0];
+        let legal = match &loaded.game.choices(seat)[0].params[0].kind {
+            postplay::engine::ParamKind::One { options } => options.len(),
+            other => panic!("a card to play, not {other:?}"),
+        };
+        let held = loaded.game.view(postplay::engine::Viewer::Seat(seat))["hands"][seat]
+            .as_array()
+            .unwrap()
+            .clone();
+        driver.goto(&format!("{base}/play/{}", tokens[seat])).await;
+        let page = driver
+            .script(
+                "const tap = document.querySelector('button.tap');
+                 return {
+                   taps: document.querySelectorAll('button.tap').length,
+                   inHand: document.querySelectorAll('form.hand .card').length,
+                   firstScreen: tap ? tap.getBoundingClientRect().bottom <= window.innerHeight : false,
+                   you: document.querySelector('.board .at-south b').textContent,
+                   partner: document.querySelector('.board .at-north').textContent,
+                   cards: [...document.querySelectorAll('[data-card]')].map(c => c.dataset.card),
+                 };",
+            )
+            .await;
+        assert_eq!(page["taps"], legal, "a button for each legal card");
+        assert_eq!(page["inHand"], held.len(), "the whole hand, once");
+        if page["firstScreen"] != true {
+            driver.screenshot("phone-first-screen").await;
+        }
+        assert_eq!(
+            page["firstScreen"], true,
+            "the move's controls on the first screen of a phone"
+        );
+        assert_eq!(page["you"], names[seat], "the viewer sits at the bottom");
+        let partner = page["partner"].as_str().unwrap();
+        assert!(
+            partner.contains(names[(seat + 2) % 4]) && partner.contains("your partner"),
+            "the partner sits opposite, named: {partner}"
+        );
+        for card in &held {
+            let shown = page["cards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| *c == card)
+                .count();
+            assert_eq!(shown, 1, "{card} is drawn once");
+        }
+        if !view["trick"].as_array().unwrap().is_empty() {
+            let unreadable = driver.script(UNREADABLE_CARD_TEXT).await;
+            assert_eq!(
+                unreadable,
+                json!([]),
+                "card text the colour of its background"
+            );
+            trick_checked += 1;
+        }
+        if taps == 5 {
+            driver.screenshot("phone-tap").await;
+        }
+        driver.click("button.tap").await;
+        if !moved_past(&db, id, loaded.row.head_seq).await {
+            driver.screenshot("tap-failed").await;
+            let now = db.store.load(id).await.unwrap();
+            panic!(
+                "tap {taps} by seat {seat} at head {} played nothing; head now {}, active {:?}; log {:?}; page: {}",
+                loaded.row.head_seq,
+                now.row.head_seq,
+                now.game.active(),
+                now.log.iter().rev().take(3).collect::<Vec<_>>(),
+                driver
+                    .source()
+                    .await
+                    .split("<main")
+                    .next()
+                    .unwrap_or("")
+                    .len()
+            );
+        }
+        taps += 1;
+    }
+    assert_eq!(
+        taps, 48,
+        "twelve tricks of four cards, each played by a tap"
+    );
+    assert!(
+        trick_checked >= 36,
+        "the trick was read at {trick_checked} taps"
+    );
+    let log = db.store.load(id).await.unwrap();
+    assert!(log.log.iter().any(|(_, _, lines)| {
+        lines
+            .iter()
+            .any(|l| l.contains("deals hand 2") || l.contains("game over"))
+    }));
+    driver.stop().await;
+    db.drop().await;
+}
+
+/// The kitty laid back with one card too few: the page says so in words and keeps the ticks.
+#[actix_web::test]
+async fn a_refused_kitty_keeps_its_ticks_in_the_browser() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 53).await;
+    common::play_until(&db, id, 53, |loaded| {
+        spectator_view(loaded)["phase"] == "kitty"
+    })
+    .await;
+    let loaded = db.store.load(id).await.unwrap();
+    let seat = loaded.game.active()[0];
+    let driver = Driver::start().await;
+    driver.goto(&format!("{base}/play/{}", tokens[seat])).await;
+    let ticked = driver
+        .script(
+            "const boxes = [...document.querySelectorAll('form.hand input[type=checkbox]')];
+             boxes.slice(0, 5).forEach(b => b.click());
+             return boxes.length;",
+        )
+        .await;
+    assert_eq!(ticked, 18, "the hand and the kitty, ticked on the hand");
+    driver.click("form.hand button.primary").await;
+    let mut answer = Value::Null;
+    for _ in 0..50 {
+        answer = driver
+            .script(
+                "const alert = document.querySelector('[role=alert]');
+                 return alert ? {
+                   alert: alert.textContent,
+                   checked: document.querySelectorAll('form.hand input:checked').length,
+                 } : null;",
+            )
+            .await;
+        if !answer.is_null() {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        answer["alert"]
+            .as_str()
+            .is_some_and(|a| a.contains("Choose 6; you chose 5.")),
+        "{answer}"
+    );
+    assert_eq!(answer["checked"], 5, "the five ticks are kept");
+    driver.screenshot("kitty-refused").await;
+    assert_eq!(
+        db.store.game(id).await.unwrap().unwrap().head_seq,
+        loaded.row.head_seq
+    );
+    driver.stop().await;
+    db.drop().await;
+}
+
+/// An organiser creates a game in the browser and reloads the page that shows its links: one
+/// game, one invitation a player. A wrong link and a missing game answer with pages, not data.
+#[actix_web::test]
+async fn creating_then_reloading_makes_one_game_and_errors_are_pages() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let driver = Driver::start().await;
+    driver.goto(&format!("{base}/new/whitehouse")).await;
+    driver.screenshot("new").await;
+    driver
+        .script(
+            "['Ann', 'Bo', 'Cy', 'Di'].forEach((name, i) => {
+               document.querySelector(`[name=name${i}]`).value = name;
+               document.querySelector(`[name=email${i}]`).value = `${name.toLowerCase()}@example.org`;
+             });",
+        )
+        .await;
+    driver.click("form button.primary").await;
+    for _ in 0..50 {
+        if driver.source().await.contains("/play/") {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+    driver.call("POST", "/refresh", None).await;
+    assert!(driver.source().await.contains("/play/"), "the links again");
+    let count = |sql: &'static str| {
+        let pool = db.store.pool().clone();
+        async move {
+            sqlx::query_scalar::<_, i64>(sql)
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(count("SELECT count(*) FROM games").await, 1);
+    assert_eq!(
+        count("SELECT count(*) FROM outbox WHERE kind = 'invite'").await,
+        4,
+        "one invitation a player"
+    );
+    for path in ["/play/not-a-link", "/games/999999", "/no/such/page"] {
+        driver.goto(&format!("{base}{path}")).await;
+        let page = driver
+            .script("return [document.contentType, document.querySelector('h1') && document.querySelector('h1').textContent];")
+            .await;
+        assert_eq!(page[0], "text/html", "{path}");
+        assert!(page[1].is_string(), "{path}: a heading");
+    }
+    driver.stop().await;
     db.drop().await;
 }

@@ -6,9 +6,8 @@
 mod common;
 
 use awc::Client;
-use common::{TestDb, create_game, spawn_app};
-use postplay::engine::bot::{bot_rng, fill_at_random};
-use postplay::engine::{ParamKind, Seed};
+use common::{TestDb, create_game, play_until, spawn_app};
+use postplay::engine::ParamKind;
 
 const NAMES: [&str; 4] = ["Ann", "Bo", "Cy", "Di"];
 
@@ -67,29 +66,6 @@ fn refused_form(page: &str) -> &str {
         .split("</form>")
         .next()
         .unwrap()
-}
-
-/// Plays random moves through the store until `stop` holds or the game ends.
-async fn play_until(
-    db: &TestDb,
-    id: i64,
-    seed: u64,
-    mut stop: impl FnMut(&postplay::store::Loaded) -> bool,
-) {
-    let mut rng = bot_rng(&Seed::from_number(seed));
-    loop {
-        let loaded = db.store.load(id).await.unwrap();
-        if loaded.game.outcome().is_some() || stop(&loaded) {
-            return;
-        }
-        let seat = loaded.game.active()[0];
-        let choices = loaded.game.choices(seat);
-        let command = fill_at_random(&choices[rng.index(choices.len())], &mut rng);
-        db.store
-            .submit(id, seat, &command, Some(loaded.row.head_seq))
-            .await
-            .unwrap();
-    }
 }
 
 #[actix_web::test]

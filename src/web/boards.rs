@@ -27,7 +27,7 @@ static BOARDS: &[&dyn DynBoard] = &[
 ];
 
 /// The people at a table, for a board: each seat's name, and how long each awaited seat has
-/// waited ("since Tue 24 Nov, 10:04 UTC").
+/// waited ("· waiting 2 days").
 #[derive(Clone, Copy)]
 pub struct Seating<'a> {
     /// Display names by seat.

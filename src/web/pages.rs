@@ -731,6 +731,13 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
         .iter()
         .map(|d| (d.seat, since_words(&d.waiting_since, now)))
         .collect();
+    let waited: Vec<(Seat, String)> = deadlines
+        .iter()
+        .map(|d| {
+            let how_long = crate::time::in_words(now - d.waiting_since);
+            (d.seat, format!("· waiting {how_long}"))
+        })
+        .collect();
     let draw = |code: &str| card_in_game_html(&loaded.row.kind, &view, code);
     let mut forms = form_choices(&choices, &draw);
     if let Some(fields) = entries {
@@ -814,7 +821,7 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             &view,
             &Seating {
                 names: &names,
-                waiting: &waiting,
+                waiting: &waited,
             },
         ),
         kind: loaded.row.kind.clone(),

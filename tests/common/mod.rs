@@ -140,3 +140,27 @@ pub async fn create_game(db: &TestDb, kind: &str, names: &[&str], seed: u64) -> 
         .unwrap();
     (created.id, created.seat_tokens)
 }
+
+/// Plays random moves through the store until `stop` holds or the game ends.
+pub async fn play_until(
+    db: &TestDb,
+    id: i64,
+    seed: u64,
+    mut stop: impl FnMut(&postplay::store::Loaded) -> bool,
+) {
+    let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(seed));
+    loop {
+        let loaded = db.store.load(id).await.unwrap();
+        if loaded.game.outcome().is_some() || stop(&loaded) {
+            return;
+        }
+        let seat = loaded.game.active()[0];
+        let choices = loaded.game.choices(seat);
+        let command =
+            postplay::engine::bot::fill_at_random(&choices[rng.index(choices.len())], &mut rng);
+        db.store
+            .submit(id, seat, &command, Some(loaded.row.head_seq))
+            .await
+            .unwrap();
+    }
+}
