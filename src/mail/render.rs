@@ -1,7 +1,7 @@
 //! Notices rendered into a subject, a plain-text part that reads well on its own, and an
 //! HTML part (askama templates in `templates/mail/`; the HTML escapes every name).
 
-use super::notice::{Ask, Digest, Notice, Player};
+use super::notice::{Ask, Digest, Notice, Player, Seated};
 use super::position::Row;
 use super::reply::ReplyLine;
 use super::reply::address::address;
@@ -26,6 +26,11 @@ impl MailContext {
     /// The organiser's page for an organiser token.
     pub fn manage_link(&self, token: &str) -> String {
         format!("{}/manage/{token}", self.base_url)
+    }
+
+    /// The page that explains a game's rules (`kind` is the game's id).
+    pub fn rules_link(&self, kind: &str) -> String {
+        format!("{}/rules/{kind}", self.base_url)
     }
 
     /// The one-click unsubscribe endpoint for a link token (POST; GET shows the choices).
@@ -82,7 +87,9 @@ macro_rules! mail_templates {
 }
 
 mail_templates!(InviteText, InviteHtml, "mail/invite.txt", "mail/invite.html", {
-    title: String, you: Player, others: Vec<Player>, time_control: Option<String>,
+    title: String, you: Player, others: Vec<Player>, table: Vec<Seated>,
+    options: Vec<(String, String)>, rules: Option<String>, at_move: i64,
+    time_control: Option<String>,
     choices: Vec<String>, link: String, commitment: String, unsubscribe: Option<String>,
     position: Vec<Row>, replies: Vec<ReplyLine>, replyable: bool,
 });
@@ -102,7 +109,7 @@ mail_templates!(AnswerText, AnswerHtml, "mail/answer.txt", "mail/answer.html", {
 mail_templates!(OverText, OverHtml, "mail/over.txt", "mail/over.html", {
     title: String, you: Player, result: String, winners: Vec<String>,
     scores: Vec<(Player, i64)>, lines: Vec<String>, seed: String, commitment: String,
-    replay: String, unsubscribe: Option<String>,
+    replay: String, unsubscribe: Option<String>, cancelled: bool,
 });
 
 mail_templates!(UndeliverableText, UndeliverableHtml, "mail/undeliverable.txt", "mail/undeliverable.html", {
@@ -154,6 +161,10 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 title: title.clone(),
                 you: n.you.clone(),
                 others: n.others.clone(),
+                table: n.table.clone(),
+                options: n.options.clone(),
+                rules: (!n.kind.is_empty()).then(|| ctx.rules_link(&n.kind)),
+                at_move: n.at_move,
                 time_control: n.time_control.clone(),
                 choices: n.choices.clone(),
                 link: ctx.play_link(&n.token),
@@ -214,9 +225,15 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 commitment: n.commitment.clone(),
                 replay: format!("{}/games/{}/replay", ctx.base_url, n.game.id),
                 unsubscribe: None,
+                cancelled: n.cancelled,
             }
             .both()?;
-            (format!("{title}: game over"), None, parts)
+            let what = if n.cancelled {
+                "cancelled"
+            } else {
+                "game over"
+            };
+            (format!("{title}: {what}"), None, parts)
         }
         Notice::Undeliverable(n) => {
             let parts = UndeliverableText {
