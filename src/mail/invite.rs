@@ -63,7 +63,10 @@ async fn invitation(
         at_move: table.seq,
         time_control: table.time_control.clone(),
         choices: if to_move {
-            game.choices(seat.seat).into_iter().map(|c| c.label).collect()
+            game.choices(seat.seat)
+                .into_iter()
+                .map(|c| c.label)
+                .collect()
         } else {
             Vec::new()
         },
@@ -179,14 +182,13 @@ pub async fn change_address(
     new: &EmailAddress,
 ) -> Result<Option<String>, InviteError> {
     let mut tx = pool.begin().await?;
-    let old: Option<String> = sqlx::query_scalar(
-        "SELECT email FROM seats WHERE game_id = $1 AND seat = $2 FOR UPDATE",
-    )
-    .bind(row.id)
-    .bind(seat as i32)
-    .fetch_optional(&mut *tx)
-    .await?
-    .ok_or(InviteError::NoSeat)?;
+    let old: Option<String> =
+        sqlx::query_scalar("SELECT email FROM seats WHERE game_id = $1 AND seat = $2 FOR UPDATE")
+            .bind(row.id)
+            .bind(seat as i32)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or(InviteError::NoSeat)?;
     if old.as_deref() == Some(new.as_str()) {
         return Err(InviteError::SameAddress);
     }
@@ -245,7 +247,9 @@ async fn queue_invitation(
         game,
         seq: row.head_seq,
         seats: &seats,
-        time_control: Some(ClockSettings::of_game(&serde_json::json!({ "clock": clock })).describe()),
+        time_control: Some(
+            ClockSettings::of_game(&serde_json::json!({ "clock": clock })).describe(),
+        ),
         commitment: &row.commitment,
     };
     let token = mint_link(tx, row.id, seat).await?;

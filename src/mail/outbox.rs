@@ -468,6 +468,42 @@ pub async fn troubles(
     Ok((sent, lines))
 }
 
+/// The mail of one seat of a game, as the organiser's desk counts it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SeatMail {
+    /// Messages sent.
+    pub sent: i64,
+    /// Messages given up on (undeliverable, or not sent for a reason recorded with them).
+    pub failed: i64,
+}
+
+/// Each seat's mail in a game, by seat (`seats` long).
+pub async fn mail_by_seat(
+    pool: &sqlx::PgPool,
+    game_id: i64,
+    seats: usize,
+) -> Result<Vec<SeatMail>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT seat, count(*) FILTER (WHERE status = 'sent') AS sent, \
+         count(*) FILTER (WHERE status = 'failed') AS failed \
+         FROM outbox WHERE game_id = $1 AND seat IS NOT NULL GROUP BY seat",
+    )
+    .bind(game_id)
+    .fetch_all(pool)
+    .await?;
+    let mut counts = vec![SeatMail::default(); seats];
+    for r in &rows {
+        let seat = r.try_get::<i32, _>("seat")? as usize;
+        if let Some(slot) = counts.get_mut(seat) {
+            *slot = SeatMail {
+                sent: r.try_get("sent")?,
+                failed: r.try_get("failed")?,
+            };
+        }
+    }
+    Ok(counts)
+}
+
 /// Mail's part in the store's transactions: invitations when a game is created, a notice for
 /// each seat that becomes awaited, and game-over mail.
 pub struct MailEffects;

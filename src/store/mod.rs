@@ -780,7 +780,13 @@ impl Store {
             after.appended(&mut tx, &appended).await?;
         }
         tx.commit().await?;
-        tracing::info!(game = id, seq, seat, by = by.unwrap_or("seat"), "command appended");
+        tracing::info!(
+            game = id,
+            seq,
+            seat,
+            by = by.unwrap_or("seat"),
+            "command appended"
+        );
         self.remember(id, seq, game.as_ref(), &Arc::new(lines));
         Ok(seq)
     }
@@ -941,6 +947,20 @@ impl Store {
             .await?;
         tx.commit().await?;
         Ok((done.rows_affected() == 1).then_some(token))
+    }
+
+    /// When each seat last moved itself (not the clock for it), by seat; `None` for a seat
+    /// that has not moved.
+    pub async fn last_moves(&self, id: i64) -> Result<Vec<Option<DateTime<Utc>>>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT s.seat, max(c.created_at) AS at FROM seats s LEFT JOIN commands c \
+             ON c.game_id = s.game_id AND c.seat = s.seat AND NOT c.by_clock AND NOT c.by_organiser \
+             WHERE s.game_id = $1 GROUP BY s.seat ORDER BY s.seat",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| r.try_get("at")).collect()
     }
 
     /// A server-wide secret by name, created at random on first use (shared by every process).
