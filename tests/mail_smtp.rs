@@ -228,7 +228,7 @@ async fn the_dev_mailbox_keeps_each_message_once_with_its_links() {
         commitment: "c0ffee".repeat(10),
         table: Vec::new(),
         options: Vec::new(),
-        kind: "statehood".into(),
+        game_kind: "statehood".into(),
         at_move: 0,
     });
     let rendered = render(&invite, &ctx()).unwrap();

@@ -59,7 +59,7 @@ async fn invitation(
             })
             .collect(),
         options: crate::engine::options::describe(&kind.option_specs(), &game.options()),
-        kind: kind.id().to_string(),
+        game_kind: kind.id().to_string(),
         at_move: table.seq,
         time_control: table.time_control.clone(),
         choices: if to_move {

@@ -112,9 +112,10 @@ pub struct Invite {
     /// The options chosen, in words: (label, value).
     #[serde(default)]
     pub options: Vec<(String, String)>,
-    /// The game's id (`"whitehouse"`), for the link to its rules page.
+    /// The game's id (`"whitehouse"`), for the link to its rules page (not `kind`: that names
+    /// the notice's own kind in the outbox's JSON).
     #[serde(default)]
-    pub kind: String,
+    pub game_kind: String,
     /// How many moves the game had when the invitation was written (0: it starts now).
     #[serde(default)]
     pub at_move: i64,

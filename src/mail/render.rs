@@ -163,7 +163,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 others: n.others.clone(),
                 table: n.table.clone(),
                 options: n.options.clone(),
-                rules: (!n.kind.is_empty()).then(|| ctx.rules_link(&n.kind)),
+                rules: (!n.game_kind.is_empty()).then(|| ctx.rules_link(&n.game_kind)),
                 at_move: n.at_move,
                 time_control: n.time_control.clone(),
                 choices: n.choices.clone(),
@@ -434,6 +434,48 @@ mod tests {
         let mut n = turn();
         n.ask.reply = Some("0123456789abcdef0123456789abcdef01234567".into());
         assert_eq!(render(&Notice::Turn(n), &off).unwrap().reply_to, None);
+    }
+
+    #[test]
+    fn an_invitation_survives_the_outbox_and_lists_the_table_the_options_and_the_rules() {
+        let seated = |name: &str, seat: &str, you: bool, partner: bool| Seated {
+            name: name.into(),
+            seat: seat.into(),
+            you,
+            partner,
+        };
+        let invite = Notice::Invite(crate::mail::notice::Invite {
+            game: GameRef {
+                id: 7,
+                name: "Whitehouse".into(),
+            },
+            you: Player {
+                name: "Ann".into(),
+                seat: "North".into(),
+            },
+            others: Vec::new(),
+            table: vec![
+                seated("Ann", "North", true, false),
+                seated("Bo", "East", false, false),
+                seated("Cy", "South", false, true),
+            ],
+            options: vec![("Points to win".into(), "7 points".into())],
+            game_kind: "whitehouse".into(),
+            at_move: 0,
+            time_control: None,
+            choices: Vec::new(),
+            token: "tok".into(),
+            ask: Ask::default(),
+            commitment: "c0".into(),
+        });
+        let stored = serde_json::to_value(&invite).unwrap();
+        assert_eq!(stored["kind"], "invite");
+        assert_eq!(serde_json::from_value::<Notice>(stored).unwrap(), invite);
+        let r = render(&invite, &ctx()).unwrap();
+        let expected = "At the table, in seating order:\n- North: you\n- East: Bo\n\
+            - South: Cy, your partner\n\nOptions:\n- Points to win: 7 points\n\n\
+            How to play: https://pp.example/rules/whitehouse\n";
+        assert!(r.text.contains(expected), "{}", r.text);
     }
 
     #[test]
