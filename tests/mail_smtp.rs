@@ -253,6 +253,7 @@ async fn the_dev_mailbox_keeps_each_message_once_with_its_links() {
     assert_eq!(
         entry.links,
         vec![
+            "http://127.0.0.1:8080/rules/statehood".to_string(),
             "http://127.0.0.1:8080/play/abc".to_string(),
             "http://127.0.0.1:8080/mail/unsubscribe/abc".to_string()
         ]

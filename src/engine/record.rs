@@ -280,3 +280,77 @@ impl Record {
         self.replay_with(false, |_, _| {})
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(commands: Vec<RecordedCommand>) -> Record {
+        let game = find_game("nationhood").unwrap();
+        let started = game
+            .new_match(&Value::Null, 2, Seed::from_number(9))
+            .unwrap();
+        let mut record = Record::of_play(started.as_ref(), Seed::from_number(9), commands);
+        record.final_state_hash = None;
+        record
+    }
+
+    fn by(by: &str, command: Value) -> RecordedCommand {
+        RecordedCommand {
+            by: Some(by.into()),
+            ..RecordedCommand::new(0, command)
+        }
+    }
+
+    #[test]
+    fn the_organisers_cancellation_ends_the_game_and_nothing_follows_it() {
+        let cancel = by(BY_ORGANISER, cancel_command("the club closes"));
+        let game = record(vec![cancel.clone()]).replay().unwrap();
+        let outcome = game.outcome().unwrap();
+        assert_eq!(
+            outcome.reason,
+            "Cancelled by the organiser: the club closes"
+        );
+        assert!(outcome.winners.is_empty() && game.active().is_empty());
+
+        let twice = record(vec![cancel.clone(), cancel.clone()]).replay();
+        assert!(
+            matches!(&twice, Err(ReplayError::Command { number: 2, reason, .. }) if reason.contains("already over")),
+            "{:?}",
+            twice.err()
+        );
+        let start = record(Vec::new()).start().unwrap();
+        let seat = start.active()[0];
+        let mut rng = crate::engine::bot::bot_rng(&Seed::from_number(9));
+        let opening = crate::engine::bot::random_command(start.as_ref(), seat, &mut rng).unwrap();
+        let first = RecordedCommand::new(seat, opening);
+        assert!(record(vec![first.clone()]).replay().is_ok());
+        assert!(record(vec![first.clone(), cancel.clone()]).replay().is_ok());
+        assert!(
+            record(vec![cancel, first]).replay().is_err(),
+            "no move after it"
+        );
+    }
+
+    #[test]
+    fn only_the_organiser_cancels_and_the_organiser_only_cancels() {
+        let unmarked = RecordedCommand::new(0, cancel_command("x"));
+        assert!(
+            record(vec![unmarked]).replay().is_err(),
+            "a seat cannot cancel"
+        );
+        for command in [json_pass(), serde_json::json!({"type": "cancel"})] {
+            let entry = by(BY_ORGANISER, command);
+            assert!(record(vec![entry]).replay().is_err());
+        }
+        let by_clock = by(BY_CLOCK, cancel_command("x"));
+        assert!(
+            record(vec![by_clock]).replay().is_err(),
+            "the clock cannot cancel"
+        );
+    }
+
+    fn json_pass() -> Value {
+        serde_json::json!({"type": "pass"})
+    }
+}
