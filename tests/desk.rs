@@ -262,16 +262,22 @@ async fn an_invitation_sent_again_carries_a_working_link_and_is_bounded() {
         .iter()
         .find(|c| c.starts_with("pp_desk_note="))
         .expect("a note for the desk");
-    let (_, page) = {
+    let (page, removed) = {
         let mut res = client
             .get(&desk)
             .insert_header(("Cookie", format!("{cookie}; {note}")))
             .send()
             .await
             .unwrap();
+        let removed = res
+            .headers()
+            .get_all("set-cookie")
+            .filter_map(|v| v.to_str().ok())
+            .any(|v| v.starts_with("pp_desk_note=;") && v.contains("Max-Age=0"));
         let body = res.body().await.unwrap();
-        (res.status(), String::from_utf8_lossy(&body).into_owned())
+        (String::from_utf8_lossy(&body).into_owned(), removed)
     };
+    assert!(removed, "the note is shown once");
     assert!(
         page.contains(&format!("Invitation sent again to {name} &lt;{to}&gt;"))
             || page.contains(&format!("Invitation sent again to {name} &#60;{to}&#62;")),

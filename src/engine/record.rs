@@ -118,6 +118,9 @@ pub fn apply_entry(
 ) -> Result<(), ApplyError> {
     match ending(by, command).map_err(ApplyError::Malformed)? {
         Some(Ending::Forfeit) => {
+            if game.outcome().is_some() {
+                return Err(super::RuleError::illegal("the game is already over").into());
+            }
             let outcome = game.forfeit(seat);
             log.push(|| outcome.reason);
             Ok(())
@@ -347,6 +350,12 @@ mod tests {
         assert!(
             record(vec![by_clock]).replay().is_err(),
             "the clock cannot cancel"
+        );
+        let cancel = by(BY_ORGANISER, cancel_command("x"));
+        let forfeit = by(BY_CLOCK, forfeit_command());
+        assert!(
+            record(vec![cancel, forfeit]).replay().is_err(),
+            "nothing changes the end of a cancelled game"
         );
     }
 

@@ -141,6 +141,9 @@ pub enum InviteError {
     /// No such seat in the game.
     #[error("the game has no such seat")]
     NoSeat,
+    /// The game's rules are not hosted here.
+    #[error("no game called {0:?} is hosted here")]
+    UnknownGame(String),
     /// The seat has no address to send to.
     #[error("this seat has no email address: give it one first")]
     NoAddress,
@@ -227,7 +230,8 @@ async fn queue_invitation(
     if game.outcome().is_some() {
         return Err(InviteError::Over);
     }
-    let kind = crate::engine::find_game(&row.kind).ok_or(InviteError::NoSeat)?;
+    let kind = crate::engine::find_game(&row.kind)
+        .ok_or_else(|| InviteError::UnknownGame(row.kind.clone()))?;
     let seats = mail_seats(tx, row.id).await?;
     let reader = seats
         .iter()

@@ -154,7 +154,7 @@ async fn organised(state: &AppState, token: &str) -> Result<i64, WebError> {
 const RELINKED_COOKIE: &str = "pp_relinked";
 
 /// The cookie that carries what the last action did ("Invitation sent again to ...") from its
-/// POST to the desk (five minutes).
+/// POST to the desk (for five minutes, until the desk has shown it once).
 const NOTE_COOKIE: &str = "pp_desk_note";
 
 /// How long a note from a POST waits for the desk to show it.
@@ -215,8 +215,15 @@ pub async fn manage(
         page.new_link_mailed = relinked.mailed;
     }
     page.note = read_cookie::<String>(&req, NOTE_COOKIE);
+    let shown = page.note.is_some();
     let mut response = html(StatusCode::OK, page)?;
     csrf::attach(&mut response, cookie);
+    if shown {
+        // A note is shown once: a reload shows the desk without it.
+        let mut gone = Cookie::new(NOTE_COOKIE, "");
+        gone.set_path(format!("/manage/{token}"));
+        let _ = response.add_removal_cookie(&gone);
+    }
     Ok(response)
 }
 
@@ -369,7 +376,7 @@ async fn invite_refused(
 ) -> Result<HttpResponse, WebError> {
     let status = match e {
         InviteError::Db(e) => return Err(e.into()),
-        InviteError::NoSeat => return Err(WebError::NotFound),
+        InviteError::NoSeat | InviteError::UnknownGame(_) => return Err(WebError::NotFound),
         InviteError::SameAddress => StatusCode::UNPROCESSABLE_ENTITY,
         InviteError::Over | InviteError::NoAddress | InviteError::MailOff => StatusCode::CONFLICT,
     };
