@@ -221,7 +221,12 @@ async fn a_whole_game_played_through_the_links_in_the_mail() {
                 );
                 assert!(!text.contains(&row.seed.to_hex()), "the seed stays secret");
                 for other in NAMES.iter().filter(|n| **n != NAMES[seat]) {
-                    assert!(text.contains(&format!("- {other} (")), "{text}");
+                    let seated = |l: &str| {
+                        l.starts_with("- ")
+                            && (l.ends_with(&format!(": {other}"))
+                                || l.ends_with(&format!(": {other}, your partner")))
+                    };
+                    assert!(text.lines().any(seated), "{other} at the table: {text}");
                 }
             } else {
                 // Every later message threads to the seat's invitation.

@@ -226,6 +226,10 @@ async fn the_dev_mailbox_keeps_each_message_once_with_its_links() {
         token: "abc".into(),
         ask: Default::default(),
         commitment: "c0ffee".repeat(10),
+        table: Vec::new(),
+        options: Vec::new(),
+        game_kind: "statehood".into(),
+        at_move: 0,
     });
     let rendered = render(&invite, &ctx()).unwrap();
     let message = compose(
@@ -249,6 +253,7 @@ async fn the_dev_mailbox_keeps_each_message_once_with_its_links() {
     assert_eq!(
         entry.links,
         vec![
+            "http://127.0.0.1:8080/rules/statehood".to_string(),
             "http://127.0.0.1:8080/play/abc".to_string(),
             "http://127.0.0.1:8080/mail/unsubscribe/abc".to_string()
         ]

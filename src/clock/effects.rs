@@ -1,7 +1,8 @@
 //! The clock's part in the store's transactions: at creation it stores the settings and gives
 //! every seat its clock; with every entry it ends the waits of seats that moved or are no
 //! longer awaited, starts the waits of seats newly awaited, refuses a move that comes after the
-//! mover's deadline, and tells every player when the clock played.
+//! mover's deadline, and tells every player when the clock played. The organiser's cancellation
+//! ends every wait: a game that is over has no clock.
 
 use super::waits::{self, GameClock};
 use crate::domain::{ClockSettings, TimeControl};
@@ -66,7 +67,7 @@ impl Effects for ClockEffects {
                         "the clock moves only for a seat whose time has run out".into(),
                     ));
                 }
-            } else if clock.settings.times_out() {
+            } else if clock.settings.times_out() && !entry.by_organiser {
                 let late = waits::wait(tx, game_id, mover)
                     .await?
                     .and_then(|w| w.due_at)
@@ -91,7 +92,7 @@ impl Effects for ClockEffects {
                         game_id,
                         seat as i32,
                         entry.at,
-                        seat == entry.seat,
+                        seat == entry.seat && !entry.by_organiser,
                     )
                     .await?;
                 }

@@ -1,10 +1,13 @@
 //! Values parsed once at the edge into types that cannot hold anything else: a player's name,
-//! an email address, a game's clock settings. Every layer uses them; they use nothing of ours.
+//! an email address, a game's clock settings, the organiser's reason for cancelling. Every
+//! layer uses them; they use nothing of ours.
 
 mod address;
 pub mod clock;
 mod names;
+mod reason;
 
 pub use address::{EmailAddress, InvalidEmail};
 pub use clock::{ClockSettings, OnTimeout, TimeControl};
 pub use names::{InvalidName, MAX_NAME_CHARS, PlayerName};
+pub use reason::{CancelReason, InvalidReason, MAX_REASON_CHARS};

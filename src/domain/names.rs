@@ -21,12 +21,12 @@ pub struct InvalidName {
 
 /// Characters that change the direction of the text around them or hide in it: bidi
 /// embeddings, overrides and isolates, and the directional marks.
-fn is_bidi_control(c: char) -> bool {
+pub(super) fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
 /// Characters that take no room on the page.
-fn is_invisible(c: char) -> bool {
+pub(super) fn is_invisible(c: char) -> bool {
     c.is_whitespace()
         || matches!(
             c,

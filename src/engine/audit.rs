@@ -5,8 +5,9 @@
 //! `hash_0` is the 32 bytes of the seed commitment (so the chain is bound to the seed fixed
 //! before the first card was dealt) and `canonical(entry)` is the compact JSON object
 //! `{"at":…,"command":…,"seat":…,"seq":…}` with keys sorted at every level, plus `"by":"clock"`
-//! on an entry the correspondence clock played (absent on a seat's own move, so records made
-//! before the clock keep their links).
+//! on an entry the correspondence clock played and `"by":"organiser"` on the organiser's
+//! cancellation (absent on a seat's own move, so records made before the clock keep their
+//! links).
 
 use super::record::{Record, ReplayError};
 use super::{Seat, Seed};
@@ -24,7 +25,7 @@ pub struct Entry<'a> {
     pub command: &'a Value,
     /// When the server accepted it (chain time format).
     pub at: &'a str,
-    /// Who played it when not the seat (`"clock"`).
+    /// Who played it when not the seat (`"clock"`, `"organiser"`).
     pub by: Option<&'a str>,
 }
 

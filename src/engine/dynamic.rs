@@ -111,6 +111,10 @@ pub trait DynMatch: Send + Sync {
     fn on_timeout(&self, seat: Seat) -> Value;
     /// Ends the game with `seat` forfeiting (its time ran out); returns the result.
     fn forfeit(&mut self, seat: Seat) -> Outcome;
+    /// Ends the game unfinished, cancelled by the organiser for `reason`; refused once over.
+    fn cancel(&mut self, reason: &str) -> Result<Outcome, RuleError>;
+    /// The seats that win or lose with `seat` (its partners); none in a game of individuals.
+    fn partners(&self, seat: Seat) -> Vec<Seat>;
     /// A copy, for trying things without touching the original.
     fn clone_box(&self) -> Box<dyn DynMatch>;
 }
@@ -200,13 +204,13 @@ where
         R::opening(&self.state)
     }
     fn active(&self) -> Vec<Seat> {
-        if self.forfeited.is_some() {
+        if self.ended.is_some() {
             return Vec::new();
         }
         R::active(&self.state)
     }
     fn choices(&self, seat: Seat) -> Vec<Choice> {
-        if self.forfeited.is_some() {
+        if self.ended.is_some() {
             return Vec::new();
         }
         R::choices(&self.state, seat)
@@ -246,6 +250,12 @@ where
     }
     fn forfeit(&mut self, seat: Seat) -> Outcome {
         Match::forfeit(self, seat)
+    }
+    fn cancel(&mut self, reason: &str) -> Result<Outcome, RuleError> {
+        Match::cancel(self, reason)
+    }
+    fn partners(&self, seat: Seat) -> Vec<Seat> {
+        Match::partners(self, seat)
     }
     fn clone_box(&self) -> Box<dyn DynMatch> {
         Box::new(self.clone())

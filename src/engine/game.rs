@@ -18,8 +18,9 @@ pub struct Match<R: Rules> {
     pub state: R::State,
     /// How many commands have been applied.
     pub applied: u64,
-    /// Set when a seat forfeited (its time ran out): the game is over with this result.
-    pub forfeited: Option<Outcome>,
+    /// Set when the game ended outside its rules (a seat forfeited on time, or the organiser
+    /// cancelled it): the game is over with this result.
+    pub ended: Option<Outcome>,
 }
 
 impl<R: Rules> Clone for Match<R> {
@@ -30,7 +31,7 @@ impl<R: Rules> Clone for Match<R> {
             seed: self.seed,
             state: self.state.clone(),
             applied: self.applied,
-            forfeited: self.forfeited.clone(),
+            ended: self.ended.clone(),
         }
     }
 }
@@ -70,7 +71,7 @@ impl<R: Rules> Match<R> {
             seed,
             state,
             applied: 0,
-            forfeited: None,
+            ended: None,
         })
     }
 
@@ -82,7 +83,7 @@ impl<R: Rules> Match<R> {
         command: &R::Command,
         log: &mut Log,
     ) -> Result<(), RuleError> {
-        if self.forfeited.is_some() || !R::is_active(&self.state, seat) {
+        if self.ended.is_some() || !R::is_active(&self.state, seat) {
             return Err(RuleError::NotYourTurn);
         }
         let mut rng = GameRng::new(&self.seed, self.applied + 1);
@@ -93,7 +94,7 @@ impl<R: Rules> Match<R> {
 
     /// The result, once over.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.forfeited.clone().or_else(|| R::outcome(&self.state))
+        self.ended.clone().or_else(|| R::outcome(&self.state))
     }
 
     /// Ends the game: `seat` forfeits. Every seat but it and its partners wins.
@@ -109,8 +110,28 @@ impl<R: Rules> Match<R> {
                 crate::engine::log::who(seat)
             ),
         };
-        self.forfeited = Some(outcome.clone());
+        self.ended = Some(outcome.clone());
         outcome
+    }
+
+    /// Ends the game unfinished: the organiser cancelled it for `reason`. Nobody wins; refused
+    /// once the game is over.
+    pub fn cancel(&mut self, reason: &str) -> Result<Outcome, RuleError> {
+        if self.outcome().is_some() {
+            return Err(RuleError::illegal("the game is already over"));
+        }
+        let outcome = Outcome {
+            winners: Vec::new(),
+            scores: vec![0; self.seats],
+            reason: format!("Cancelled by the organiser: {reason}"),
+        };
+        self.ended = Some(outcome.clone());
+        Ok(outcome)
+    }
+
+    /// The seats that win or lose with `seat`.
+    pub fn partners(&self, seat: Seat) -> Vec<Seat> {
+        R::partners(&self.state, seat)
     }
 
     /// SHA-256 of the state's canonical serialization, as hex.

@@ -27,3 +27,71 @@ pub enum OptionKind {
     /// A whole number in a range.
     Integer { min: i64, max: i64 },
 }
+
+impl OptionSpec {
+    /// The value chosen in `options` (the default when absent), in words: "yes" or "no", the
+    /// label of a listed value, or the number.
+    pub fn chosen(&self, options: &Value) -> String {
+        let value = options.get(self.key).unwrap_or(&self.default);
+        match &self.kind {
+            OptionKind::Bool => match value.as_bool() {
+                Some(true) => "yes".into(),
+                Some(false) => "no".into(),
+                None => value.to_string(),
+            },
+            OptionKind::Select { values } => values
+                .iter()
+                .find(|(v, _)| v == value)
+                .map_or_else(|| value.to_string(), |(_, label)| label.clone()),
+            OptionKind::Integer { .. } => value.to_string(),
+        }
+    }
+}
+
+/// Every option of a game with the value chosen, in words: (label, value).
+pub fn describe(specs: &[OptionSpec], options: &Value) -> Vec<(String, String)> {
+    specs
+        .iter()
+        .map(|spec| (spec.label.to_string(), spec.chosen(options)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn chosen_values_read_as_words() {
+        let specs = vec![
+            OptionSpec {
+                key: "jokers",
+                label: "Jokers",
+                kind: OptionKind::Bool,
+                default: json!(true),
+            },
+            OptionSpec {
+                key: "target",
+                label: "Points to win",
+                kind: OptionKind::Select {
+                    values: vec![(json!(5), "5 points".into()), (json!(7), "7 points".into())],
+                },
+                default: json!(7),
+            },
+            OptionSpec {
+                key: "rounds",
+                label: "Rounds",
+                kind: OptionKind::Integer { min: 1, max: 9 },
+                default: json!(3),
+            },
+        ];
+        assert_eq!(
+            describe(&specs, &json!({"jokers": false, "target": 5})),
+            vec![
+                ("Jokers".to_string(), "no".to_string()),
+                ("Points to win".to_string(), "5 points".to_string()),
+                ("Rounds".to_string(), "3".to_string()),
+            ]
+        );
+    }
+}

@@ -56,7 +56,8 @@ pub struct RecordedCommand {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub redacted: bool,
     /// Who played it when not the seat itself: `"clock"` for the correspondence clock (the
-    /// seat's time ran out). Part of the hash chain when present.
+    /// seat's time ran out), `"organiser"` for the organiser's cancellation. Part of the hash
+    /// chain when present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<String>,
 }
@@ -68,6 +69,70 @@ pub fn forfeit_command() -> Value {
 
 /// Who a clock entry names in `by`.
 pub const BY_CLOCK: &str = "clock";
+
+/// Who the organiser's entry names in `by`.
+pub const BY_ORGANISER: &str = "organiser";
+
+/// The command the organiser's cancellation logs: the game ends there, unfinished.
+pub fn cancel_command(reason: &str) -> Value {
+    serde_json::json!({"type": "cancel", "reason": reason})
+}
+
+/// An entry that ends the game by the server's hand rather than through the rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending<'a> {
+    /// The clock's forfeit of the entry's seat.
+    Forfeit,
+    /// The organiser's cancellation, with its reason.
+    Cancel(&'a str),
+}
+
+/// What an entry played `by` someone other than its seat ends, if anything; `Err` for an
+/// organiser's entry that is no cancellation (the organiser plays no moves).
+pub fn ending<'a>(by: Option<&str>, command: &'a Value) -> Result<Option<Ending<'a>>, String> {
+    match by {
+        Some(BY_CLOCK) if *command == forfeit_command() => Ok(Some(Ending::Forfeit)),
+        Some(BY_ORGANISER) => match command.as_object() {
+            Some(fields)
+                if fields.len() == 2 && fields.get("type") == Some(&Value::from("cancel")) =>
+            {
+                match fields.get("reason").and_then(Value::as_str) {
+                    Some(reason) => Ok(Some(Ending::Cancel(reason))),
+                    None => Err("a cancellation without a reason".into()),
+                }
+            }
+            _ => Err("the organiser's entry is not a cancellation".into()),
+        },
+        _ => Ok(None),
+    }
+}
+
+/// Applies an entry the way the log stands: the clock's forfeit, the organiser's cancellation,
+/// or the seat's command through the rules.
+pub fn apply_entry(
+    game: &mut dyn DynMatch,
+    seat: Seat,
+    by: Option<&str>,
+    command: &Value,
+    log: &mut Log,
+) -> Result<(), ApplyError> {
+    match ending(by, command).map_err(ApplyError::Malformed)? {
+        Some(Ending::Forfeit) => {
+            if game.outcome().is_some() {
+                return Err(super::RuleError::illegal("the game is already over").into());
+            }
+            let outcome = game.forfeit(seat);
+            log.push(|| outcome.reason);
+            Ok(())
+        }
+        Some(Ending::Cancel(reason)) => {
+            let outcome = game.cancel(reason)?;
+            log.push(|| outcome.reason);
+            Ok(())
+        }
+        None => game.apply_json(seat, command, log),
+    }
+}
 
 impl RecordedCommand {
     /// A command as played, without time or hash.
@@ -178,27 +243,22 @@ impl Record {
             Log::silent()
         };
         for (i, entry) in self.commands.iter().enumerate() {
-            if entry.by.as_deref() == Some(BY_CLOCK) && entry.command == forfeit_command() {
-                let outcome = game.forfeit(entry.seat);
-                log.push(|| outcome.reason);
-                let step = Step {
-                    number: i + 1,
-                    seat: entry.seat,
-                    lines: log.take(),
-                };
-                each(&step, game.as_ref());
-                continue;
-            }
-            game.apply_json(entry.seat, &entry.command, &mut log)
-                .map_err(|e| ReplayError::Command {
-                    number: i + 1,
-                    seat: entry.seat,
-                    reason: match e {
-                        ApplyError::Malformed(m) => format!("malformed: {m}"),
-                        e @ ApplyError::TooLarge(_) => format!("malformed: {e}"),
-                        ApplyError::Rule(r) => format!("illegal: {r}"),
-                    },
-                })?;
+            apply_entry(
+                game.as_mut(),
+                entry.seat,
+                entry.by.as_deref(),
+                &entry.command,
+                &mut log,
+            )
+            .map_err(|e| ReplayError::Command {
+                number: i + 1,
+                seat: entry.seat,
+                reason: match e {
+                    ApplyError::Malformed(m) => format!("malformed: {m}"),
+                    e @ ApplyError::TooLarge(_) => format!("malformed: {e}"),
+                    ApplyError::Rule(r) => format!("illegal: {r}"),
+                },
+            })?;
             let step = Step {
                 number: i + 1,
                 seat: entry.seat,
@@ -221,5 +281,85 @@ impl Record {
     /// Replays every command without formatting the log.
     pub fn replay(&self) -> Result<Box<dyn DynMatch>, ReplayError> {
         self.replay_with(false, |_, _| {})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(commands: Vec<RecordedCommand>) -> Record {
+        let game = find_game("nationhood").unwrap();
+        let started = game
+            .new_match(&Value::Null, 2, Seed::from_number(9))
+            .unwrap();
+        let mut record = Record::of_play(started.as_ref(), Seed::from_number(9), commands);
+        record.final_state_hash = None;
+        record
+    }
+
+    fn by(by: &str, command: Value) -> RecordedCommand {
+        RecordedCommand {
+            by: Some(by.into()),
+            ..RecordedCommand::new(0, command)
+        }
+    }
+
+    #[test]
+    fn the_organisers_cancellation_ends_the_game_and_nothing_follows_it() {
+        let cancel = by(BY_ORGANISER, cancel_command("the club closes"));
+        let game = record(vec![cancel.clone()]).replay().unwrap();
+        let outcome = game.outcome().unwrap();
+        assert_eq!(
+            outcome.reason,
+            "Cancelled by the organiser: the club closes"
+        );
+        assert!(outcome.winners.is_empty() && game.active().is_empty());
+
+        let twice = record(vec![cancel.clone(), cancel.clone()]).replay();
+        assert!(
+            matches!(&twice, Err(ReplayError::Command { number: 2, reason, .. }) if reason.contains("already over")),
+            "{:?}",
+            twice.err()
+        );
+        let start = record(Vec::new()).start().unwrap();
+        let seat = start.active()[0];
+        let mut rng = crate::engine::bot::bot_rng(&Seed::from_number(9));
+        let opening = crate::engine::bot::random_command(start.as_ref(), seat, &mut rng).unwrap();
+        let first = RecordedCommand::new(seat, opening);
+        assert!(record(vec![first.clone()]).replay().is_ok());
+        assert!(record(vec![first.clone(), cancel.clone()]).replay().is_ok());
+        assert!(
+            record(vec![cancel, first]).replay().is_err(),
+            "no move after it"
+        );
+    }
+
+    #[test]
+    fn only_the_organiser_cancels_and_the_organiser_only_cancels() {
+        let unmarked = RecordedCommand::new(0, cancel_command("x"));
+        assert!(
+            record(vec![unmarked]).replay().is_err(),
+            "a seat cannot cancel"
+        );
+        for command in [json_pass(), serde_json::json!({"type": "cancel"})] {
+            let entry = by(BY_ORGANISER, command);
+            assert!(record(vec![entry]).replay().is_err());
+        }
+        let by_clock = by(BY_CLOCK, cancel_command("x"));
+        assert!(
+            record(vec![by_clock]).replay().is_err(),
+            "the clock cannot cancel"
+        );
+        let cancel = by(BY_ORGANISER, cancel_command("x"));
+        let forfeit = by(BY_CLOCK, forfeit_command());
+        assert!(
+            record(vec![cancel, forfeit]).replay().is_err(),
+            "nothing changes the end of a cancelled game"
+        );
+    }
+
+    fn json_pass() -> Value {
+        serde_json::json!({"type": "pass"})
     }
 }

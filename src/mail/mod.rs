@@ -4,6 +4,7 @@
 
 pub mod compose;
 pub mod inbound;
+pub mod invite;
 pub mod mailbox;
 pub mod notice;
 pub mod outbox;

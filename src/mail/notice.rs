@@ -106,6 +106,32 @@ pub struct Invite {
     /// game-over mail reveals the seed so anyone can check it against this.
     #[serde(default)]
     pub commitment: String,
+    /// Every seat in seating order, the recipient and its partners marked.
+    #[serde(default)]
+    pub table: Vec<Seated>,
+    /// The options chosen, in words: (label, value).
+    #[serde(default)]
+    pub options: Vec<(String, String)>,
+    /// The game's id (`"whitehouse"`), for the link to its rules page (not `kind`: that names
+    /// the notice's own kind in the outbox's JSON).
+    #[serde(default)]
+    pub game_kind: String,
+    /// How many moves the game had when the invitation was written (0: it starts now).
+    #[serde(default)]
+    pub at_move: i64,
+}
+
+/// A seat at the table, as an invitation lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seated {
+    /// Display name.
+    pub name: String,
+    /// The seat's name in the game ("North", "Player 2").
+    pub seat: String,
+    /// The recipient's own seat.
+    pub you: bool,
+    /// A partner of the recipient (wins and loses with them).
+    pub partner: bool,
 }
 
 /// A seat became active.
@@ -182,6 +208,9 @@ pub struct Over {
     pub seed: String,
     /// The commitment published at creation (SHA-256 of the seed), hex.
     pub commitment: String,
+    /// The organiser cancelled the game: `result` says why, and there are no scores.
+    #[serde(default)]
+    pub cancelled: bool,
 }
 
 /// Mail to a seat could not be delivered (to the organiser).

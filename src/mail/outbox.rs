@@ -1,9 +1,10 @@
 //! The transactional outbox, enqueue side: the rows a command's transaction writes (invitations
-//! at creation; a your-turn notice for each seat that *becomes* active; game-over mail), each
-//! with a private link of its own minted here. The worker ([`super::worker`]) sends them.
+//! at creation, see [`super::invite`]; a your-turn notice for each seat that *becomes* active;
+//! game-over mail), each with a private link of its own minted here. The worker
+//! ([`super::worker`]) sends them.
 
 use super::EmailAddress;
-use super::notice::{Ask, ClockNews, GameRef, Invite, LinkNotice, Notice, Over, Player, Turn};
+use super::notice::{Ask, ClockNews, GameRef, LinkNotice, Notice, Over, Player, Turn};
 use super::reply::{address, reply_lines};
 use crate::engine::log::render;
 use crate::engine::{DynGame, DynMatch, Seat, Viewer};
@@ -33,14 +34,14 @@ pub struct MailSeat {
 }
 
 /// One message to queue.
-struct NewRow<'a> {
-    game_id: i64,
-    seat: Option<Seat>,
-    event: String,
-    to: &'a EmailAddress,
-    to_name: &'a str,
-    notice: Notice,
-    digest: bool,
+pub(super) struct NewRow<'a> {
+    pub(super) game_id: i64,
+    pub(super) seat: Option<Seat>,
+    pub(super) event: String,
+    pub(super) to: &'a EmailAddress,
+    pub(super) to_name: &'a str,
+    pub(super) notice: Notice,
+    pub(super) digest: bool,
 }
 
 /// The position and replies of `seat` in `game` (at log head `seq`), players' names filled
@@ -75,7 +76,8 @@ pub async fn ask(
     })
 }
 
-async fn insert(tx: &mut PgConnection, row: NewRow<'_>) -> Result<(), sqlx::Error> {
+/// Writes one message to the outbox; a second one for the same event and recipient is dropped.
+pub(super) async fn insert(tx: &mut PgConnection, row: NewRow<'_>) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload, digest) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (game_id, event, recipient) DO NOTHING",
@@ -93,7 +95,8 @@ async fn insert(tx: &mut PgConnection, row: NewRow<'_>) -> Result<(), sqlx::Erro
     Ok(())
 }
 
-async fn announce(tx: &mut PgConnection) -> Result<(), sqlx::Error> {
+/// Wakes the workers once the transaction commits.
+pub(super) async fn announce(tx: &mut PgConnection) -> Result<(), sqlx::Error> {
     sqlx::query("SELECT pg_notify($1, '')")
         .bind(OUTBOX_CHANNEL)
         .execute(tx)
@@ -115,6 +118,15 @@ pub async fn mint_link(
         .execute(tx)
         .await?;
     Ok(token)
+}
+
+/// A short mark of a link token, naming the event of a message that carries it
+/// (`"relink:3f9a01c2d4e5f607"`): one message per link, never the token itself.
+pub(super) fn event_tag(token: &str) -> String {
+    crate::store::token_hash(token)[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// A game's seats with their mail settings, read in the transaction.
@@ -146,84 +158,6 @@ pub fn player(kind: &dyn DynGame, seat: &MailSeat, count: usize) -> Player {
     }
 }
 
-/// Queues an invitation for every seat of a new game with an address, carrying the seat's own
-/// token, the other players, the time control and the seed's commitment.
-pub async fn enqueue_invites(
-    tx: &mut PgConnection,
-    creation: &Creation<'_>,
-) -> Result<(), sqlx::Error> {
-    let seats: Vec<MailSeat> = creation
-        .seats
-        .iter()
-        .enumerate()
-        .map(|(i, s)| MailSeat {
-            seat: i,
-            name: s.name.to_string(),
-            email: s.email.clone(),
-            pref: "every".into(),
-        })
-        .collect();
-    let (game_id, kind, game) = (creation.id, creation.game, creation.started);
-    let (tokens, commitment) = (creation.seat_tokens, creation.commitment);
-    let time_control = Some(crate::domain::ClockSettings::of_game(creation.settings).describe());
-    let active = game.active();
-    let mut queued = false;
-    for seat in &seats {
-        let Some(to) = &seat.email else { continue };
-        if seat.pref == "off" {
-            continue;
-        }
-        let ask = if active.contains(&seat.seat) {
-            let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
-            ask(tx, game_id, game, (seat.seat, 0), &names).await?
-        } else {
-            Ask::default()
-        };
-        let notice = Notice::Invite(Invite {
-            game: GameRef {
-                id: game_id,
-                name: kind.name().to_string(),
-            },
-            you: player(kind, seat, seats.len()),
-            others: seats
-                .iter()
-                .filter(|s| s.seat != seat.seat)
-                .map(|s| player(kind, s, seats.len()))
-                .collect(),
-            time_control: time_control.clone(),
-            choices: if active.contains(&seat.seat) {
-                game.choices(seat.seat)
-                    .into_iter()
-                    .map(|c| c.label)
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            token: tokens[seat.seat].clone(),
-            ask,
-            commitment: commitment.to_string(),
-        });
-        insert(
-            tx,
-            NewRow {
-                game_id,
-                seat: Some(seat.seat),
-                event: "invite".into(),
-                to,
-                to_name: &seat.name,
-                notice,
-                digest: false,
-            },
-        )
-        .await?;
-        queued = true;
-    }
-    if queued {
-        announce(tx).await?;
-    }
-    Ok(())
-}
-
 /// The seats that must act now and did not before the command: they get a notice.
 pub fn newly_active(before: &[Seat], after: &[Seat]) -> Vec<Seat> {
     after
@@ -250,7 +184,8 @@ pub fn lines_since(log: &[(i64, Seat, Vec<String>)], seat: Seat, names: &[String
 
 /// What a command's transaction queues: a your-turn notice for each seat that became active
 /// (`before` → the match's active seats now), or game-over mail to every seat once it ends.
-/// `log` is the whole public log including the command just applied (at `seq`).
+/// `log` is the whole public log including the command just applied (at `seq`); `cancelled`
+/// when the organiser ended the game (the game-over mail then says so, without scores).
 pub async fn enqueue_after_move(
     tx: &mut PgConnection,
     row: &GameRow,
@@ -258,6 +193,7 @@ pub async fn enqueue_after_move(
     before: &[Seat],
     game: &dyn DynMatch,
     log: &[(i64, Seat, Vec<String>)],
+    cancelled: bool,
 ) -> Result<(), sqlx::Error> {
     let game_id = row.id;
     let outcome = game.outcome();
@@ -289,15 +225,20 @@ pub async fn enqueue_after_move(
                 game: game_ref.clone(),
                 you: player(kind, seat, count),
                 result: render(&outcome.reason, &names),
-                scores: seats
-                    .iter()
-                    .map(|s| {
-                        (
-                            player(kind, s, count),
-                            outcome.scores.get(s.seat).copied().unwrap_or(0),
-                        )
-                    })
-                    .collect(),
+                scores: if cancelled {
+                    Vec::new()
+                } else {
+                    seats
+                        .iter()
+                        .map(|s| {
+                            (
+                                player(kind, s, count),
+                                outcome.scores.get(s.seat).copied().unwrap_or(0),
+                            )
+                        })
+                        .collect()
+                },
+                cancelled,
                 winners: outcome
                     .winners
                     .iter()
@@ -527,6 +468,42 @@ pub async fn troubles(
     Ok((sent, lines))
 }
 
+/// The mail of one seat of a game, as the organiser's desk counts it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SeatMail {
+    /// Messages sent.
+    pub sent: i64,
+    /// Messages given up on (undeliverable, or not sent for a reason recorded with them).
+    pub failed: i64,
+}
+
+/// Each seat's mail in a game, by seat (`seats` long).
+pub async fn mail_by_seat(
+    pool: &sqlx::PgPool,
+    game_id: i64,
+    seats: usize,
+) -> Result<Vec<SeatMail>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT seat, count(*) FILTER (WHERE status = 'sent') AS sent, \
+         count(*) FILTER (WHERE status = 'failed') AS failed \
+         FROM outbox WHERE game_id = $1 AND seat IS NOT NULL GROUP BY seat",
+    )
+    .bind(game_id)
+    .fetch_all(pool)
+    .await?;
+    let mut counts = vec![SeatMail::default(); seats];
+    for r in &rows {
+        let seat = r.try_get::<i32, _>("seat")? as usize;
+        if let Some(slot) = counts.get_mut(seat) {
+            *slot = SeatMail {
+                sent: r.try_get("sent")?,
+                failed: r.try_get("failed")?,
+            };
+        }
+    }
+    Ok(counts)
+}
+
 /// Mail's part in the store's transactions: invitations when a game is created, a notice for
 /// each seat that becomes awaited, and game-over mail.
 pub struct MailEffects;
@@ -538,7 +515,7 @@ impl Effects for MailEffects {
         creation: &'a Creation<'a>,
     ) -> BoxFuture<'a, Result<(), EffectError>> {
         Box::pin(async move {
-            enqueue_invites(tx, creation).await?;
+            super::invite::enqueue_invites(tx, creation).await?;
             if let Some(to) = creation.organiser_email {
                 let notice = Notice::Link(LinkNotice {
                     game: GameRef {
@@ -547,7 +524,7 @@ impl Effects for MailEffects {
                     },
                     headline: "your organiser link".into(),
                     lines: vec![
-                        "You created this game. Your organiser page shows every seat, the mail sent, and the clock; from it you can give a seat a new link, give more time, or pause the game.".into(),
+                        "You created this game. Your organiser page shows every seat, its last move and the mail sent to it, and the clock; from it you can send an invitation again, change a player's address, give a seat a new link, give more time, pause the game, or cancel it.".into(),
                         "Keep this link to yourself: it runs the game.".into(),
                     ],
                     manage: true,
@@ -585,6 +562,7 @@ impl Effects for MailEffects {
                 entry.before,
                 entry.game,
                 entry.log,
+                entry.by_organiser,
             )
             .await?;
             Ok(())
@@ -743,13 +721,7 @@ pub async fn enqueue_new_link(
         NewRow {
             game_id,
             seat: Some(seat),
-            event: format!(
-                "relink:{}",
-                &crate::store::token_hash(token)[..8]
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect::<String>()
-            ),
+            event: format!("relink:{}", event_tag(token)),
             to,
             to_name: &reader.name,
             notice,

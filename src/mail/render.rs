@@ -1,7 +1,7 @@
 //! Notices rendered into a subject, a plain-text part that reads well on its own, and an
 //! HTML part (askama templates in `templates/mail/`; the HTML escapes every name).
 
-use super::notice::{Ask, Digest, Notice, Player};
+use super::notice::{Ask, Digest, Notice, Player, Seated};
 use super::position::Row;
 use super::reply::ReplyLine;
 use super::reply::address::address;
@@ -26,6 +26,11 @@ impl MailContext {
     /// The organiser's page for an organiser token.
     pub fn manage_link(&self, token: &str) -> String {
         format!("{}/manage/{token}", self.base_url)
+    }
+
+    /// The page that explains a game's rules (`kind` is the game's id).
+    pub fn rules_link(&self, kind: &str) -> String {
+        format!("{}/rules/{kind}", self.base_url)
     }
 
     /// The one-click unsubscribe endpoint for a link token (POST; GET shows the choices).
@@ -82,7 +87,9 @@ macro_rules! mail_templates {
 }
 
 mail_templates!(InviteText, InviteHtml, "mail/invite.txt", "mail/invite.html", {
-    title: String, you: Player, others: Vec<Player>, time_control: Option<String>,
+    title: String, you: Player, others: Vec<Player>, table: Vec<Seated>,
+    options: Vec<(String, String)>, rules: Option<String>, at_move: i64,
+    time_control: Option<String>,
     choices: Vec<String>, link: String, commitment: String, unsubscribe: Option<String>,
     position: Vec<Row>, replies: Vec<ReplyLine>, replyable: bool,
 });
@@ -102,7 +109,7 @@ mail_templates!(AnswerText, AnswerHtml, "mail/answer.txt", "mail/answer.html", {
 mail_templates!(OverText, OverHtml, "mail/over.txt", "mail/over.html", {
     title: String, you: Player, result: String, winners: Vec<String>,
     scores: Vec<(Player, i64)>, lines: Vec<String>, seed: String, commitment: String,
-    replay: String, unsubscribe: Option<String>,
+    replay: String, unsubscribe: Option<String>, cancelled: bool,
 });
 
 mail_templates!(UndeliverableText, UndeliverableHtml, "mail/undeliverable.txt", "mail/undeliverable.html", {
@@ -154,6 +161,10 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 title: title.clone(),
                 you: n.you.clone(),
                 others: n.others.clone(),
+                table: n.table.clone(),
+                options: n.options.clone(),
+                rules: (!n.game_kind.is_empty()).then(|| ctx.rules_link(&n.game_kind)),
+                at_move: n.at_move,
                 time_control: n.time_control.clone(),
                 choices: n.choices.clone(),
                 link: ctx.play_link(&n.token),
@@ -214,9 +225,15 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 commitment: n.commitment.clone(),
                 replay: format!("{}/games/{}/replay", ctx.base_url, n.game.id),
                 unsubscribe: None,
+                cancelled: n.cancelled,
             }
             .both()?;
-            (format!("{title}: game over"), None, parts)
+            let what = if n.cancelled {
+                "cancelled"
+            } else {
+                "game over"
+            };
+            (format!("{title}: {what}"), None, parts)
         }
         Notice::Undeliverable(n) => {
             let parts = UndeliverableText {
@@ -417,6 +434,48 @@ mod tests {
         let mut n = turn();
         n.ask.reply = Some("0123456789abcdef0123456789abcdef01234567".into());
         assert_eq!(render(&Notice::Turn(n), &off).unwrap().reply_to, None);
+    }
+
+    #[test]
+    fn an_invitation_survives_the_outbox_and_lists_the_table_the_options_and_the_rules() {
+        let seated = |name: &str, seat: &str, you: bool, partner: bool| Seated {
+            name: name.into(),
+            seat: seat.into(),
+            you,
+            partner,
+        };
+        let invite = Notice::Invite(crate::mail::notice::Invite {
+            game: GameRef {
+                id: 7,
+                name: "Whitehouse".into(),
+            },
+            you: Player {
+                name: "Ann".into(),
+                seat: "North".into(),
+            },
+            others: Vec::new(),
+            table: vec![
+                seated("Ann", "North", true, false),
+                seated("Bo", "East", false, false),
+                seated("Cy", "South", false, true),
+            ],
+            options: vec![("Points to win".into(), "7 points".into())],
+            game_kind: "whitehouse".into(),
+            at_move: 0,
+            time_control: None,
+            choices: Vec::new(),
+            token: "tok".into(),
+            ask: Ask::default(),
+            commitment: "c0".into(),
+        });
+        let stored = serde_json::to_value(&invite).unwrap();
+        assert_eq!(stored["kind"], "invite");
+        assert_eq!(serde_json::from_value::<Notice>(stored).unwrap(), invite);
+        let r = render(&invite, &ctx()).unwrap();
+        let expected = "At the table, in seating order:\n- North: you\n- East: Bo\n\
+            - South: Cy, your partner\n\nOptions:\n- Points to win: 7 points\n\n\
+            How to play: https://pp.example/rules/whitehouse\n";
+        assert!(r.text.contains(expected), "{}", r.text);
     }
 
     #[test]

@@ -53,6 +53,8 @@ pub struct Appended<'a> {
     pub seat: Seat,
     /// True when the clock played it (a timeout or a forfeit).
     pub by_clock: bool,
+    /// True when the organiser made it (the game's cancellation).
+    pub by_organiser: bool,
     /// When.
     pub at: DateTime<Utc>,
     /// The seats awaited before it.

@@ -6,12 +6,12 @@ pub mod effects;
 mod history;
 mod tokens;
 
-pub use crate::domain::{EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
+pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
 pub use history::{History, Step};
 pub use tokens::{looks_like_token, new_token, token_hash};
 
 use crate::engine::audit::{Entry, genesis, link};
-use crate::engine::record::{BY_CLOCK, forfeit_command};
+use crate::engine::record::{BY_CLOCK, BY_ORGANISER, cancel_command, forfeit_command};
 use crate::engine::{
     ApplyError, DynMatch, Log, Record, RecordedCommand, RuleError, Seat, Seed, Viewer, find_game,
 };
@@ -185,6 +185,21 @@ pub struct CommandRow {
     pub hash: String,
     /// Played by the clock, not the seat.
     pub by_clock: bool,
+    /// Made by the organiser (the game's cancellation), not the seat.
+    pub by_organiser: bool,
+}
+
+impl CommandRow {
+    /// Who made the entry when not its seat, as the record's `by` names them.
+    pub fn by(&self) -> Option<&'static str> {
+        if self.by_clock {
+            Some(BY_CLOCK)
+        } else if self.by_organiser {
+            Some(BY_ORGANISER)
+        } else {
+            None
+        }
+    }
 }
 
 /// A game replayed to its head, with its public log.
@@ -491,7 +506,8 @@ impl Store {
     /// A game's commands after `after`, in order.
     pub async fn commands(&self, id: i64, after: i64) -> Result<Vec<CommandRow>, sqlx::Error> {
         let rows = sqlx::query(
-            "SELECT seq, seat, command, created_at, hash, by_clock FROM commands WHERE game_id = $1 AND seq > $2 ORDER BY seq",
+            "SELECT seq, seat, command, created_at, hash, by_clock, by_organiser FROM commands \
+             WHERE game_id = $1 AND seq > $2 ORDER BY seq",
         )
         .bind(id)
         .bind(after)
@@ -506,6 +522,7 @@ impl Store {
                     created_at: r.try_get("created_at")?,
                     hash: r.try_get("hash")?,
                     by_clock: r.try_get("by_clock")?,
+                    by_organiser: r.try_get("by_organiser")?,
                 })
             })
             .collect()
@@ -647,6 +664,14 @@ impl Store {
         self.append(id, seat, Play::Forfeit, None, None).await
     }
 
+    /// The organiser ends the game unfinished for `reason`: an entry marked `"by":
+    /// "organiser"` in the hash chain, nobody wins, the seed is revealed as for any finished
+    /// game, and the effects tell every player. Refused once the game is over.
+    pub async fn cancel(&self, id: i64, reason: &CancelReason) -> Result<i64, SubmitError> {
+        self.append(id, 0, Play::Cancel(reason.as_str()), None, None)
+            .await
+    }
+
     async fn append(
         &self,
         id: i64,
@@ -660,6 +685,11 @@ impl Store {
         if expected_head.is_some_and(|e| e != head) {
             return Err(SubmitError::Conflict { head });
         }
+        if loaded.game.outcome().is_some() {
+            return Err(SubmitError::Refused(
+                "the game is over: no more moves can be made".into(),
+            ));
+        }
         let before = loaded.game.active();
         let mut game = loaded.game;
         let refused = |e: ApplyError| match e {
@@ -668,12 +698,13 @@ impl Store {
             ApplyError::Rule(r) => SubmitError::Rule(r),
         };
         let mut recorder = Log::recording();
-        let (command, by_clock) = match play {
+        let (command, by) = match play {
             Play::Seat(command) | Play::ClockMove(command) => {
                 let command = game.canonical(command).map_err(refused)?;
                 game.apply_json(seat, &command, &mut recorder)
                     .map_err(refused)?;
-                (command, matches!(play, Play::ClockMove(_)))
+                let by = matches!(play, Play::ClockMove(_)).then_some(BY_CLOCK);
+                (command, by)
             }
             Play::Forfeit => {
                 if !before.contains(&seat) {
@@ -681,9 +712,15 @@ impl Store {
                 }
                 let outcome = game.forfeit(seat);
                 recorder.push(|| outcome.reason);
-                (forfeit_command(), true)
+                (forfeit_command(), Some(BY_CLOCK))
+            }
+            Play::Cancel(reason) => {
+                let outcome = game.cancel(reason).map_err(SubmitError::Rule)?;
+                recorder.push(|| outcome.reason);
+                (cancel_command(reason), Some(BY_ORGANISER))
             }
         };
+        let (by_clock, by_organiser) = (by == Some(BY_CLOCK), by == Some(BY_ORGANISER));
         let seq = head + 1;
         let at = self.now();
         let previous = genesis(&loaded.row.head_hash).ok_or_else(|| StoreError::Corrupt {
@@ -697,7 +734,7 @@ impl Store {
                 seat,
                 command: &command,
                 at: &chain_time(&at),
-                by: by_clock.then_some(BY_CLOCK),
+                by,
             },
         ));
         let status = if game.outcome().is_some() {
@@ -711,7 +748,7 @@ impl Store {
         if !advance_head(&mut tx, id, head, &hash, status, at).await? {
             return Err(SubmitError::Conflict { head: head + 1 });
         }
-        sqlx::query("INSERT INTO commands (game_id, seq, seat, command, created_at, hash, by_clock) VALUES ($1, $2, $3, $4, $5, $6, $7)")
+        sqlx::query("INSERT INTO commands (game_id, seq, seat, command, created_at, hash, by_clock, by_organiser) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
             .bind(id)
             .bind(seq)
             .bind(seat as i32)
@@ -719,6 +756,7 @@ impl Store {
             .bind(at)
             .bind(&hash)
             .bind(by_clock)
+            .bind(by_organiser)
             .execute(&mut *tx)
             .await?;
         sqlx::query("SELECT pg_notify($1, $2)")
@@ -731,6 +769,7 @@ impl Store {
             seq,
             seat,
             by_clock,
+            by_organiser,
             at,
             before: &before,
             game: game.as_ref(),
@@ -743,7 +782,13 @@ impl Store {
             after.appended(&mut tx, &appended).await?;
         }
         tx.commit().await?;
-        tracing::info!(game = id, seq, seat, by_clock, "command appended");
+        tracing::info!(
+            game = id,
+            seq,
+            seat,
+            by = by.unwrap_or("seat"),
+            "command appended"
+        );
         self.remember(id, seq, game.as_ref(), &Arc::new(lines));
         Ok(seq)
     }
@@ -765,7 +810,7 @@ impl Store {
             let mut game = self.start(row)?;
             let mut silent = Log::silent();
             for (i, entry) in commands.iter_mut().enumerate() {
-                let public = if viewer.sees_seat(entry.seat) || entry.by_clock {
+                let public = if viewer.sees_seat(entry.seat) || entry.by().is_some() {
                     None
                 } else {
                     game.redacted(entry.seat, &entry.command)
@@ -795,12 +840,12 @@ impl Store {
                 .into_iter()
                 .zip(redacted)
                 .map(|(c, redacted)| RecordedCommand {
+                    by: c.by().map(str::to_string),
                     seat: c.seat,
                     command: c.command,
                     at: Some(chain_time(&c.created_at)),
                     hash: Some(c.hash),
                     redacted,
-                    by: c.by_clock.then(|| BY_CLOCK.to_string()),
                 })
                 .collect(),
             final_state_hash: (over || reveal_seed).then(|| loaded.game.state_hash()),
@@ -865,7 +910,7 @@ impl Store {
             .await?;
         }
         for (i, entry) in record.commands.iter().enumerate() {
-            sqlx::query("INSERT INTO commands (game_id, seq, seat, command, created_at, hash, by_clock) VALUES ($1, $2, $3, $4, $5, $6, $7)")
+            sqlx::query("INSERT INTO commands (game_id, seq, seat, command, created_at, hash, by_clock, by_organiser) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
                 .bind(id)
                 .bind(i as i64 + 1)
                 .bind(entry.seat as i32)
@@ -873,6 +918,7 @@ impl Store {
                 .bind(times[i])
                 .bind(entry.hash.as_deref().unwrap_or_default())
                 .bind(entry.by.as_deref() == Some(BY_CLOCK))
+                .bind(entry.by.as_deref() == Some(BY_ORGANISER))
                 .execute(&mut *tx)
                 .await?;
         }
@@ -903,6 +949,20 @@ impl Store {
             .await?;
         tx.commit().await?;
         Ok((done.rows_affected() == 1).then_some(token))
+    }
+
+    /// When each seat last moved itself (not the clock for it), by seat; `None` for a seat
+    /// that has not moved.
+    pub async fn last_moves(&self, id: i64) -> Result<Vec<Option<DateTime<Utc>>>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT s.seat, max(c.created_at) AS at FROM seats s LEFT JOIN commands c \
+             ON c.game_id = s.game_id AND c.seat = s.seat AND NOT c.by_clock AND NOT c.by_organiser \
+             WHERE s.game_id = $1 GROUP BY s.seat ORDER BY s.seat",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| r.try_get("at")).collect()
     }
 
     /// A server-wide secret by name, created at random on first use (shared by every process).
@@ -946,24 +1006,22 @@ async fn advance_head(
     Ok(done.rows_affected() == 1)
 }
 
-/// What is appended: a seat's own command, the clock's timeout move, or a forfeit.
+/// What is appended: a seat's own command, the clock's timeout move or forfeit, or the
+/// organiser's cancellation.
 #[derive(Clone, Copy)]
 enum Play<'a> {
     Seat(&'a Value),
     ClockMove(&'a Value),
     Forfeit,
+    Cancel(&'a str),
 }
 
-/// Replays one stored entry (a forfeit by the clock ends the game).
+/// Replays one stored entry (a forfeit by the clock and the organiser's cancellation end the
+/// game).
 fn apply_entry(
     game: &mut dyn DynMatch,
     entry: &CommandRow,
     log: &mut Log,
 ) -> Result<(), ApplyError> {
-    if entry.by_clock && entry.command == forfeit_command() {
-        let outcome = game.forfeit(entry.seat);
-        log.push(|| outcome.reason);
-        return Ok(());
-    }
-    game.apply_json(entry.seat, &entry.command, log)
+    crate::engine::record::apply_entry(game, entry.seat, entry.by(), &entry.command, log)
 }

@@ -67,6 +67,7 @@ pub struct Limits {
     games_by_organiser: Limit<String>,
     mails_by_client: Limit<IpAddr>,
     mails_by_organiser: Limit<String>,
+    mails_by_game: Limit<i64>,
     relinks_by_client: Limit<IpAddr>,
     relinks_by_game: Limit<i64>,
 }
@@ -83,6 +84,7 @@ impl Limits {
             games_by_organiser: Limit::per_hour(settings.games_per_hour),
             mails_by_client: Limit::per_hour(settings.mails_per_hour),
             mails_by_organiser: Limit::per_hour(settings.mails_per_hour),
+            mails_by_game: Limit::per_hour(settings.mails_per_hour),
             relinks_by_client: Limit::per_hour(settings.relinks_per_hour),
             relinks_by_game: Limit::per_hour(settings.relinks_per_hour),
         }
@@ -120,6 +122,17 @@ impl Limits {
         Ok(())
     }
 
+    /// One invitation mailed again from the organiser's desk of `game` (sent once more, or to
+    /// a seat's new address), asked by `client`.
+    pub fn invitation_again(&self, client: IpAddr, game: i64) -> Result<(), Limited> {
+        self.mails_by_client
+            .take(&client, 1)
+            .map_err(refuse("send invitations"))?;
+        self.mails_by_game
+            .take(&game, 1)
+            .map_err(refuse("send invitations in this game"))
+    }
+
     /// One new seat link made by `client`.
     pub fn relink_by_client(&self, client: IpAddr) -> Result<(), Limited> {
         self.relinks_by_client
@@ -140,6 +153,7 @@ impl Limits {
         self.games_by_organiser.prune();
         self.mails_by_client.prune();
         self.mails_by_organiser.prune();
+        self.mails_by_game.prune();
         self.relinks_by_client.prune();
         self.relinks_by_game.prune();
     }

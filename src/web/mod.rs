@@ -5,6 +5,7 @@ mod api;
 mod boards;
 pub mod client;
 mod csrf;
+mod desk;
 pub mod events;
 mod hand;
 mod history;
@@ -195,12 +196,21 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/new/{kind}/created/{id}", get().to(pages::created))
         .route("/rules/{kind}", get().to(rules::rules))
-        .route("/manage/{token}", get().to(pages::manage))
+        .route("/manage/{token}", get().to(desk::manage))
         .service(
             web::resource("/manage/{token}/relink/{seat}")
-                .route(web::post().to(pages::relink))
+                .route(web::post().to(desk::relink))
                 .wrap(limits::PerClient::Relinks),
         )
+        .route(
+            "/manage/{token}/invite/{seat}",
+            web::post().to(desk::invite),
+        )
+        .route(
+            "/manage/{token}/address/{seat}",
+            web::post().to(desk::address),
+        )
+        .route("/manage/{token}/cancel", web::post().to(desk::cancel))
         .route("/mail/unsubscribe/{token}", get().to(mail::preferences))
         .route(
             "/mail/unsubscribe/{token}",
@@ -212,10 +222,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/play/{token}", get().to(pages::play))
         .route("/play/{token}", web::post().to(pages::play_move))
         .route("/play/{token}/vacation", web::post().to(pages::vacation))
-        .route(
-            "/manage/{token}/clock",
-            web::post().to(pages::clock_control),
-        )
+        .route("/manage/{token}/clock", web::post().to(desk::clock_control))
         .route("/games/{id}", get().to(pages::spectate))
         .route("/games/{id}/log", get().to(history::public_log))
         .route("/games/{id}/replay", get().to(history::replay))

@@ -1,5 +1,5 @@
-//! The HTML pages: home, create, organiser, play, spectate, log. GET never changes anything;
-//! every form carries a CSRF token and the move it was rendered at.
+//! The HTML pages: home, create, play, spectate, log (the organiser's is [`super::desk`]). GET
+//! never changes anything; every form carries a CSRF token and the move it was rendered at.
 
 use super::boards::{Seating, board_html, card_in_game_html, own_hand};
 use super::client::client_addr;
@@ -40,7 +40,8 @@ pub(super) fn parse_form(body: &[u8]) -> Result<Vec<(String, String)>, WebError>
     Ok(fields)
 }
 
-fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
+/// The first value of a form field.
+pub(super) fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
     fields
         .iter()
         .find(|(k, _)| k == name)
@@ -351,199 +352,6 @@ pub async fn create_game(
             "Location",
             format!("/new/{}/created/{}", game.id(), created.id),
         ))
-        .cookie(cookie)
-        .finish())
-}
-
-struct ManagedSeat {
-    seat: usize,
-    seat_name: String,
-    name: String,
-    email: String,
-    to_move: bool,
-}
-
-#[derive(Template)]
-#[template(path = "manage.html")]
-struct Manage {
-    id: i64,
-    name: String,
-    token: String,
-    status: String,
-    moves: i64,
-    seats: Vec<ManagedSeat>,
-    csrf: String,
-    commitment: String,
-    seed: Option<String>,
-    head_hash: String,
-    new_link: Option<String>,
-    new_link_for: String,
-    new_link_mailed: bool,
-    mail_sent: i64,
-    mail_lines: Vec<MailLine>,
-    clock: String,
-    paused: bool,
-}
-
-struct MailLine {
-    who: String,
-    kind: String,
-    status: String,
-    attempts: i32,
-    error: String,
-}
-
-async fn manage_page(
-    state: &AppState,
-    token: &str,
-    csrf_token: String,
-    new_link: Option<(Seat, String)>,
-) -> Result<Manage, WebError> {
-    let id = state
-        .store
-        .organiser_by_token(token)
-        .await?
-        .ok_or(WebError::NotFound)?;
-    let loaded = state.store.load(id).await?;
-    let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
-    let active = loaded.game.active();
-    let seats = state.store.seats(id).await?;
-    let count = seats.len();
-    let (mail_sent, troubles) = crate::mail::outbox::troubles(state.store.pool(), id).await?;
-    let mail_lines = troubles
-        .into_iter()
-        .map(|t| MailLine {
-            who: match t.seat.and_then(|s| seats.get(s)) {
-                Some(s) => format!("{} <{}>", s.name, t.recipient),
-                None => format!("you <{}>", t.recipient),
-            },
-            kind: t.kind,
-            status: match t.status.as_str() {
-                "failed" => "undeliverable".to_string(),
-                "pending" if t.last_error.is_some() => "retrying".to_string(),
-                other => other.to_string(),
-            },
-            attempts: t.attempts,
-            error: t.last_error.unwrap_or_default(),
-        })
-        .collect();
-    let (clock, _) = crate::clock::deadlines(&state.store, id).await?;
-    let paused: bool = sqlx::query_scalar("SELECT paused_at IS NOT NULL FROM games WHERE id = $1")
-        .bind(id)
-        .fetch_one(state.store.pool())
-        .await?;
-    Ok(Manage {
-        clock: clock.describe(),
-        paused,
-        mail_sent,
-        mail_lines,
-        id,
-        name: game.name().to_string(),
-        token: token.to_string(),
-        status: loaded.row.status.clone(),
-        moves: loaded.row.head_seq,
-        seats: seats
-            .into_iter()
-            .map(|s| ManagedSeat {
-                seat: s.seat,
-                seat_name: game.seat_name(s.seat, count),
-                to_move: active.contains(&s.seat),
-                name: s.name,
-                email: s.email.unwrap_or_default(),
-            })
-            .collect(),
-        csrf: csrf_token,
-        commitment: loaded.row.commitment.clone(),
-        seed: (loaded.row.status == "over").then(|| loaded.row.seed.to_hex()),
-        head_hash: loaded.row.head_hash.clone(),
-        new_link_for: new_link
-            .as_ref()
-            .map(|(s, _)| game.seat_name(*s, count))
-            .unwrap_or_default(),
-        new_link: new_link.map(|(_, link)| link),
-        new_link_mailed: false,
-    })
-}
-
-/// `GET /manage/{token}`: the organiser's page.
-pub async fn manage(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    token: web::Path<String>,
-) -> Result<HttpResponse, WebError> {
-    let (csrf_token, cookie) = csrf::token_for(&req);
-    let relinked = req
-        .cookie(RELINKED_COOKIE)
-        .and_then(|c| hex::decode(c.value()).ok())
-        .and_then(|bytes| serde_json::from_slice::<Relinked>(&bytes).ok());
-    let mut page = manage_page(
-        &state,
-        &token,
-        csrf_token,
-        relinked.as_ref().map(|r| (r.seat, r.link.clone())),
-    )
-    .await?;
-    page.new_link_mailed = relinked.is_some_and(|r| r.mailed);
-    let mut response = html(StatusCode::OK, page)?;
-    csrf::attach(&mut response, cookie);
-    Ok(response)
-}
-
-/// The cookie that carries a seat's new link from the relink POST to the organiser's page
-/// it redirects to (five minutes).
-const RELINKED_COOKIE: &str = "pp_relinked";
-
-/// What the organiser's page shows after a relink.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Relinked {
-    seat: usize,
-    link: String,
-    mailed: bool,
-}
-
-/// `POST /manage/{token}/relink/{seat}`: a new private link for a seat; the old one stops working.
-pub async fn relink(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<(String, usize)>,
-    body: web::Bytes,
-) -> Result<HttpResponse, WebError> {
-    let (token, seat) = path.into_inner();
-    csrf::check(&req, field(&parse_form(&body)?, "csrf"))?;
-    let id = state
-        .store
-        .organiser_by_token(&token)
-        .await?
-        .ok_or(WebError::NotFound)?;
-    state.limits.relink_in_game(id).map_err(WebError::TooMany)?;
-    let fresh = state
-        .store
-        .relink_seat(id, seat)
-        .await?
-        .ok_or(WebError::NotFound)?;
-    let link = format!("{}/play/{fresh}", state.base_url);
-    let kind = state
-        .store
-        .game(id)
-        .await?
-        .map(|g| g.kind)
-        .unwrap_or_default();
-    let name = find_game(&kind).map_or(kind.clone(), |g| g.name().to_string());
-    let mailed =
-        crate::mail::outbox::enqueue_new_link(state.store.pool(), id, &name, seat, &fresh).await?;
-    let flash = Relinked { seat, link, mailed };
-    let cookie = actix_web::cookie::Cookie::build(
-        RELINKED_COOKIE,
-        hex::encode(serde_json::to_vec(&flash).expect("flash serializes")),
-    )
-    .path(format!("/manage/{token}"))
-    .http_only(true)
-    .secure(state.secure_cookies)
-    .same_site(actix_web::cookie::SameSite::Strict)
-    .max_age(actix_web::cookie::time::Duration::seconds(300))
-    .finish();
-    Ok(HttpResponse::SeeOther()
-        .insert_header(("Location", format!("/manage/{token}")))
         .cookie(cookie)
         .finish())
 }
@@ -888,41 +696,8 @@ pub async fn vacation(
     back_after(result, format!("/play/{token}"))
 }
 
-/// `POST /manage/{token}/clock`: the organiser pauses (`action=pause`) or resumes
-/// (`action=resume`) the game, or gives a seat more days (`action=extend&seat=S&days=D`);
-/// 303 back to the organiser's page.
-pub async fn clock_control(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    token: web::Path<String>,
-    body: web::Bytes,
-) -> Result<HttpResponse, WebError> {
-    let fields = parse_form(&body)?;
-    csrf::check(&req, field(&fields, "csrf"))?;
-    let id = state
-        .store
-        .organiser_by_token(&token)
-        .await?
-        .ok_or(WebError::NotFound)?;
-    let number = |name: &str| field(&fields, name).and_then(|v| v.trim().parse::<u32>().ok());
-    let result = match field(&fields, "action") {
-        Some("pause") => crate::clock::controls::set_paused(&state.store, id, true).await,
-        Some("resume") => crate::clock::controls::set_paused(&state.store, id, false).await,
-        Some("extend") => {
-            let (Some(seat), Some(days)) = (number("seat"), number("days")) else {
-                return Err(WebError::BadRequest(
-                    "which seat, and how many days?".into(),
-                ));
-            };
-            crate::clock::controls::extend(&state.store, id, seat as i32, days).await
-        }
-        _ => return Err(WebError::BadRequest("pause, resume or extend".into())),
-    };
-    back_after(result, format!("/manage/{token}"))
-}
-
 /// 303 back to `location` after a clock action, or why it was refused (409).
-fn back_after(
+pub(super) fn back_after(
     result: Result<(), crate::clock::controls::ControlError>,
     location: String,
 ) -> Result<HttpResponse, WebError> {

@@ -208,6 +208,15 @@ impl Rules for Whitehouse {
     fn seat_name(seat: Seat, _seats: usize) -> String {
         SEAT_NAMES[seat % 4].to_string()
     }
+
+    /// North–South and East–West, in partnership play.
+    fn partners(state: &State, seat: Seat) -> Vec<Seat> {
+        if state.options.partnership {
+            vec![(seat + 2) % 4]
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 /// "spades ♠", for logs and labels.

@@ -329,6 +329,7 @@ impl Inbox {
                 Ok(seq) => return Ok(Outcome::Done(seq)),
                 Err(SubmitError::Conflict { .. }) => continue,
                 Err(SubmitError::Rule(rule)) => return refuse(rule.to_string()).await,
+                Err(SubmitError::Refused(reason)) => return refuse(reason).await,
                 Err(e @ (SubmitError::Malformed(_) | SubmitError::TooLarge(_))) => {
                     return refuse(e.to_string()).await;
                 }

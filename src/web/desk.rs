@@ -1,0 +1,466 @@
+//! The organiser's desk: `GET /manage/{token}` shows every seat (its address, its last move, the
+//! mail sent to it), the mail that did not go out, the clock and the game's chain; its POSTs
+//! give a seat a new link, send its invitation again, change its address, work the clock, and
+//! cancel the game. Every POST checks the CSRF token and answers 303 back to the desk with a
+//! short-lived note; bad input shows the desk again with the reason and changes nothing.
+
+use super::client::client_addr;
+use super::pages::{back_after, field, html, parse_form};
+use super::{AppState, WebError, csrf};
+use crate::engine::log::render;
+use crate::engine::{Seat, find_game};
+use crate::mail::EmailAddress;
+use crate::mail::invite::{InviteError, change_address as readdress, invite_again};
+use crate::store::{CancelReason, SubmitError};
+use actix_web::cookie::{Cookie, SameSite, time::Duration};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use chrono::{DateTime, Utc};
+
+struct DeskSeat {
+    seat: usize,
+    seat_name: String,
+    name: String,
+    email: String,
+    to_move: bool,
+    last_move: String,
+    mail_sent: i64,
+    mail_failed: i64,
+}
+
+struct MailLine {
+    who: String,
+    kind: String,
+    status: String,
+    attempts: i32,
+    error: String,
+}
+
+#[derive(Template)]
+#[template(path = "manage.html")]
+struct Desk {
+    id: i64,
+    name: String,
+    token: String,
+    status: String,
+    outcome: Option<String>,
+    moves: i64,
+    seats: Vec<DeskSeat>,
+    csrf: String,
+    commitment: String,
+    seed: Option<String>,
+    head_hash: String,
+    new_link: Option<String>,
+    new_link_for: String,
+    new_link_mailed: bool,
+    note: Option<String>,
+    error: Option<String>,
+    mail_sent: i64,
+    mail_lines: Vec<MailLine>,
+    clock: String,
+    paused: bool,
+}
+
+fn when(at: &DateTime<Utc>) -> String {
+    at.format("%a %-d %b %Y, %H:%M UTC").to_string()
+}
+
+/// The desk of the game `token` manages, as it stands.
+async fn desk_page(state: &AppState, token: &str, csrf_token: String) -> Result<Desk, WebError> {
+    let id = organised(state, token).await?;
+    let loaded = state.store.load(id).await?;
+    let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
+    let active = loaded.game.active();
+    let seats = state.store.seats(id).await?;
+    let count = seats.len();
+    let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+    let last_moves = state.store.last_moves(id).await?;
+    let per_seat = crate::mail::outbox::mail_by_seat(state.store.pool(), id, count).await?;
+    let (mail_sent, troubles) = crate::mail::outbox::troubles(state.store.pool(), id).await?;
+    let mail_lines = troubles
+        .into_iter()
+        .map(|t| MailLine {
+            who: match t.seat.and_then(|s| seats.get(s)) {
+                Some(s) => format!("{} <{}>", s.name, t.recipient),
+                None => format!("you <{}>", t.recipient),
+            },
+            kind: t.kind,
+            status: match t.status.as_str() {
+                "failed" => "undeliverable".to_string(),
+                "pending" if t.last_error.is_some() => "retrying".to_string(),
+                other => other.to_string(),
+            },
+            attempts: t.attempts,
+            error: t.last_error.unwrap_or_default(),
+        })
+        .collect();
+    let (clock, _) = crate::clock::deadlines(&state.store, id).await?;
+    let paused: bool = sqlx::query_scalar("SELECT paused_at IS NOT NULL FROM games WHERE id = $1")
+        .bind(id)
+        .fetch_one(state.store.pool())
+        .await?;
+    Ok(Desk {
+        clock: clock.describe(),
+        paused,
+        mail_sent,
+        mail_lines,
+        id,
+        name: game.name().to_string(),
+        token: token.to_string(),
+        status: loaded.row.status.clone(),
+        outcome: loaded.game.outcome().map(|o| render(&o.reason, &names)),
+        moves: loaded.row.head_seq,
+        seats: seats
+            .into_iter()
+            .map(|s| DeskSeat {
+                seat: s.seat,
+                seat_name: game.seat_name(s.seat, count),
+                to_move: active.contains(&s.seat),
+                last_move: last_moves
+                    .get(s.seat)
+                    .copied()
+                    .flatten()
+                    .map_or_else(|| "not yet".to_string(), |at| when(&at)),
+                mail_sent: per_seat.get(s.seat).map_or(0, |m| m.sent),
+                mail_failed: per_seat.get(s.seat).map_or(0, |m| m.failed),
+                name: s.name,
+                email: s.email.unwrap_or_default(),
+            })
+            .collect(),
+        csrf: csrf_token,
+        commitment: loaded.row.commitment.clone(),
+        seed: (loaded.row.status == "over").then(|| loaded.row.seed.to_hex()),
+        head_hash: loaded.row.head_hash.clone(),
+        new_link: None,
+        new_link_for: String::new(),
+        new_link_mailed: false,
+        note: None,
+        error: None,
+    })
+}
+
+/// The game an organiser token manages.
+async fn organised(state: &AppState, token: &str) -> Result<i64, WebError> {
+    state
+        .store
+        .organiser_by_token(token)
+        .await?
+        .ok_or(WebError::NotFound)
+}
+
+/// The cookie that carries a seat's new link from the relink POST to the desk it redirects to
+/// (five minutes).
+const RELINKED_COOKIE: &str = "pp_relinked";
+
+/// The cookie that carries what the last action did ("Invitation sent again to ...") from its
+/// POST to the desk (for five minutes, until the desk has shown it once).
+const NOTE_COOKIE: &str = "pp_desk_note";
+
+/// How long a note from a POST waits for the desk to show it.
+const NOTE_SECS: i64 = 300;
+
+/// What the desk shows after a relink.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Relinked {
+    seat: usize,
+    link: String,
+    mailed: bool,
+}
+
+fn read_cookie<T: serde::de::DeserializeOwned>(req: &HttpRequest, name: &str) -> Option<T> {
+    req.cookie(name)
+        .and_then(|c| hex::decode(c.value()).ok())
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+}
+
+/// 303 back to the desk, carrying `value` in the cookie `name` for the desk to show.
+fn back_to_desk(
+    state: &AppState,
+    token: &str,
+    name: &'static str,
+    value: &impl serde::Serialize,
+) -> HttpResponse {
+    let cookie = Cookie::build(
+        name,
+        hex::encode(serde_json::to_vec(value).expect("notes serialize")),
+    )
+    .path(format!("/manage/{token}"))
+    .http_only(true)
+    .secure(state.secure_cookies)
+    .same_site(SameSite::Strict)
+    .max_age(Duration::seconds(NOTE_SECS))
+    .finish();
+    HttpResponse::SeeOther()
+        .insert_header(("Location", format!("/manage/{token}")))
+        .cookie(cookie)
+        .finish()
+}
+
+/// `GET /manage/{token}`: the organiser's desk.
+pub async fn manage(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    let (csrf_token, cookie) = csrf::token_for(&req);
+    let mut page = desk_page(&state, &token, csrf_token).await?;
+    if let Some(relinked) = read_cookie::<Relinked>(&req, RELINKED_COOKIE) {
+        page.new_link_for = page
+            .seats
+            .get(relinked.seat)
+            .map(|s| s.seat_name.clone())
+            .unwrap_or_default();
+        page.new_link = Some(relinked.link);
+        page.new_link_mailed = relinked.mailed;
+    }
+    page.note = read_cookie::<String>(&req, NOTE_COOKIE);
+    let shown = page.note.is_some();
+    let mut response = html(StatusCode::OK, page)?;
+    csrf::attach(&mut response, cookie);
+    if shown {
+        // A note is shown once: a reload shows the desk without it.
+        let mut gone = Cookie::new(NOTE_COOKIE, "");
+        gone.set_path(format!("/manage/{token}"));
+        let _ = response.add_removal_cookie(&gone);
+    }
+    Ok(response)
+}
+
+/// The desk again with why the action was refused; nothing was changed.
+async fn refused(
+    req: &HttpRequest,
+    state: &AppState,
+    token: &str,
+    status: StatusCode,
+    error: String,
+) -> Result<HttpResponse, WebError> {
+    let (csrf_token, _) = csrf::token_for(req);
+    let mut page = desk_page(state, token, csrf_token).await?;
+    page.error = Some(error);
+    html(status, page)
+}
+
+/// `POST /manage/{token}/relink/{seat}`: a new private link for a seat; the old one and every
+/// link in earlier mail stop working. The new link is mailed to the seat's address.
+pub async fn relink(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, usize)>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let (token, seat) = path.into_inner();
+    csrf::check(&req, field(&parse_form(&body)?, "csrf"))?;
+    let id = organised(&state, &token).await?;
+    state.limits.relink_in_game(id).map_err(WebError::TooMany)?;
+    let fresh = state
+        .store
+        .relink_seat(id, seat)
+        .await?
+        .ok_or(WebError::NotFound)?;
+    let link = format!("{}/play/{fresh}", state.base_url);
+    let kind = state
+        .store
+        .game(id)
+        .await?
+        .map(|g| g.kind)
+        .unwrap_or_default();
+    let name = find_game(&kind).map_or(kind.clone(), |g| g.name().to_string());
+    let mailed =
+        crate::mail::outbox::enqueue_new_link(state.store.pool(), id, &name, seat, &fresh).await?;
+    let flash = Relinked { seat, link, mailed };
+    Ok(back_to_desk(&state, &token, RELINKED_COOKIE, &flash))
+}
+
+/// `POST /manage/{token}/invite/{seat}`: the seat's invitation once more, as the game stands,
+/// with a fresh link (rate-limited like every invitation).
+pub async fn invite(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, usize)>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let (token, seat) = path.into_inner();
+    csrf::check(&req, field(&parse_form(&body)?, "csrf"))?;
+    let id = organised(&state, &token).await?;
+    let client = client_addr(req.head(), &state.settings.trusted_proxies);
+    state
+        .limits
+        .invitation_again(client, id)
+        .map_err(WebError::TooMany)?;
+    let loaded = state.store.load(id).await?;
+    match invite_again(state.store.pool(), &loaded.row, loaded.game.as_ref(), seat).await {
+        Ok(to) => {
+            let note = format!(
+                "Invitation sent again to {}.",
+                who(&state, id, seat, &to).await?
+            );
+            Ok(back_to_desk(&state, &token, NOTE_COOKIE, &note))
+        }
+        Err(e) => invite_refused(&req, &state, &token, e).await,
+    }
+}
+
+/// `POST /manage/{token}/address/{seat}` with `email`: the seat's new address, which gets the
+/// invitation with a fresh link. The old address is not told, and the links already mailed to
+/// it keep working until the organiser gives the seat a new link.
+pub async fn address(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, usize)>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let (token, seat) = path.into_inner();
+    let fields = parse_form(&body)?;
+    csrf::check(&req, field(&fields, "csrf"))?;
+    let id = organised(&state, &token).await?;
+    let email = match EmailAddress::parse(field(&fields, "email").unwrap_or("").trim()) {
+        Ok(email) => email,
+        Err(e) => {
+            let error = format!("the new address: {e}");
+            return refused(
+                &req,
+                &state,
+                &token,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                error,
+            )
+            .await;
+        }
+    };
+    let client = client_addr(req.head(), &state.settings.trusted_proxies);
+    state
+        .limits
+        .invitation_again(client, id)
+        .map_err(WebError::TooMany)?;
+    let loaded = state.store.load(id).await?;
+    match readdress(
+        state.store.pool(),
+        &loaded.row,
+        loaded.game.as_ref(),
+        seat,
+        &email,
+    )
+    .await
+    {
+        Ok(_) => {
+            let note = format!(
+                "New address for {}; the invitation is on its way there. Links mailed to the \
+                 old address still open the seat: give it a new link if they should not.",
+                who(&state, id, seat, &email).await?
+            );
+            Ok(back_to_desk(&state, &token, NOTE_COOKIE, &note))
+        }
+        Err(e) => invite_refused(&req, &state, &token, e).await,
+    }
+}
+
+/// "Bo <bo@example.org>".
+async fn who(state: &AppState, id: i64, seat: Seat, to: &EmailAddress) -> Result<String, WebError> {
+    let name = state
+        .store
+        .seats(id)
+        .await?
+        .into_iter()
+        .find(|s| s.seat == seat)
+        .map(|s| s.name)
+        .unwrap_or_default();
+    Ok(format!("{name} <{to}>"))
+}
+
+async fn invite_refused(
+    req: &HttpRequest,
+    state: &AppState,
+    token: &str,
+    e: InviteError,
+) -> Result<HttpResponse, WebError> {
+    let status = match e {
+        InviteError::Db(e) => return Err(e.into()),
+        InviteError::NoSeat | InviteError::UnknownGame(_) => return Err(WebError::NotFound),
+        InviteError::SameAddress => StatusCode::UNPROCESSABLE_ENTITY,
+        InviteError::Over | InviteError::NoAddress | InviteError::MailOff => StatusCode::CONFLICT,
+    };
+    refused(req, state, token, status, e.to_string()).await
+}
+
+/// `POST /manage/{token}/cancel` with `reason` and `confirm=yes`: the game ends unfinished,
+/// recorded in its chain, and every player is told why.
+pub async fn cancel(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let fields = parse_form(&body)?;
+    csrf::check(&req, field(&fields, "csrf"))?;
+    let id = organised(&state, &token).await?;
+    let reason = match CancelReason::parse(field(&fields, "reason").unwrap_or("")) {
+        Ok(reason) => reason,
+        Err(e) => {
+            let error = format!("the reason: {e}");
+            return refused(
+                &req,
+                &state,
+                &token,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                error,
+            )
+            .await;
+        }
+    };
+    if field(&fields, "confirm") != Some("yes") {
+        let error = "tick the box to confirm: cancelling cannot be undone".to_string();
+        return refused(
+            &req,
+            &state,
+            &token,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            error,
+        )
+        .await;
+    }
+    match state.store.cancel(id, &reason).await {
+        Ok(_) => {
+            let note = "The game is cancelled; every player with an address is told why.";
+            Ok(back_to_desk(&state, &token, NOTE_COOKIE, &note))
+        }
+        Err(SubmitError::Refused(m))
+        | Err(SubmitError::Rule(crate::engine::RuleError::Illegal(m))) => {
+            refused(&req, &state, &token, StatusCode::CONFLICT, m).await
+        }
+        Err(SubmitError::Conflict { .. }) => {
+            let error = "a move came in at the same moment: look again and decide".to_string();
+            refused(&req, &state, &token, StatusCode::CONFLICT, error).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `POST /manage/{token}/clock`: the organiser pauses (`action=pause`) or resumes
+/// (`action=resume`) the game, or gives a seat more days (`action=extend&seat=S&days=D`);
+/// 303 back to the desk.
+pub async fn clock_control(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let fields = parse_form(&body)?;
+    csrf::check(&req, field(&fields, "csrf"))?;
+    let id = organised(&state, &token).await?;
+    let number = |name: &str| field(&fields, name).and_then(|v| v.trim().parse::<u32>().ok());
+    let result = match field(&fields, "action") {
+        Some("pause") => crate::clock::controls::set_paused(&state.store, id, true).await,
+        Some("resume") => crate::clock::controls::set_paused(&state.store, id, false).await,
+        Some("extend") => {
+            let (Some(seat), Some(days)) = (number("seat"), number("days")) else {
+                return Err(WebError::BadRequest(
+                    "which seat, and how many days?".into(),
+                ));
+            };
+            crate::clock::controls::extend(&state.store, id, seat as i32, days).await
+        }
+        _ => return Err(WebError::BadRequest("pause, resume or extend".into())),
+    };
+    back_after(result, format!("/manage/{token}"))
+}
