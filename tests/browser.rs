@@ -547,3 +547,48 @@ async fn creating_then_reloading_makes_one_game_and_errors_are_pages() {
     driver.stop().await;
     db.drop().await;
 }
+
+/// At phone size the first screen of a seat to move shows its move's controls, in every game,
+/// at several points of a game.
+#[actix_web::test]
+async fn every_game_shows_the_move_on_a_phones_first_screen() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let names = ["Ann", "Bo", "Cy", "Di"];
+    let driver = Driver::start().await;
+    driver.viewport(390, 844).await;
+    for (kind, seats, seed) in [
+        ("whitehouse", 4, 71),
+        ("statehood", 3, 72),
+        ("electoral-combat", 2, 73),
+        ("nationhood", 2, 74),
+        ("votes-for-women", 2, 75),
+    ] {
+        let (id, tokens) = create_game(&db, kind, &names[..seats], seed).await;
+        for step in [0, 7, 25, 60] {
+            common::play_until(&db, id, seed, |loaded| loaded.row.head_seq >= step).await;
+            let loaded = db.store.load(id).await.unwrap();
+            if loaded.game.outcome().is_some() {
+                break;
+            }
+            let seat = loaded.game.active()[0];
+            driver.goto(&format!("{base}/play/{}", tokens[seat])).await;
+            let first = driver
+                .script(
+                    "const c = document.querySelector('#choices button, #choices input:not([type=hidden])');
+                     return c ? c.getBoundingClientRect().top < window.innerHeight : null;",
+                )
+                .await;
+            if first != true {
+                driver.screenshot(&format!("phone-{kind}-{step}")).await;
+            }
+            assert_eq!(
+                first, true,
+                "{kind} at move {}: the first control on the first screen",
+                loaded.row.head_seq
+            );
+        }
+    }
+    driver.stop().await;
+    db.drop().await;
+}

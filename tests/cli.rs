@@ -255,7 +255,7 @@ fn results_and_setup_lines_name_the_players() {
     let out = postplay(&["replay", "tests/fixtures/golden/whitehouse-individual.json"]);
     let first = stdout(&out).lines().next().unwrap().to_string();
     assert!(
-        first.starts_with("    0  the draw for first dealer: North "),
+        first.starts_with("    0  The draw for first dealer: North "),
         "{first}"
     );
     assert!(!first.contains("{s"), "{first}");

@@ -278,3 +278,157 @@ async fn electoral_combat_heads_no_empty_pile_and_draws_its_face_down_cards() {
     assert!(page.contains("has won"), "a pile once something is won");
     db.drop().await;
 }
+
+/// The play page marks what happened since the seat last looked (its browser keeps the head it
+/// was shown in a cookie) or last moved, and sets the cookie to the head it shows.
+#[actix_web::test]
+async fn the_page_marks_what_happened_since_the_last_visit() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::builder().disable_redirects().finish();
+    let (id, tokens) = create_game(&db, "statehood", &NAMES[..3], 61).await;
+    play_until(&db, id, 61, |loaded| loaded.row.head_seq >= 10).await;
+    let head = db.store.load(id).await.unwrap().row.head_seq;
+    let url = format!("{base}/play/{}", tokens[0]);
+    let res = client.get(&url).send().await.unwrap();
+    let seen = res
+        .headers()
+        .get_all("set-cookie")
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("pp_seen="))
+        .expect("the page remembers what it showed")
+        .to_string();
+    assert!(seen.starts_with(&format!("pp_seen={head};")), "{seen}");
+    assert!(
+        seen.contains(&format!("Path=/play/{}", tokens[0])),
+        "{seen}"
+    );
+    // Three more moves or so, the last by another seat; the seat looks again with its cookie.
+    play_until(&db, id, 62, |loaded| {
+        loaded.row.head_seq >= head + 3 && loaded.log.last().is_some_and(|(_, seat, _)| *seat != 0)
+    })
+    .await;
+    let loaded = db.store.load(id).await.unwrap();
+    let last_own = loaded
+        .log
+        .iter()
+        .filter(|(seq, seat, _)| *seq > 0 && *seat == 0)
+        .map(|(seq, _, _)| *seq)
+        .max()
+        .unwrap_or(0);
+    let since = head.max(last_own);
+    let mut res = client
+        .get(&url)
+        .insert_header(("Cookie", format!("pp_seen={head}")))
+        .send()
+        .await
+        .unwrap();
+    let page = String::from_utf8_lossy(&res.body().limit(1 << 22).await.unwrap()).into_owned();
+    let marked: Vec<i64> = page
+        .split("<li class=\"new\" value=\"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap().parse().unwrap())
+        .collect();
+    let expected: Vec<i64> = loaded
+        .log
+        .iter()
+        .filter(|(seq, _, lines)| *seq > since && !lines.is_empty())
+        .flat_map(|(seq, _, lines)| std::iter::repeat_n(*seq, lines.len()))
+        .collect();
+    assert!(!expected.is_empty(), "something happened since");
+    assert_eq!(marked, expected, "exactly the moves since the last look");
+    let moves = {
+        let mut m = expected.clone();
+        m.dedup();
+        m.len()
+    };
+    assert!(page.contains(&format!("{moves} new since you last looked")));
+    // A page without the cookie marks what happened since the seat's own last move.
+    let (_, fresh) = get_text(&client, &url).await;
+    let unmarked_before_own = fresh
+        .split("<li class=\"new\" value=\"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap().parse::<i64>().unwrap())
+        .all(|seq| seq > last_own);
+    assert!(unmarked_before_own);
+    db.drop().await;
+}
+
+/// The whole log of a finished game: broken by hand, every line with its time, a score row a
+/// hand ending in the final score, and a chart with a line a side.
+#[actix_web::test]
+async fn the_whole_log_breaks_by_hand_with_times_scores_and_a_chart() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::builder().finish();
+    let (id, _) = create_game(&db, "whitehouse", &NAMES, 63).await;
+    play_until(&db, id, 63, |_| false).await;
+    let loaded = db.store.load(id).await.unwrap();
+    let hands = loaded.game.view(postplay::engine::Viewer::Spectator)["hand_number"]
+        .as_u64()
+        .unwrap();
+    let (status, page) = get_text(&client, &format!("{base}/games/{id}/log")).await;
+    assert_eq!(status, 200);
+    for hand in 1..=hands {
+        assert!(
+            page.contains(&format!("<h2>Hand {hand}</h2>")),
+            "a section for hand {hand}"
+        );
+    }
+    let lines = page.matches("<li value=").count();
+    assert_eq!(
+        page.matches("<time class=\"small\">").count(),
+        lines,
+        "every line has its time"
+    );
+    let table = page
+        .split("<table class=\"scores\">")
+        .nth(1)
+        .expect("a score table")
+        .split("</table>")
+        .next()
+        .unwrap();
+    assert_eq!(
+        table.matches("<tr><th>Hand ").count() as u64,
+        hands,
+        "a row a hand"
+    );
+    assert!(table.contains("Ann and Cy") && table.contains("Bo and Di"));
+    let last_row = table.rsplit("<tr><th>").next().unwrap();
+    let outcome = loaded.game.outcome().unwrap();
+    let state = loaded.game.state_json();
+    for score in state["scores"].as_array().unwrap() {
+        assert!(
+            last_row.contains(&format!("<td>{score}</td>")),
+            "the last row holds the final score {score}: {last_row} ({})",
+            outcome.reason
+        );
+    }
+    let chart = page.split("<svg class=\"chart\"").nth(1).expect("a chart");
+    assert_eq!(chart.matches("<polyline").count(), 2, "a line a side");
+    db.drop().await;
+}
+
+/// Every game's rules page answers, names its players and links the create form; the create
+/// form and the play page link it; an unknown game has none.
+#[actix_web::test]
+async fn every_game_has_a_rules_page_linked_where_players_look() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::builder().finish();
+    for game in postplay::engine::registry() {
+        let (status, page) = get_text(&client, &format!("{base}/rules/{}", game.id())).await;
+        assert_eq!(status, 200, "{}", game.id());
+        assert!(page.contains(&format!("How to play {}", game.name())));
+        assert!(page.contains("id=\"objective\""));
+        let (_, new) = get_text(&client, &format!("{base}/new/{}", game.id())).await;
+        assert!(new.contains(&format!("href=\"/rules/{}\"", game.id())));
+        let (min, _) = game.seat_counts();
+        let (_, tokens) = create_game(&db, game.id(), &NAMES[..min], 64).await;
+        let (_, play) = get_text(&client, &format!("{base}/play/{}", tokens[0])).await;
+        assert!(play.contains(&format!("href=\"/rules/{}\"", game.id())));
+    }
+    let (status, _) = get_text(&client, &format!("{base}/rules/chess")).await;
+    assert_eq!(status, 404);
+    db.drop().await;
+}

@@ -284,7 +284,7 @@ mod tests {
                 live.apply_json(seat, &command, &mut Log::silent()).unwrap();
             }
             let html = game_board("nationhood", &live.view(Viewer::Auditor), &names).unwrap();
-            assert!(html.contains("Last hand"));
+            assert!(html.contains("The last hand"));
         }
     }
 }
