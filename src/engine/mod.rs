@@ -89,6 +89,20 @@ pub struct Standing {
     pub scores: Vec<(String, i64)>,
 }
 
+impl Standing {
+    /// Each seat's own score, labelled by its seat placeholder.
+    pub fn by_seat(period: u32, scores: &[i64]) -> Standing {
+        Standing {
+            period,
+            scores: scores
+                .iter()
+                .enumerate()
+                .map(|(seat, score)| (log::who(seat), *score))
+                .collect(),
+        }
+    }
+}
+
 /// Why a command was refused. The state is unchanged; the message is for the player.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RuleError {

@@ -178,6 +178,13 @@ fn open_hands(
         .collect()
 }
 
+/// The viewer's own hand in a view that holds every seat's hand or `None`, as card codes (see
+/// [`Board::own_hand`]).
+fn own_cards(you: Option<Seat>, hands: &[Option<Vec<Card>>]) -> Option<Vec<String>> {
+    let hand = hands.get(you?)?.as_ref()?;
+    Some(hand.iter().map(|c| c.code().to_string()).collect())
+}
+
 /// A field-less variant as the view names it, in words: `HandOver` → "hand over".
 fn words(value: impl Serialize) -> String {
     match serde_json::to_value(value) {

@@ -203,12 +203,8 @@ impl Rules for ElectoralCombat {
 
     /// Each player's electoral votes won.
     fn standing(state: &State) -> Option<Standing> {
-        Some(Standing {
-            period: u32::from(state.hand),
-            scores: (0..2)
-                .map(|s| (crate::engine::log::who(s), i64::from(state.votes(s))))
-                .collect(),
-        })
+        let votes = [0, 1].map(|s| i64::from(state.votes(s)));
+        Some(Standing::by_seat(u32::from(state.hand), &votes))
     }
 
     fn on_timeout(state: &State, seat: Seat) -> Command {

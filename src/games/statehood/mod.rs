@@ -170,12 +170,7 @@ impl Rules for Statehood {
 
     /// Each seat's points.
     fn standing(state: &State) -> Option<Standing> {
-        Some(Standing {
-            period: state.hand_number,
-            scores: (0..state.scores.len())
-                .map(|s| (crate::engine::log::who(s), state.scores[s]))
-                .collect(),
-        })
+        Some(Standing::by_seat(state.hand_number, &state.scores))
     }
 
     fn on_timeout(state: &State, seat: Seat) -> Command {

@@ -2,7 +2,7 @@
 //! discard pile, the stock between, one's own cities, pile and hand.
 
 use super::super::render::{esc, plain_card_html};
-use super::{Board, Seating, open_hands, seat_name};
+use super::{Board, Seating, open_hands, own_cards, seat_name};
 use crate::cards::Card;
 use crate::engine::Seat;
 use crate::engine::log::render;
@@ -215,8 +215,7 @@ impl Board for Nationhood {
     }
 
     fn own_hand(v: &View) -> Option<Vec<String>> {
-        let hand = v.you.and_then(|s| v.hands.get(s).cloned().flatten())?;
-        Some(hand.iter().map(|c| c.code().to_string()).collect())
+        own_cards(v.you, &v.hands)
     }
 
     fn card(_: &View, code: &str) -> Option<String> {

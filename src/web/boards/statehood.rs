@@ -3,7 +3,7 @@
 //! its revealed challenges, and the viewer's own hand.
 
 use super::super::render::{card_html, esc};
-use super::{Board, Seating, cards_html, open_hands, seat_name, words};
+use super::{Board, Seating, cards_html, open_hands, own_cards, seat_name, words};
 use crate::cards::Card;
 use crate::engine::Seat;
 use crate::engine::log::count;
@@ -110,8 +110,7 @@ impl Board for Statehood {
     }
 
     fn own_hand(v: &View) -> Option<Vec<String>> {
-        let hand = v.you.and_then(|s| v.hands.get(s).cloned().flatten())?;
-        Some(hand.iter().map(|c| c.code().to_string()).collect())
+        own_cards(v.you, &v.hands)
     }
 }
 

@@ -2,7 +2,7 @@
 //! and last trick where the viewer may see them, and the viewer's own hand.
 
 use super::super::render::{card_html, esc};
-use super::{Board, Seating, cards_html, open_hands, words};
+use super::{Board, Seating, cards_html, open_hands, own_cards, words};
 use crate::cards::Card;
 use crate::engine::Seat;
 use crate::engine::log::count;
@@ -134,8 +134,7 @@ impl Board for Whitehouse {
     }
 
     fn own_hand(v: &View) -> Option<Vec<String>> {
-        let hand = v.you.and_then(|s| v.hands.get(s).cloned().flatten())?;
-        Some(hand.iter().map(|c| c.code().to_string()).collect())
+        own_cards(v.you, &v.hands)
     }
 }
 
