@@ -432,3 +432,70 @@ async fn every_game_has_a_rules_page_linked_where_players_look() {
     assert_eq!(status, 404);
     db.drop().await;
 }
+
+/// The game-over mail of every game names the winners and says the result and the last moves
+/// with names, never "Player 1" (the score list still gives each name its seat).
+#[actix_web::test]
+async fn every_game_over_mail_names_the_players() {
+    let db = TestDb::new().await;
+    for (kind, seats, seed) in [
+        ("whitehouse", 4, 81),
+        ("statehood", 3, 82),
+        ("electoral-combat", 2, 83),
+        ("nationhood", 2, 84),
+        ("votes-for-women", 2, 85),
+    ] {
+        let players: Vec<postplay::store::NewSeat> = NAMES[..seats]
+            .iter()
+            .map(|n| postplay::store::NewSeat {
+                name: postplay::store::PlayerName::parse(n).unwrap(),
+                email: Some(
+                    postplay::store::EmailAddress::parse(&format!(
+                        "{}@example.org",
+                        n.to_lowercase()
+                    ))
+                    .unwrap(),
+                ),
+            })
+            .collect();
+        let created = db
+            .store
+            .create_game(
+                kind,
+                &serde_json::json!({}),
+                &players,
+                postplay::engine::Seed::from_number(seed),
+            )
+            .await
+            .unwrap();
+        play_until(&db, created.id, seed, |_| false).await;
+        let payloads: Vec<serde_json::Value> = sqlx::query_scalar(
+            "SELECT payload FROM outbox WHERE game_id = $1 AND kind = 'over' ORDER BY seat",
+        )
+        .bind(created.id)
+        .fetch_all(db.store.pool())
+        .await
+        .unwrap();
+        assert_eq!(payloads.len(), seats, "{kind}: one game-over mail a player");
+        let outcome = db
+            .store
+            .load(created.id)
+            .await
+            .unwrap()
+            .game
+            .outcome()
+            .unwrap();
+        for payload in &payloads {
+            let said = format!(
+                "{} {} {}",
+                payload["result"], payload["lines"], payload["winners"]
+            );
+            assert!(!said.contains("Player "), "{kind}: {said}");
+            assert!(!said.contains("{s"), "{kind}: a placeholder left: {said}");
+            for &w in &outcome.winners {
+                assert!(said.contains(NAMES[w]), "{kind}: the winner named: {said}");
+            }
+        }
+    }
+    db.drop().await;
+}
