@@ -178,6 +178,13 @@ fn open_hands(
         .collect()
 }
 
+/// The seats in the order a table lists them for `you`: the players after the viewer in turn
+/// order first, the viewer last (at the bottom); a spectator sees them in seat order.
+fn from_seat(you: Option<Seat>, seats: usize) -> impl Iterator<Item = Seat> {
+    let start = you.map_or(0, |y| y + 1);
+    (0..seats).map(move |i| (start + i) % seats)
+}
+
 /// The viewer's own hand in a view that holds every seat's hand or `None`, as card codes (see
 /// [`Board::own_hand`]).
 fn own_cards(you: Option<Seat>, hands: &[Option<Vec<Card>>]) -> Option<Vec<String>> {

@@ -2,7 +2,7 @@
 //! discard pile, the stock between, one's own cities, pile and hand.
 
 use super::super::render::{esc, plain_card_html};
-use super::{Board, Seating, open_hands, own_cards, seat_name};
+use super::{Board, Seating, from_seat, open_hands, own_cards, seat_name};
 use crate::cards::Card;
 use crate::engine::Seat;
 use crate::engine::log::render;
@@ -11,6 +11,7 @@ use askama::Template;
 
 struct Player {
     name: String,
+    you: bool,
     dealer: bool,
     turn: bool,
     waiting: String,
@@ -146,9 +147,10 @@ impl Board for Nationhood {
     fn board(v: &View, seating: &Seating) -> askama::Result<String> {
         let names = seating.names;
         let name = |s: Seat| seat_name(names, s);
-        let players = (0..2)
+        let players = from_seat(v.you, 2)
             .map(|s| Player {
                 name: name(s),
+                you: v.you == Some(s),
                 dealer: v.dealer == s,
                 turn: v.turn.contains(&s),
                 waiting: seating.waiting_since(s),

@@ -3,7 +3,7 @@
 //! its revealed challenges, and the viewer's own hand.
 
 use super::super::render::{card_html, esc};
-use super::{Board, Seating, cards_html, open_hands, own_cards, seat_name, words};
+use super::{Board, Seating, cards_html, from_seat, open_hands, own_cards, seat_name, words};
 use crate::cards::Card;
 use crate::engine::Seat;
 use crate::engine::log::count;
@@ -14,6 +14,7 @@ use askama::Template;
 
 struct StatehoodPlayer {
     name: String,
+    you: bool,
     dealer: bool,
     turn: bool,
     waiting: String,
@@ -46,9 +47,10 @@ impl Board for Statehood {
     fn board(v: &View, seating: &Seating) -> askama::Result<String> {
         let names = seating.names;
         let name = |s: Seat| seat_name(names, s);
-        let players = (0..v.scores.len())
+        let players = from_seat(v.you, v.scores.len())
             .map(|s| StatehoodPlayer {
                 name: name(s),
+                you: v.you == Some(s),
                 dealer: v.dealer == s,
                 turn: v.turn.contains(&s),
                 waiting: seating.waiting_since(s),

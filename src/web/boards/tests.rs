@@ -1,4 +1,4 @@
-use super::{BOARDS, card_in_game_html, game_board};
+use super::{BOARDS, card_in_game_html, from_seat, game_board};
 use crate::cli::option_combinations;
 use crate::engine::{DynMatch, Log, Seed, Viewer, bot, find_game, registry};
 use serde_json::{Value, json};
@@ -123,4 +123,11 @@ fn every_step_of_random_games_of_every_game_is_drawn_by_its_board() {
             }
         }
     }
+}
+
+#[test]
+fn a_table_lists_the_players_after_the_viewer_and_the_viewer_last() {
+    assert_eq!(from_seat(Some(1), 4).collect::<Vec<_>>(), [2, 3, 0, 1]);
+    assert_eq!(from_seat(Some(2), 3).collect::<Vec<_>>(), [0, 1, 2]);
+    assert_eq!(from_seat(None, 3).collect::<Vec<_>>(), [0, 1, 2]);
 }
