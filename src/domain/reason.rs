@@ -7,7 +7,7 @@ use std::fmt;
 pub const MAX_REASON_CHARS: usize = 500;
 
 /// A reason: trimmed, 1 to 500 characters, at least one visible, no control characters (so
-/// no line breaks and no NUL) and no bidirectional overrides.
+/// no line breaks and no NUL), no bidirectional overrides and no braces.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CancelReason(String);
 
@@ -29,6 +29,10 @@ impl CancelReason {
         }
         if trimmed.chars().all(super::names::is_invisible) {
             return refuse("give a reason: the players are told it");
+        }
+        if trimmed.contains(['{', '}']) {
+            // Pages and mail fill `{s1}` in game texts with a player's name.
+            return refuse("a reason cannot hold braces { }");
         }
         if trimmed.chars().count() > MAX_REASON_CHARS {
             return refuse("a reason is at most 500 characters");
@@ -70,6 +74,7 @@ mod tests {
             "two\nlines",
             "nul\0",
             "\u{202E}reversed",
+            "ask {s1}",
             &"x".repeat(501),
         ] {
             assert!(CancelReason::parse(bad).is_err(), "{bad:?} must be refused");
