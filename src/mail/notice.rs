@@ -28,7 +28,8 @@ impl GameRef {
 pub struct Player {
     /// Display name.
     pub name: String,
-    /// The seat's name in the game ("North", "Player 2").
+    /// The seat's role where the game names its seats ("North", "Suffragist"); empty where
+    /// seats are only numbered, so mail calls the player by name alone.
     pub seat: String,
 }
 

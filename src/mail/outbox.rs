@@ -154,7 +154,7 @@ pub async fn mail_seats(tx: &mut PgConnection, game_id: i64) -> Result<Vec<MailS
 pub fn player(kind: &dyn DynGame, seat: &MailSeat, count: usize) -> Player {
     Player {
         name: seat.name.clone(),
-        seat: kind.seat_name(seat.seat, count),
+        seat: kind.seat_role(seat.seat, count).unwrap_or_default(),
     }
 }
 
