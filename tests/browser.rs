@@ -496,7 +496,8 @@ async fn a_refused_kitty_keeps_its_ticks_in_the_browser() {
 }
 
 /// An organiser creates a game in the browser and reloads the page that shows its links: one
-/// game, one invitation a player. A wrong link and a missing game answer with pages, not data.
+/// game, one invitation a player; from the desk sends an invitation again and cancels the game,
+/// which the players' pages then show. A wrong link and a missing game answer with pages.
 #[actix_web::test]
 async fn creating_then_reloading_makes_one_game_and_errors_are_pages() {
     let db = TestDb::new().await;
@@ -536,6 +537,62 @@ async fn creating_then_reloading_makes_one_game_and_errors_are_pages() {
         4,
         "one invitation a player"
     );
+    // The organiser's desk: send Bo's invitation again, then cancel the game with a reason.
+    let links = driver
+        .script(
+            "return [...document.querySelectorAll('a')].map(a => a.href)
+               .filter(h => h.includes('/manage/') || h.includes('/play/'));",
+        )
+        .await;
+    let links: Vec<String> = serde_json::from_value(links).unwrap();
+    let desk = links
+        .iter()
+        .find(|l| l.contains("/manage/"))
+        .unwrap()
+        .clone();
+    let play = links.iter().find(|l| l.contains("/play/")).unwrap().clone();
+    driver.goto(&desk).await;
+    driver.click("form[action$='/invite/1'] button").await;
+    let mut resent = 0;
+    for _ in 0..50 {
+        resent = count("SELECT count(*) FROM outbox WHERE kind = 'invite'").await;
+        if resent == 5 {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(resent, 5, "the invitation went again");
+    driver
+        .script(
+            "document.querySelector('[name=reason]').value = 'Bo moved away';
+             document.querySelector('[name=confirm]').checked = true;",
+        )
+        .await;
+    driver.click("form[action$='/cancel'] button").await;
+    let mut over = false;
+    for _ in 0..50 {
+        if count("SELECT count(*) FROM games WHERE status = 'over'").await == 1 {
+            over = true;
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(over, "the game is cancelled");
+    driver.goto(&play).await;
+    let banner = driver
+        .script("return document.querySelector('.notice').textContent;")
+        .await;
+    assert!(
+        banner
+            .as_str()
+            .is_some_and(|b| b.contains("Cancelled by the organiser: Bo moved away")),
+        "{banner}"
+    );
+    let marked = driver
+        .script("return document.querySelectorAll('.board .turn, .board .waiting').length;")
+        .await;
+    assert_eq!(marked, 0, "nobody is marked to move in a game that is over");
+    driver.screenshot("cancelled").await;
     for path in ["/play/not-a-link", "/games/999999", "/no/such/page"] {
         driver.goto(&format!("{base}{path}")).await;
         let page = driver

@@ -34,6 +34,9 @@ pub struct Seating<'a> {
     pub names: &'a [String],
     /// For each awaited seat, since when it has waited, in words.
     pub waiting: &'a [(Seat, String)],
+    /// The game has ended, perhaps before its rules ended it (a forfeit, a cancellation):
+    /// nobody is to move, whatever the view's turn says.
+    pub over: bool,
 }
 
 impl<'a> Seating<'a> {
@@ -42,7 +45,13 @@ impl<'a> Seating<'a> {
         Seating {
             names,
             waiting: &[],
+            over: false,
         }
+    }
+
+    /// Whether to mark `seat` as the one to move, given that its view awaits it.
+    fn to_move(&self, awaited: bool) -> bool {
+        awaited && !self.over
     }
 
     /// Since when `seat` has waited, if it is awaited and that is known.

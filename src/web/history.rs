@@ -239,7 +239,14 @@ pub async fn replay(
             forward_url: url(at + 1),
             last_url: url(head),
             step_lines,
-            board: board_html(&row.kind, &game.view(viewer), &Seating::named(&names)),
+            board: board_html(
+                &row.kind,
+                &game.view(viewer),
+                &Seating {
+                    over: game.outcome().is_some(),
+                    ..Seating::named(&names)
+                },
+            ),
             commitment: row.commitment.clone(),
             seed: over.then(|| row.seed.to_hex()),
         },

@@ -630,6 +630,7 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             &Seating {
                 names: &names,
                 waiting: &waited,
+                over: loaded.game.outcome().is_some(),
             },
         ),
         kind: loaded.row.kind.clone(),
