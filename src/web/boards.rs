@@ -50,7 +50,7 @@ impl<'a> Seating<'a> {
     }
 
     /// Whether to mark `seat` as the one to move, given that its view awaits it.
-    fn to_move(&self, awaited: bool) -> bool {
+    fn marks_to_move(&self, awaited: bool) -> bool {
         awaited && !self.over
     }
 

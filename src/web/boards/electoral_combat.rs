@@ -124,7 +124,7 @@ impl Board for ElectoralCombat {
                     },
                     waiting: seating.waiting_since(s),
                     name: name(s),
-                    turn: seating.to_move(v.awaiting.contains(&s)),
+                    turn: seating.marks_to_move(v.awaiting.contains(&s)),
                     layer: v.layer == s,
                     votes: v.votes[s],
                     stack: count(v.stack_sizes[s] as i64, "card"),

@@ -152,7 +152,7 @@ impl Board for Nationhood {
                 name: name(s),
                 you: v.you == Some(s),
                 dealer: v.dealer == s,
-                turn: seating.to_move(v.turn.contains(&s)),
+                turn: seating.marks_to_move(v.turn.contains(&s)),
                 waiting: seating.waiting_since(s),
                 score: v.scores[s],
                 rubbers: v.rubbers_won[s],

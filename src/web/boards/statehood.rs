@@ -52,7 +52,7 @@ impl Board for Statehood {
                 name: name(s),
                 you: v.you == Some(s),
                 dealer: v.dealer == s,
-                turn: seating.to_move(v.turn.contains(&s)),
+                turn: seating.marks_to_move(v.turn.contains(&s)),
                 waiting: seating.waiting_since(s),
                 score: v.scores[s],
                 cards: v.hand_sizes.get(s).copied().unwrap_or(0),

@@ -128,7 +128,7 @@ impl Board for VotesForWomen {
             .map(|s| SideRow {
                 name: name(s),
                 you: v.you == Some(s),
-                awaited: seating.to_move(v.active.contains(&s)),
+                awaited: seating.marks_to_move(v.active.contains(&s)),
                 waiting: seating.waiting_since(s),
                 buttons: v.buttons[s],
                 cap: if s == 0 { 12 } else { 6 },

@@ -63,7 +63,7 @@ impl Board for Whitehouse {
                 name: name(s),
                 partner: v.partnership && v.you.is_some_and(|you| you != s && (you + 2) % 4 == s),
                 waiting: seating.waiting_since(s),
-                turn: seating.to_move(v.turn == Some(s)),
+                turn: seating.marks_to_move(v.turn == Some(s)),
                 dealer: v.dealer == s,
                 out: v.eliminated.get(s).copied().unwrap_or(false),
                 cards: count(v.hand_sizes.get(s).copied().unwrap_or(0) as i64, "card"),
