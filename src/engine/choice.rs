@@ -74,6 +74,25 @@ pub enum ParamKind {
     },
 }
 
+/// For each option of a [`ParamKind::Allot`], the index in `groups` of the first cap of its
+/// group, if any.
+pub fn group_indices(options: &[PickOption], groups: &[GroupCap]) -> Vec<Option<usize>> {
+    let mut names: Vec<(&str, usize)> = groups
+        .iter()
+        .enumerate()
+        .map(|(g, cap)| (cap.group.as_str(), g))
+        .collect();
+    names.sort_unstable();
+    options
+        .iter()
+        .map(|o| {
+            let name = o.group.as_deref()?;
+            let at = names.partition_point(|(n, _)| *n < name);
+            names.get(at).filter(|(n, _)| *n == name).map(|(_, g)| *g)
+        })
+        .collect()
+}
+
 /// The most units a [`ParamKind::Allot`] may put on all the options of one group together.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct GroupCap {
@@ -306,6 +325,7 @@ impl Param {
                     .ok_or_else(|| invalid(format!("expected {} counts", options.len())))?;
                 let mut sum = 0u64;
                 let mut per_group = vec![0u64; groups.len()];
+                let group_of = group_indices(options, groups);
                 for (i, c) in counts.iter().enumerate() {
                     let c = c
                         .as_u64()
@@ -314,10 +334,7 @@ impl Param {
                     if c > u64::from(cap) {
                         return Err(invalid(format!("at most {cap} on {}", options[i].label)));
                     }
-                    if let Some(g) = groups
-                        .iter()
-                        .position(|g| options[i].group.as_deref() == Some(g.group.as_str()))
-                    {
+                    if let Some(g) = group_of[i] {
                         per_group[g] += c;
                         if per_group[g] > u64::from(groups[g].cap) {
                             return Err(invalid(format!(
