@@ -118,7 +118,7 @@ fn random_pick(
     let max = max.min(options.len());
     let pool: Vec<usize> = match rule {
         PickRule::SameGroup => {
-            let groups: Vec<&Option<String>> = options
+            let groups: Vec<&Option<super::Text>> = options
                 .iter()
                 .map(|o| &o.group)
                 .filter(|g| g.is_some() && options.iter().filter(|o| &&o.group == g).count() >= min)
