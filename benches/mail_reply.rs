@@ -69,7 +69,7 @@ fn random_line(choices: &[postplay::engine::Choice], rng: &mut GameRng) -> Strin
     let command = fill_at_random(choice, rng);
     let mut line = (index + 1).to_string();
     for param in &choice.params {
-        let value = &command[&param.field];
+        let value = &command[param.field.as_ref()];
         let words: Vec<String> = match (&param.kind, value) {
             (ParamKind::Pick { .. } | ParamKind::Distribute { .. }, Value::Array(items)) => items
                 .iter()

@@ -416,7 +416,7 @@ fn form_for(choice: &Choice, index: usize, command: &Value) -> Vec<(String, Stri
     use postplay::engine::ParamKind;
     let mut fields = vec![("choice".to_string(), index.to_string())];
     for (i, param) in choice.params.iter().enumerate() {
-        let value = &command[&param.field];
+        let value = &command[param.field.as_ref()];
         let name = format!("p{i}");
         match &param.kind {
             ParamKind::One { options } => {

@@ -1,5 +1,6 @@
 //! A uniformly random player over the generic choices, for tests, benches and `selfplay`.
 
+use super::choice::group_indices;
 use super::{
     Choice, DynGame, DynMatch, GameRng, Log, Outcome, ParamKind, PickOption, PickRule, Record,
     RecordedCommand, Seat, Seed,
@@ -54,12 +55,16 @@ fn random_value(kind: &ParamKind, rng: &mut GameRng) -> Value {
             total,
             max_each,
         } => {
+            // The open options in order; one leaves the list when it is full.
             let mut counts = vec![0u32; options.len()];
+            let mut open: Vec<usize> = (0..counts.len()).filter(|_| *max_each > 0).collect();
             for _ in 0..*total {
-                let open: Vec<usize> = (0..counts.len())
-                    .filter(|&i| counts[i] < *max_each)
-                    .collect();
-                counts[open[rng.index(open.len())]] += 1;
+                let at = rng.index(open.len());
+                let i = open[at];
+                counts[i] += 1;
+                if counts[i] >= *max_each {
+                    open.remove(at);
+                }
             }
             Value::from(counts)
         }
@@ -71,29 +76,29 @@ fn random_value(kind: &ParamKind, rng: &mut GameRng) -> Value {
         } => {
             // Greedy over the open options: each unit uses one unit of its option's and its
             // group's room, so a total within the capacity is always reached.
-            let group_of: Vec<Option<usize>> = options
-                .iter()
-                .map(|o| {
-                    groups
-                        .iter()
-                        .position(|g| o.group.as_deref() == Some(g.group.as_str()))
-                })
-                .collect();
+            let group_of = group_indices(options, groups);
+            // The open options in order; an option leaves the list when it or its group is
+            // full.
             let mut counts = vec![0u32; options.len()];
             let mut used = vec![0u32; groups.len()];
+            let mut open: Vec<usize> = (0..counts.len())
+                .filter(|&i| caps[i] > 0 && group_of[i].is_none_or(|g| groups[g].cap > 0))
+                .collect();
             for _ in 0..*total {
-                let open: Vec<usize> = (0..counts.len())
-                    .filter(|&i| {
-                        counts[i] < caps[i] && group_of[i].is_none_or(|g| used[g] < groups[g].cap)
-                    })
-                    .collect();
                 if open.is_empty() {
                     break;
                 }
-                let i = open[rng.index(open.len())];
+                let at = rng.index(open.len());
+                let i = open[at];
                 counts[i] += 1;
+                if counts[i] >= caps[i] {
+                    open.remove(at);
+                }
                 if let Some(g) = group_of[i] {
                     used[g] += 1;
+                    if used[g] >= groups[g].cap {
+                        open.retain(|&j| group_of[j] != Some(g));
+                    }
                 }
             }
             Value::from(counts)
@@ -113,7 +118,7 @@ fn random_pick(
     let max = max.min(options.len());
     let pool: Vec<usize> = match rule {
         PickRule::SameGroup => {
-            let groups: Vec<&Option<String>> = options
+            let groups: Vec<&Option<super::Text>> = options
                 .iter()
                 .map(|o| &o.group)
                 .filter(|g| g.is_some() && options.iter().filter(|o| &&o.group == g).count() >= min)

@@ -7,12 +7,19 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Words of a choice: borrowed when fixed (a game's static labels and prompts), owned when
+/// made for the moment, so offering a choice copies no fixed text.
+pub type Text = Cow<'static, str>;
 
 /// One decision a seat may take now.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Choice {
     /// What the button says: "Bid 300", "Pass", "Declare statehood for DC".
-    pub label: String,
+    pub label: Text,
     /// The command as JSON, complete except for the fields named by `params`.
     pub command: Value,
     /// Fields the player fills in before sending; empty when the command is complete.
@@ -30,9 +37,9 @@ pub struct Choice {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Param {
     /// The key of the command object this value goes into.
-    pub field: String,
+    pub field: Text,
     /// The question put to the player: "Which card do you discard?".
-    pub prompt: String,
+    pub prompt: Text,
     /// The kind of value and its rule.
     #[serde(flatten)]
     pub kind: ParamKind,
@@ -74,11 +81,42 @@ pub enum ParamKind {
     },
 }
 
+/// For each option of a [`ParamKind::Allot`], the index in `groups` of the first cap of its
+/// group, if any.
+pub fn group_indices(options: &[PickOption], groups: &[GroupCap]) -> Vec<Option<usize>> {
+    let mut first: HashMap<&str, usize, BuildHasherDefault<ShortKeys>> =
+        HashMap::with_capacity_and_hasher(groups.len(), Default::default());
+    for (g, cap) in groups.iter().enumerate() {
+        first.entry(cap.group.as_ref()).or_insert(g);
+    }
+    options
+        .iter()
+        .map(|o| first.get(o.group.as_deref()?).copied())
+        .collect()
+}
+
+/// A fast hash for the few short group names of one parameter (no adversary chooses them, and
+/// nothing iterates the map).
+#[derive(Default)]
+struct ShortKeys(u64);
+
+impl Hasher for ShortKeys {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// The most units a [`ParamKind::Allot`] may put on all the options of one group together.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct GroupCap {
     /// The options' [`PickOption::group`].
-    pub group: String,
+    pub group: Text,
     /// The most units on them together.
     pub cap: u32,
 }
@@ -102,7 +140,7 @@ impl ParamKind {
                 let open: u32 = options
                     .iter()
                     .zip(caps)
-                    .filter(|(o, _)| o.group.as_deref() == Some(g.group.as_str()))
+                    .filter(|(o, _)| o.group.as_deref() == Some(g.group.as_ref()))
                     .map(|(_, c)| *c)
                     .sum();
                 g.cap < open
@@ -119,18 +157,18 @@ pub struct PickOption {
     /// What goes into the command (usually a card id such as `"CA"`).
     pub value: Value,
     /// What the player reads ("California (54)").
-    pub label: String,
+    pub label: Text,
     /// A number the rule may add up, such as a card's electoral votes.
     #[serde(default)]
     pub weight: i64,
     /// A tag the rule may compare, such as a card's rank.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub group: Option<String>,
+    pub group: Option<Text>,
 }
 
 impl PickOption {
     /// An option with no weight or group.
-    pub fn new(value: impl Into<Value>, label: impl Into<String>) -> PickOption {
+    pub fn new(value: impl Into<Value>, label: impl Into<Text>) -> PickOption {
         PickOption {
             value: value.into(),
             label: label.into(),
@@ -146,7 +184,7 @@ impl PickOption {
     }
 
     /// The same option, with a group for [`PickRule::SameGroup`].
-    pub fn grouped(mut self, group: impl Into<String>) -> PickOption {
+    pub fn grouped(mut self, group: impl Into<Text>) -> PickOption {
         self.group = Some(group.into());
         self
     }
@@ -205,7 +243,7 @@ impl Param {
     /// Checks one value against this parameter.
     pub fn check(&self, value: &Value) -> Result<(), FillError> {
         let invalid = |reason: String| FillError::Invalid {
-            field: self.field.clone(),
+            field: self.field.to_string(),
             reason,
         };
         match &self.kind {
@@ -306,6 +344,7 @@ impl Param {
                     .ok_or_else(|| invalid(format!("expected {} counts", options.len())))?;
                 let mut sum = 0u64;
                 let mut per_group = vec![0u64; groups.len()];
+                let group_of = group_indices(options, groups);
                 for (i, c) in counts.iter().enumerate() {
                     let c = c
                         .as_u64()
@@ -314,10 +353,7 @@ impl Param {
                     if c > u64::from(cap) {
                         return Err(invalid(format!("at most {cap} on {}", options[i].label)));
                     }
-                    if let Some(g) = groups
-                        .iter()
-                        .position(|g| options[i].group.as_deref() == Some(g.group.as_str()))
-                    {
+                    if let Some(g) = group_of[i] {
                         per_group[g] += c;
                         if per_group[g] > u64::from(groups[g].cap) {
                             return Err(invalid(format!(
@@ -340,7 +376,7 @@ impl Param {
 
 impl Choice {
     /// A complete command with nothing to fill in.
-    pub fn action(label: impl Into<String>, command: Value) -> Choice {
+    pub fn action(label: impl Into<Text>, command: Value) -> Choice {
         Choice {
             label: label.into(),
             command,
@@ -351,10 +387,15 @@ impl Choice {
     }
 
     /// The same choice with a parameter to fill in.
-    pub fn with_param(mut self, field: &str, prompt: &str, kind: ParamKind) -> Choice {
+    pub fn with_param(
+        mut self,
+        field: impl Into<Text>,
+        prompt: impl Into<Text>,
+        kind: ParamKind,
+    ) -> Choice {
         self.params.push(Param {
-            field: field.to_string(),
-            prompt: prompt.to_string(),
+            field: field.into(),
+            prompt: prompt.into(),
             kind,
         });
         self
@@ -382,9 +423,9 @@ impl Choice {
         for (i, param) in self.params.iter().enumerate() {
             let value = values
                 .get(i)
-                .ok_or_else(|| FillError::Missing(param.field.clone()))?;
+                .ok_or_else(|| FillError::Missing(param.field.to_string()))?;
             param.check(value)?;
-            command.insert(param.field.clone(), value.clone());
+            command.insert(param.field.to_string(), value.clone());
         }
         Ok(Value::Object(command))
     }

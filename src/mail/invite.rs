@@ -65,7 +65,7 @@ async fn invitation(
         choices: if to_move {
             game.choices(seat.seat)
                 .into_iter()
-                .map(|c| c.label)
+                .map(|c| c.label.into_owned())
                 .collect()
         } else {
             Vec::new()

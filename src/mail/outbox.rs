@@ -259,7 +259,7 @@ pub async fn enqueue_after_move(
                 choices: game
                     .choices(seat.seat)
                     .into_iter()
-                    .map(|c| c.label)
+                    .map(|c| c.label.into_owned())
                     .collect(),
                 deadline: sqlx::query_scalar(
                     "SELECT due_at FROM seat_clocks WHERE game_id = $1 AND seat = $2",

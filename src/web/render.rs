@@ -197,7 +197,7 @@ pub fn form_choices(choices: &[Choice], card: CardDrawer) -> Vec<FormChoice> {
         .enumerate()
         .map(|(index, choice)| FormChoice {
             index,
-            label: choice.label.clone(),
+            label: choice.label.to_string(),
             warning: choice.warning.clone(),
             sealed: choice.sealed,
             refused: false,
@@ -207,7 +207,7 @@ pub fn form_choices(choices: &[Choice], card: CardDrawer) -> Vec<FormChoice> {
                 .enumerate()
                 .map(|(i, p)| {
                     let name = format!("p{i}");
-                    let prompt = p.prompt.clone();
+                    let prompt = p.prompt.to_string();
                     match &p.kind {
                         ParamKind::One { options } => FormParam {
                             name,

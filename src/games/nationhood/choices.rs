@@ -309,7 +309,7 @@ fn exchanges_v1(state: &State, seat: Seat, choices: &mut Vec<Choice>) {
     }
 }
 
-fn discard(hand: &[Card], label: &str) -> Choice {
+fn discard(hand: &[Card], label: &'static str) -> Choice {
     Choice::action(label, json!({"type": "discard"})).with_param(
         "card",
         "Which card do you discard?",

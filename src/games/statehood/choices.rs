@@ -199,7 +199,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                     )
                     .with_param(
                         "cards",
-                        &format!(
+                        format!(
                             "Which six cards? (more than {defence} electoral votes to succeed)"
                         ),
                         ParamKind::Pick {

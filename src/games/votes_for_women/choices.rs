@@ -1,11 +1,10 @@
 //! The decisions open to a seat as generic choices, and the cautious move the clock plays.
 
 use super::data::{Region, card};
-use super::ops::campaign_specs;
 use super::rules::{claimed_options, hand_options, max_commit};
 use super::state::{Action, Phase, State};
-use super::stops::{Stop, assignments, stop};
-use crate::engine::{Choice, ParamKind, PickOption, Seat};
+use super::stops::{Stop, assignments, campaign_colours, campaign_spec, stop};
+use crate::engine::{Choice, ParamKind, PickOption, Seat, Text};
 use serde_json::{Value, json};
 
 /// Each card's label in a form: its title and effect, made once.
@@ -18,7 +17,7 @@ static LABELS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
 fn card_options(cards: &[u8]) -> Vec<PickOption> {
     cards
         .iter()
-        .map(|&c| PickOption::new(c, LABELS[usize::from(c)].clone()))
+        .map(|&c| PickOption::new(c, LABELS[usize::from(c)].as_str()))
         .collect()
 }
 
@@ -42,7 +41,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
         return Vec::new();
     }
     let mut out = Vec::new();
-    let claimed = |out: &mut Vec<Choice>, label: &str| {
+    let claimed = |out: &mut Vec<Choice>, label: &'static str| {
         let cards = claimed_options(state, seat);
         if !cards.is_empty() {
             out.push(
@@ -66,8 +65,20 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                     "Discard a card for no effect (nothing else is open)",
                 ),
             ];
+            // Discarding is open only when no other play is: the other four lists decide it,
+            // as in `hand_options`, without working them out again.
+            let mut any_play = false;
             for (action, label) in actions {
-                let cards = hand_options(state, seat, action);
+                let cards = if action == Action::Discard {
+                    if any_play {
+                        Vec::new()
+                    } else {
+                        state.hands[seat].clone()
+                    }
+                } else {
+                    hand_options(state, seat, action)
+                };
+                any_play |= !cards.is_empty();
                 if !cards.is_empty() {
                     out.push(
                         Choice::action(label, json!({"type": "play", "action": action}))
@@ -168,7 +179,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             };
             out.push(Choice::action(label, json!({"type": kind})).with_param(
                 "cubes",
-                &format!("{label}: {} in all", spec.total),
+                format!("{label}: {} in all", spec.total),
                 spec.param(),
             ));
             if *reroll {
@@ -209,7 +220,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             if let Some(max) = yellow.filter(|m| *m > 0) {
                 choice = choice.with_param(
                     "yellow",
-                    &format!("How many of the {max} cubes are yellow (the rest purple)?"),
+                    format!("How many of the {max} cubes are yellow (the rest purple)?"),
                     ParamKind::Number {
                         min: 0,
                         max: i64::from(max),
@@ -230,8 +241,8 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             let mut choice = Choice::action("Move the campaigners", json!({"type": "moves"}));
             for (i, (_, c)) in state.campaigners_of(seat).iter().enumerate() {
                 choice = choice.with_param(
-                    &format!("c{}", i + 1),
-                    &format!(
+                    campaigner_field(i),
+                    format!(
                         "Where does the {:?} campaigner in the {} go?",
                         c.colour,
                         c.region.name()
@@ -280,31 +291,57 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
             );
         }
     }
+    // A campaigner's words, prompt and placement for one die depend on nothing else: made once
+    // for every way of handing out the dice.
+    let colours = campaign_colours(state, seat);
+    let mut made: Vec<(usize, u8, String, String, ParamKind)> = Vec::new();
     for dice in assignments(&frame.dice) {
-        let words: Vec<String> = own
-            .iter()
-            .zip(&dice)
-            .map(|((_, c), d)| format!("{:?} in the {} takes {d}", c.colour, c.region.name()))
-            .collect();
+        let mut words = Vec::with_capacity(dice.len());
+        let mut params = Vec::with_capacity(dice.len());
+        for (i, ((&(cube, region), (_, c)), &die)) in
+            colours.iter().zip(&own).zip(&dice).enumerate()
+        {
+            let at = match made.iter().position(|m| m.0 == i && m.1 == die) {
+                Some(at) => at,
+                None => {
+                    let spec = campaign_spec(state, seat, cube, region, die);
+                    made.push((
+                        i,
+                        die,
+                        format!("{:?} in the {} takes {die}", c.colour, c.region.name()),
+                        format!(
+                            "{:?} campaigner: {} cubes in the {}",
+                            c.colour,
+                            spec.total,
+                            c.region.name()
+                        ),
+                        spec.param(),
+                    ));
+                    made.len() - 1
+                }
+            };
+            words.push(at);
+            let (_, _, _, prompt, param) = &made[at];
+            params.push((i, prompt.clone(), param.clone()));
+        }
+        let words: Vec<&str> = words.iter().map(|&at| made[at].2.as_str()).collect();
         let mut choice = Choice::action(
             format!("Place cubes: {}", words.join("; ")),
             json!({"type": "assign", "dice": dice}),
         );
-        for (i, spec) in campaign_specs(state, seat, &dice).iter().enumerate() {
-            let (_, c) = own[i];
-            choice = choice.with_param(
-                &format!("c{}", i + 1),
-                &format!(
-                    "{:?} campaigner: {} cubes in the {}",
-                    c.colour,
-                    spec.total,
-                    c.region.name()
-                ),
-                spec.param(),
-            );
+        for (i, prompt, param) in params {
+            choice = choice.with_param(campaigner_field(i), prompt, param);
         }
         out.push(choice);
     }
+}
+
+/// The field of the `i`-th campaigner (from 0) in a command: `c1`, `c2`...
+fn campaigner_field(i: usize) -> Text {
+    const FIELDS: [&str; 4] = ["c1", "c2", "c3", "c4"];
+    FIELDS
+        .get(i)
+        .map_or_else(|| format!("c{}", i + 1).into(), |&f| f.into())
 }
 
 /// The clock's move: the choice that spends and risks least, filled with the first legal
@@ -374,7 +411,7 @@ fn first_value(kind: &ParamKind) -> Value {
                 .map(|(o, cap)| {
                     let g = groups
                         .iter()
-                        .position(|g| o.group.as_deref() == Some(g.group.as_str()));
+                        .position(|g| o.group.as_deref() == Some(g.group.as_ref()));
                     let room = g.map_or(u32::MAX, |g| groups[g].cap - used[g]);
                     let n = left.min(*cap).min(room);
                     left -= n;

@@ -131,15 +131,15 @@ impl Rules for VotesForWomen {
         if stops::awaited(state) != Some(seat) {
             return Err(RuleError::NotYourTurn);
         }
-        let mut next = state.clone();
-        if next.stack.is_empty() {
+        // `flow` and `decide` check everything before they change anything, so a refused
+        // command leaves the state as it was without a copy to fall back on.
+        if state.stack.is_empty() {
             let (_, stop) = stop(state).expect("an awaited seat has a decision");
-            flow(&mut next, seat, &stop, command, rng, log)?;
+            flow(state, seat, &stop, command, rng, log)?;
         } else {
-            ops::decide(&mut next, seat, command, rng, log)?;
+            ops::decide(state, seat, command, rng, log)?;
         }
-        ops::run(&mut next, rng, log);
-        *state = next;
+        ops::run(state, rng, log);
         Ok(())
     }
 

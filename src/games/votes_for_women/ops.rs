@@ -436,11 +436,11 @@ pub fn decide(
     rng: &mut GameRng,
     log: &mut Log,
 ) -> Result<(), RuleError> {
-    let frame = state.stack.last().expect("a frame").clone();
-    let Some(stop) = frame_stop(state, &frame) else {
+    let frame = state.stack.last().expect("a frame");
+    let Some(stop) = frame_stop(state, frame) else {
         return illegal("nothing is awaited");
     };
-    let op = &ops_of(&frame)[frame.ip as usize];
+    let op = &ops_of(frame)[frame.ip as usize];
     match (&stop, command) {
         (Stop::Reroll, Command::Reroll)
         | (Stop::Place { reroll: true, .. }, Command::Reroll)
@@ -631,7 +631,7 @@ pub fn decide(
             let Some(&(at, c)) = own.get(i) else {
                 return illegal("no such campaigner");
             };
-            if frame.moved.get(i).copied().unwrap_or(false) {
+            if top(state).moved.get(i).copied().unwrap_or(false) {
                 return illegal("that campaigner has moved already");
             }
             if c.region == *region {
@@ -664,7 +664,7 @@ pub fn decide(
                 c4,
             },
         ) => {
-            if !assignments(&frame.dice).contains(dice) {
+            if !assignments(&top(state).dice).contains(dice) {
                 return illegal("give each campaigner one of the dice rolled");
             }
             let specs = campaign_specs(state, seat, dice);

@@ -4,7 +4,7 @@
 use super::board::Cube;
 use super::data::{BoxKind, Colour, Dice, Op, Region, SUFF, St, card};
 use super::state::{Frame, Mark, Phase, Script, State};
-use crate::engine::{GroupCap, ParamKind, PickOption, Seat};
+use crate::engine::{GroupCap, ParamKind, PickOption, Seat, Text};
 use serde_json::Value;
 
 /// One unit of a placement or removal: so many cubes of each colour into one state.
@@ -132,7 +132,7 @@ impl Spec {
                 .groups
                 .iter()
                 .map(|(group, cap)| GroupCap {
-                    group: group.to_string(),
+                    group: (*group).into(),
                     cap: *cap,
                 })
                 .collect(),
@@ -198,14 +198,14 @@ static UNIT_LABELS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(
     labels
 });
 
-fn unit_label(u: &Unit) -> String {
+fn unit_label(u: &Unit) -> Text {
     if u.purple.max(u.yellow).max(u.red) > LABELLED {
-        return format_unit_label(u);
+        return format_unit_label(u).into();
     }
     let n = usize::from(LABELLED + 1);
     let index = ((usize::from(u.st.0) * n + usize::from(u.purple)) * n + usize::from(u.yellow)) * n
         + usize::from(u.red);
-    UNIT_LABELS[index].clone()
+    UNIT_LABELS[index].as_str().into()
 }
 
 fn format_unit_label(u: &Unit) -> String {

@@ -49,7 +49,7 @@ pub fn for_turn(state: &State) -> Vec<Choice> {
             vec![
                 Choice::action("Put the kitty back", json!({"type": "discard"})).with_param(
                     "cards",
-                    &format!("Choose {size} cards to lay face down as the kitty; the other 12 are your hand"),
+                    format!("Choose {size} cards to lay face down as the kitty; the other 12 are your hand"),
                     ParamKind::Pick {
                         options: state.hands[seat].iter().map(|&c| card_option(c)).collect(),
                         min: size,

@@ -27,7 +27,7 @@ pub struct ReplyLine {
 fn option_line(option: &PickOption) -> String {
     match option.value.as_str() {
         Some(code) if code != option.label => format!("{code}  {}", option.label),
-        _ => option.label.clone(),
+        _ => option.label.to_string(),
     }
 }
 
@@ -52,7 +52,7 @@ pub fn reply_lines(choices: &[Choice]) -> Vec<ReplyLine> {
         .iter()
         .enumerate()
         .map(|(i, choice)| {
-            let mut text = choice.label.clone();
+            let mut text = choice.label.to_string();
             let mut options = Vec::new();
             for param in &choice.params {
                 text.push(' ');

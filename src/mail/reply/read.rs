@@ -162,7 +162,7 @@ fn option_at(options: &[PickOption], tokens: &[String]) -> Result<Option<(usize,
                     return Err(format!(
                         "\"{said}\" could be {}",
                         hits.iter()
-                            .map(|&i| options[i].label.as_str())
+                            .map(|&i| options[i].label.as_ref())
                             .collect::<Vec<_>>()
                             .join(" or ")
                     ));
@@ -180,7 +180,7 @@ fn not_an_option(token: &str) -> String {
 /// Fills the choice's parameters from `tokens`; every word must be used.
 fn fill(choice: &Choice, tokens: &[String]) -> Result<(Value, String), ReadError> {
     let fail = |reason: String| ReadError::Fill {
-        label: choice.label.clone(),
+        label: choice.label.to_string(),
         reason,
     };
     let mut at = 0;
@@ -191,16 +191,16 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<(Value, String), ReadError
         let rest = &tokens[at..];
         match &param.kind {
             ParamKind::One { options } => {
-                let first = rest.first().ok_or_else(|| fail(param.prompt.clone()))?;
+                let first = rest.first().ok_or_else(|| fail(param.prompt.to_string()))?;
                 let (option, span) = option_at(options, rest)
                     .map_err(&fail)?
                     .ok_or_else(|| fail(not_an_option(first)))?;
                 values.push(options[option].value.clone());
-                said.push(options[option].label.clone());
+                said.push(options[option].label.to_string());
                 at += span;
             }
             ParamKind::Number { .. } => {
-                let first = rest.first().ok_or_else(|| fail(param.prompt.clone()))?;
+                let first = rest.first().ok_or_else(|| fail(param.prompt.to_string()))?;
                 let n: i64 = first
                     .parse()
                     .map_err(|_| fail(format!("\"{first}\" is not a whole number")))?;
@@ -234,7 +234,7 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<(Value, String), ReadError
                 said.push(
                     picked
                         .iter()
-                        .map(|&o| options[o].label.as_str())
+                        .map(|&o| options[o].label.as_ref())
                         .collect::<Vec<_>>()
                         .join(", "),
                 );
@@ -277,7 +277,7 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<(Value, String), ReadError
     }
     let command = choice.build(&values).map_err(|e| fail(e.to_string()))?;
     let said = if said.is_empty() {
-        choice.label.clone()
+        choice.label.to_string()
     } else {
         format!("{}: {}", choice.label, said.join("; "))
     };
@@ -313,7 +313,10 @@ mod tests {
     use serde_json::json;
 
     fn cards(codes: &[(&str, &str)]) -> Vec<PickOption> {
-        codes.iter().map(|(c, l)| PickOption::new(*c, *l)).collect()
+        codes
+            .iter()
+            .map(|(c, l)| PickOption::new(*c, l.to_string()))
+            .collect()
     }
 
     fn whitehouse_like() -> Vec<Choice> {
@@ -392,7 +395,7 @@ mod tests {
 
     #[test]
     fn leading_words_pick_the_longest_fit_and_refuse_a_tie() {
-        let option = |c: &str| PickOption::new(c, c);
+        let option = |c: &str| PickOption::new(c, c.to_string());
         let c = vec![
             Choice::action(
                 "Declare statehood for Guam",
