@@ -241,6 +241,16 @@ async fn refused(
     html(status, page)
 }
 
+/// The desk again, saying why a form's entry was refused (422).
+async fn unprocessable(
+    req: &HttpRequest,
+    state: &AppState,
+    token: &str,
+    error: String,
+) -> Result<HttpResponse, WebError> {
+    refused(req, state, token, StatusCode::UNPROCESSABLE_ENTITY, error).await
+}
+
 /// `POST /manage/{token}/relink/{seat}`: a new private link for a seat; the old one and every
 /// link in earlier mail stop working. The new link is mailed to the seat's address.
 pub async fn relink(
@@ -317,15 +327,7 @@ pub async fn address(
     let email = match EmailAddress::parse(field(&fields, "email").unwrap_or("").trim()) {
         Ok(email) => email,
         Err(e) => {
-            let error = format!("the new address: {e}");
-            return refused(
-                &req,
-                &state,
-                &token,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                error,
-            )
-            .await;
+            return unprocessable(&req, &state, &token, format!("the new address: {e}")).await;
         }
     };
     let client = client_addr(req.head(), &state.settings.trusted_proxies);
@@ -396,28 +398,11 @@ pub async fn cancel(
     let id = organised(&state, &token).await?;
     let reason = match CancelReason::parse(field(&fields, "reason").unwrap_or("")) {
         Ok(reason) => reason,
-        Err(e) => {
-            let error = format!("the reason: {e}");
-            return refused(
-                &req,
-                &state,
-                &token,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                error,
-            )
-            .await;
-        }
+        Err(e) => return unprocessable(&req, &state, &token, format!("the reason: {e}")).await,
     };
     if field(&fields, "confirm") != Some("yes") {
         let error = "tick the box to confirm: cancelling cannot be undone".to_string();
-        return refused(
-            &req,
-            &state,
-            &token,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            error,
-        )
-        .await;
+        return unprocessable(&req, &state, &token, error).await;
     }
     match state.store.cancel(id, &reason).await {
         Ok(_) => {
