@@ -6,7 +6,7 @@
 mod common;
 
 use awc::Client;
-use common::{TestDb, create_game, play_until, spawn_app};
+use common::{TestDb, create_game, create_game_for, play_until, spawn_app};
 use postplay::engine::ParamKind;
 
 const NAMES: [&str; 4] = ["Ann", "Bo", "Cy", "Di"];
@@ -445,46 +445,17 @@ async fn every_game_over_mail_names_the_players() {
         ("nationhood", 2, 84),
         ("votes-for-women", 2, 85),
     ] {
-        let players: Vec<postplay::store::NewSeat> = NAMES[..seats]
-            .iter()
-            .map(|n| postplay::store::NewSeat {
-                name: postplay::store::PlayerName::parse(n).unwrap(),
-                email: Some(
-                    postplay::store::EmailAddress::parse(&format!(
-                        "{}@example.org",
-                        n.to_lowercase()
-                    ))
-                    .unwrap(),
-                ),
-            })
-            .collect();
-        let created = db
-            .store
-            .create_game(
-                kind,
-                &serde_json::json!({}),
-                &players,
-                postplay::engine::Seed::from_number(seed),
-            )
-            .await
-            .unwrap();
-        play_until(&db, created.id, seed, |_| false).await;
+        let (id, _) = create_game_for(&db, kind, &NAMES[..seats], true, seed).await;
+        play_until(&db, id, seed, |_| false).await;
         let payloads: Vec<serde_json::Value> = sqlx::query_scalar(
             "SELECT payload FROM outbox WHERE game_id = $1 AND kind = 'over' ORDER BY seat",
         )
-        .bind(created.id)
+        .bind(id)
         .fetch_all(db.store.pool())
         .await
         .unwrap();
         assert_eq!(payloads.len(), seats, "{kind}: one game-over mail a player");
-        let outcome = db
-            .store
-            .load(created.id)
-            .await
-            .unwrap()
-            .game
-            .outcome()
-            .unwrap();
+        let outcome = db.store.load(id).await.unwrap().game.outcome().unwrap();
         for payload in &payloads {
             let said = payload.to_string();
             assert!(!said.contains("Player "), "{kind}: {said}");

@@ -121,11 +121,26 @@ pub fn spawn_app(db: &TestDb) -> String {
 
 /// A game created straight in the store: (game id, seat tokens).
 pub async fn create_game(db: &TestDb, kind: &str, names: &[&str], seed: u64) -> (i64, Vec<String>) {
+    create_game_for(db, kind, names, false, seed).await
+}
+
+/// A game created straight in the store, each player with the address `name@example.org`
+/// (lower case) when `mailed`: (game id, seat tokens).
+pub async fn create_game_for(
+    db: &TestDb,
+    kind: &str,
+    names: &[&str],
+    mailed: bool,
+    seed: u64,
+) -> (i64, Vec<String>) {
     let seats: Vec<postplay::store::NewSeat> = names
         .iter()
         .map(|n| postplay::store::NewSeat {
             name: postplay::store::PlayerName::parse(n).unwrap(),
-            email: None,
+            email: mailed.then(|| {
+                postplay::store::EmailAddress::parse(&format!("{}@example.org", n.to_lowercase()))
+                    .unwrap()
+            }),
         })
         .collect();
     let created = db
