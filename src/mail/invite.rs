@@ -196,7 +196,9 @@ pub async fn change_address(
         return Err(InviteError::SameAddress);
     }
     sqlx::query(
-        "UPDATE seats SET email = $3, mail_pref = 'every' WHERE game_id = $1 AND seat = $2",
+        "UPDATE seats SET email = $3, mail_pref = 'every', \
+         account_id = (SELECT id FROM accounts WHERE lower(email) = lower($3)) \
+         WHERE game_id = $1 AND seat = $2",
     )
     .bind(row.id)
     .bind(seat as i32)

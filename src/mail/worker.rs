@@ -73,7 +73,8 @@ fn jitter() -> f64 {
 #[derive(Debug, Clone)]
 struct Claimed {
     id: i64,
-    game_id: i64,
+    /// None for mail about an account or a table still filling.
+    game_id: Option<i64>,
     seat: Option<i32>,
     event: String,
     recipient: String,
@@ -307,7 +308,8 @@ impl Worker {
 
     fn message_key(row: &Claimed) -> String {
         let who = row.seat.map_or("org".to_string(), |s| format!("s{s}"));
-        format!("pp.g{}.{}.{who}", row.game_id, row.event.replace(':', "."))
+        let about = row.game_id.map_or("a".to_string(), |g| format!("g{g}"));
+        format!("pp.{about}.{}.{who}", row.event.replace(':', "."))
     }
 
     async fn deliver(&self, row: &Claimed) -> Result<(), SendError> {
@@ -321,7 +323,7 @@ impl Worker {
             render(&notice, &self.ctx).map_err(|e| permanent(format!("template: {e}")))?;
         let thread = match (row.seat, &notice) {
             (_, Notice::Invite(_)) => None,
-            (Some(seat), _) => Some(format!("pp.g{}.invite.s{seat}", row.game_id)),
+            (Some(seat), _) => row.game_id.map(|game| format!("pp.g{game}.invite.s{seat}")),
             (None, _) => None,
         };
         self.send(row, &Self::message_key(row), thread, &rendered)

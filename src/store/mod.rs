@@ -2,11 +2,13 @@
 //! A game's state is never stored: it is the replay of its log, kept in a small process cache
 //! keyed by the log's head.
 
+mod accounts;
 pub mod effects;
 mod history;
 mod tokens;
 
 pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
+pub use accounts::{Account, SESSION_DAYS};
 pub use history::{History, Step};
 pub use tokens::{looks_like_token, new_token, token_hash};
 
@@ -380,6 +382,13 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
+        sqlx::query(
+            "UPDATE seats s SET account_id = a.id FROM accounts a \
+             WHERE s.game_id = $1 AND lower(s.email) = lower(a.email)",
+        )
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
         let creation = Creation {
             id,
             game,

@@ -15,6 +15,7 @@ mod pages;
 mod protect;
 pub mod render;
 mod rules;
+pub mod session;
 
 use crate::config::{Config, WebSettings};
 use crate::store::{Store, StoreError, SubmitError};

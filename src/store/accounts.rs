@@ -1,0 +1,155 @@
+//! Accounts and their sessions (DESIGN.md "Identity"): an account gathers a person's seats and
+//! preferences; it never weakens a seat link or widens what a seat may see. A session is a
+//! random token in a cookie, of which the database keeps only the hash, so any web process can
+//! read it and a stolen database holds no usable session.
+
+use super::{Store, new_token, token_hash};
+use crate::domain::{EmailAddress, PlayerName};
+use chrono::{DateTime, Utc};
+use sqlx::Row;
+use sqlx::postgres::PgRow;
+
+/// How many days a session lasts without signing in again.
+pub const SESSION_DAYS: i32 = 30;
+
+/// A person known by their email address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    /// The account's id.
+    pub id: i64,
+    /// The address the account signs in with.
+    pub email: String,
+    /// The name shown to other players.
+    pub name: String,
+    /// An IANA time zone ("Europe/Paris") in which pages show times.
+    pub time_zone: String,
+    /// `every`, `digest` or `off`: mail for all the account's seats.
+    pub mail_pref: String,
+    /// When the account was made.
+    pub created_at: DateTime<Utc>,
+}
+
+fn account(row: &PgRow) -> Result<Account, sqlx::Error> {
+    Ok(Account {
+        id: row.try_get("id")?,
+        email: row.try_get("email")?,
+        name: row.try_get("name")?,
+        time_zone: row.try_get("time_zone")?,
+        mail_pref: row.try_get("mail_pref")?,
+        created_at: row.try_get("created_at")?,
+    })
+}
+
+/// The columns [`account`] reads, for `concat!` (queries are static strings).
+macro_rules! account_columns {
+    () => {
+        "a.id, a.email, a.name, a.time_zone, a.mail_pref, a.created_at"
+    };
+}
+
+impl Store {
+    /// The account of an address (letter case ignored), made with `name` if there is none; in
+    /// either case every seat given that address without an owner becomes the account's.
+    pub async fn account_for_email(
+        &self,
+        email: &EmailAddress,
+        name: &PlayerName,
+    ) -> Result<Account, sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO accounts (email, name) VALUES ($1, $2) \
+             ON CONFLICT ((lower(email))) DO NOTHING",
+        )
+        .bind(email.as_str())
+        .bind(name.as_str())
+        .execute(&mut *tx)
+        .await?;
+        let found = sqlx::query(concat!(
+            "SELECT ",
+            account_columns!(),
+            " FROM accounts a WHERE lower(a.email) = lower($1)"
+        ))
+        .bind(email.as_str())
+        .fetch_one(&mut *tx)
+        .await?;
+        let found = account(&found)?;
+        sqlx::query(
+            "UPDATE seats SET account_id = $1 WHERE account_id IS NULL AND lower(email) = lower($2)",
+        )
+        .bind(found.id)
+        .bind(email.as_str())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(found)
+    }
+
+    /// An account by its id.
+    pub async fn account(&self, id: i64) -> Result<Option<Account>, sqlx::Error> {
+        sqlx::query(concat!(
+            "SELECT ",
+            account_columns!(),
+            " FROM accounts a WHERE a.id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?
+        .as_ref()
+        .map(account)
+        .transpose()
+    }
+
+    /// Starts a session for the account: the raw token for the cookie, shown once.
+    pub async fn start_session(&self, account_id: i64) -> Result<String, sqlx::Error> {
+        let token = new_token();
+        sqlx::query(
+            "INSERT INTO sessions (token_hash, account_id, created_at, expires_at) \
+             VALUES ($1, $2, $3, $3 + make_interval(days => $4))",
+        )
+        .bind(token_hash(&token))
+        .bind(account_id)
+        .bind(self.now())
+        .bind(SESSION_DAYS)
+        .execute(&self.pool)
+        .await?;
+        Ok(token)
+    }
+
+    /// The account a session token signs in, while the session lasts.
+    pub async fn session_account(&self, token: &str) -> Result<Option<Account>, sqlx::Error> {
+        if !super::looks_like_token(token) {
+            return Ok(None);
+        }
+        sqlx::query(concat!(
+            "SELECT ",
+            account_columns!(),
+            " FROM sessions s JOIN accounts a ON a.id = s.account_id \
+             WHERE s.token_hash = $1 AND s.expires_at > $2"
+        ))
+        .bind(token_hash(token))
+        .bind(self.now())
+        .fetch_optional(&self.pool)
+        .await?
+        .as_ref()
+        .map(account)
+        .transpose()
+    }
+
+    /// Ends one session (signing out on this device).
+    pub async fn end_session(&self, token: &str) -> Result<(), sqlx::Error> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(token_hash(token))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Ends every session of the account (signing out everywhere); the number ended.
+    pub async fn end_all_sessions(&self, account_id: i64) -> Result<u64, sqlx::Error> {
+        Ok(sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+            .bind(account_id)
+            .execute(&self.pool)
+            .await?
+            .rows_affected())
+    }
+}
