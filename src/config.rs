@@ -39,6 +39,9 @@ pub struct WebSettings {
     pub mails_per_hour: u32,
     /// Seat links remade per hour, per client address and per game (0: no limit).
     pub relinks_per_hour: u32,
+    /// Sign-in links asked per hour, per client address (0: no limit); each address has its
+    /// own limit besides, kept in the database (`store::LINKS_PER_QUARTER_HOUR`, `LINKS_PER_DAY`).
+    pub signins_per_hour: u32,
     /// Open live-refresh streams per client address.
     pub streams_per_client: usize,
     /// Open live-refresh streams in all.
@@ -60,6 +63,7 @@ impl Default for WebSettings {
             games_per_hour: 20,
             mails_per_hour: 60,
             relinks_per_hour: 20,
+            signins_per_hour: 20,
             streams_per_client: 16,
             streams_total: 2000,
             stream_keepalive: Duration::from_secs(15),
@@ -113,6 +117,7 @@ impl WebSettings {
             games_per_hour: setting(get, "POSTPLAY_LIMIT_GAMES_PER_HOUR", d.games_per_hour)?,
             mails_per_hour: setting(get, "POSTPLAY_LIMIT_MAILS_PER_HOUR", d.mails_per_hour)?,
             relinks_per_hour: setting(get, "POSTPLAY_LIMIT_RELINKS_PER_HOUR", d.relinks_per_hour)?,
+            signins_per_hour: setting(get, "POSTPLAY_LIMIT_SIGNINS_PER_HOUR", d.signins_per_hour)?,
             streams_per_client,
             streams_total,
             stream_keepalive: Duration::from_secs(

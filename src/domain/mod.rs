@@ -2,11 +2,13 @@
 //! an email address, a game's clock settings, the organiser's reason for cancelling. Every
 //! layer uses them; they use nothing of ours.
 
+mod account;
 mod address;
 pub mod clock;
 mod names;
 mod reason;
 
+pub use account::{InvalidAccountField, LocalPath, TimeZoneName, TokenLabel};
 pub use address::{EmailAddress, InvalidEmail};
 pub use clock::{ClockSettings, OnTimeout, TimeControl};
 pub use names::{InvalidName, MAX_NAME_CHARS, PlayerName};

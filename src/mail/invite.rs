@@ -196,7 +196,8 @@ pub async fn change_address(
         return Err(InviteError::SameAddress);
     }
     sqlx::query(
-        "UPDATE seats SET email = $3, mail_pref = 'every', \
+        "UPDATE seats SET email = $3, \
+         mail_pref = COALESCE((SELECT mail_pref FROM accounts WHERE lower(email) = lower($3)), 'every'), \
          account_id = (SELECT id FROM accounts WHERE lower(email) = lower($3)) \
          WHERE game_id = $1 AND seat = $2",
     )

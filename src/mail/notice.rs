@@ -53,20 +53,23 @@ pub enum Notice {
     Clock(ClockNews),
     /// A private link: the organiser's, at creation, or a seat's new one after a relink.
     Link(LinkNotice),
+    /// A sign-in link for an address: about no game.
+    SignIn(SignInNotice),
 }
 
 impl Notice {
-    /// The game the notice is about.
-    pub fn game(&self) -> &GameRef {
+    /// The game the notice is about; none for mail about an account.
+    pub fn game(&self) -> Option<&GameRef> {
         match self {
-            Notice::Invite(n) => &n.game,
-            Notice::Turn(n) => &n.game,
-            Notice::Over(n) => &n.game,
-            Notice::Undeliverable(n) => &n.game,
-            Notice::Idle(n) => &n.game,
-            Notice::Answer(n) => &n.game,
-            Notice::Clock(n) => &n.game,
-            Notice::Link(n) => &n.game,
+            Notice::Invite(n) => Some(&n.game),
+            Notice::Turn(n) => Some(&n.game),
+            Notice::Over(n) => Some(&n.game),
+            Notice::Undeliverable(n) => Some(&n.game),
+            Notice::Idle(n) => Some(&n.game),
+            Notice::Answer(n) => Some(&n.game),
+            Notice::Clock(n) => Some(&n.game),
+            Notice::Link(n) => Some(&n.game),
+            Notice::SignIn(_) => None,
         }
     }
 
@@ -81,6 +84,7 @@ impl Notice {
             Notice::Answer(_) => "answer",
             Notice::Clock(_) => "clock",
             Notice::Link(_) => "link",
+            Notice::SignIn(_) => "signin",
         }
     }
 }
@@ -275,6 +279,17 @@ pub struct LinkNotice {
     pub lines: Vec<String>,
     /// True for the organiser's page, false for a seat's.
     pub manage: bool,
+    /// The raw token (removed from the outbox once sent).
+    pub token: String,
+}
+
+/// A sign-in link, mailed to the address it signs in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignInNotice {
+    /// The address (the recipient).
+    pub address: String,
+    /// How many minutes the link is valid.
+    pub minutes: i64,
     /// The raw token (removed from the outbox once sent).
     pub token: String,
 }

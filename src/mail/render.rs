@@ -33,6 +33,11 @@ impl MailContext {
         format!("{}/rules/{kind}", self.base_url)
     }
 
+    /// The page a sign-in link opens (it asks to confirm: opening it signs nobody in).
+    pub fn sign_in_link(&self, token: &str) -> String {
+        format!("{}/signin/{token}", self.base_url)
+    }
+
     /// The one-click unsubscribe endpoint for a link token (POST; GET shows the choices).
     pub fn unsubscribe_link(&self, token: &str) -> String {
         format!("{}/mail/unsubscribe/{token}", self.base_url)
@@ -120,6 +125,10 @@ mail_templates!(IdleText, IdleHtml, "mail/idle.txt", "mail/idle.html", {
     title: String, seat: Player, since: String, unsubscribe: Option<String>,
 });
 
+mail_templates!(SignInText, SignInHtml, "mail/signin.txt", "mail/signin.html", {
+    title: String, address: String, minutes: i64, link: String, unsubscribe: Option<String>,
+});
+
 mail_templates!(ClockText, ClockHtml, "mail/clock.txt", "mail/clock.html", {
     title: String, headline: String, lines: Vec<String>, deadline: Option<String>,
     link: Option<String>, unsubscribe: Option<String>,
@@ -146,7 +155,9 @@ fn when(at: &chrono::DateTime<chrono::Utc>) -> String {
 
 /// Renders a notice.
 pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Error> {
-    let title = notice.game().title();
+    let title = notice
+        .game()
+        .map_or_else(|| "postplay".to_string(), |g| g.title());
     let reply_to = match notice {
         Notice::Invite(n) => ctx.reply_to(&n.ask),
         Notice::Turn(n) => ctx.reply_to(&n.ask),
@@ -282,6 +293,17 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
             }
             .both()?;
             (format!("{title}: {}", n.headline), unsubscribe, parts)
+        }
+        Notice::SignIn(n) => {
+            let parts = SignInText {
+                title: title.clone(),
+                address: n.address.clone(),
+                minutes: n.minutes,
+                link: ctx.sign_in_link(&n.token),
+                unsubscribe: None,
+            }
+            .both()?;
+            ("Your sign-in link for postplay".to_string(), None, parts)
         }
         Notice::Idle(n) => {
             let parts = IdleText {

@@ -6,8 +6,8 @@
 use super::{Store, new_token, token_hash};
 use crate::domain::{EmailAddress, PlayerName};
 use chrono::{DateTime, Utc};
-use sqlx::Row;
 use sqlx::postgres::PgRow;
+use sqlx::{PgConnection, Row};
 
 /// How many days a session lasts without signing in again.
 pub const SESSION_DAYS: i32 = 30;
@@ -29,7 +29,8 @@ pub struct Account {
     pub created_at: DateTime<Utc>,
 }
 
-fn account(row: &PgRow) -> Result<Account, sqlx::Error> {
+/// An account from a row holding the columns of `account_columns!`.
+pub(super) fn account_from_row(row: &PgRow) -> Result<Account, sqlx::Error> {
     Ok(Account {
         id: row.try_get("id")?,
         email: row.try_get("email")?,
@@ -56,32 +57,64 @@ impl Store {
         name: &PlayerName,
     ) -> Result<Account, sqlx::Error> {
         let mut tx = self.pool.begin().await?;
+        let found = self
+            .account_in(&mut tx, email.as_str(), name.as_str())
+            .await?;
+        tx.commit().await?;
+        Ok(found)
+    }
+
+    /// [`Store::account_for_email`] inside a transaction. A seat that becomes the account's
+    /// takes the account's mail preference, except that a seat whose mail was turned off stays
+    /// off (an unsubscribe is never undone behind its reader's back).
+    pub(super) async fn account_in(
+        &self,
+        tx: &mut PgConnection,
+        email: &str,
+        name: &str,
+    ) -> Result<Account, sqlx::Error> {
         sqlx::query(
             "INSERT INTO accounts (email, name) VALUES ($1, $2) \
              ON CONFLICT ((lower(email))) DO NOTHING",
         )
-        .bind(email.as_str())
-        .bind(name.as_str())
+        .bind(email)
+        .bind(name)
         .execute(&mut *tx)
         .await?;
-        let found = sqlx::query(concat!(
+        let found = self
+            .account_by_email(tx, email)
+            .await?
+            .ok_or(sqlx::Error::RowNotFound)?;
+        sqlx::query(
+            "UPDATE seats SET account_id = $1, \
+             mail_pref = CASE WHEN mail_pref = 'off' THEN 'off' ELSE $3 END \
+             WHERE account_id IS NULL AND lower(email) = lower($2)",
+        )
+        .bind(found.id)
+        .bind(email)
+        .bind(&found.mail_pref)
+        .execute(&mut *tx)
+        .await?;
+        Ok(found)
+    }
+
+    /// The account of an address, letter case ignored.
+    pub(super) async fn account_by_email(
+        &self,
+        tx: &mut PgConnection,
+        email: &str,
+    ) -> Result<Option<Account>, sqlx::Error> {
+        sqlx::query(concat!(
             "SELECT ",
             account_columns!(),
             " FROM accounts a WHERE lower(a.email) = lower($1)"
         ))
-        .bind(email.as_str())
-        .fetch_one(&mut *tx)
-        .await?;
-        let found = account(&found)?;
-        sqlx::query(
-            "UPDATE seats SET account_id = $1 WHERE account_id IS NULL AND lower(email) = lower($2)",
-        )
-        .bind(found.id)
-        .bind(email.as_str())
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(found)
+        .bind(email)
+        .fetch_optional(&mut *tx)
+        .await?
+        .as_ref()
+        .map(account_from_row)
+        .transpose()
     }
 
     /// An account by its id.
@@ -95,7 +128,7 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?
         .as_ref()
-        .map(account)
+        .map(account_from_row)
         .transpose()
     }
 
@@ -131,7 +164,7 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?
         .as_ref()
-        .map(account)
+        .map(account_from_row)
         .transpose()
     }
 

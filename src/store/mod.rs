@@ -2,14 +2,25 @@
 //! A game's state is never stored: it is the replay of its log, kept in a small process cache
 //! keyed by the log's head.
 
+mod account_seats;
 mod accounts;
+mod api_tokens;
 pub mod effects;
 mod history;
+mod my_games;
+mod sign_in;
 mod tokens;
 
 pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
+pub use account_seats::Claim;
 pub use accounts::{Account, SESSION_DAYS};
+pub use api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
 pub use history::{History, Step};
+pub use my_games::{MAX_FINISHED, MyGame, MyGames, Standing};
+pub use sign_in::{
+    LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem, PendingSignIn, SIGN_IN_MINUTES,
+    TooManyLinks, issue_link,
+};
 pub use tokens::{looks_like_token, new_token, token_hash};
 
 use crate::engine::audit::{Entry, genesis, link};
@@ -383,7 +394,7 @@ impl Store {
                 .await?;
         }
         sqlx::query(
-            "UPDATE seats s SET account_id = a.id FROM accounts a \
+            "UPDATE seats s SET account_id = a.id, mail_pref = a.mail_pref FROM accounts a \
              WHERE s.game_id = $1 AND lower(s.email) = lower(a.email)",
         )
         .bind(id)
@@ -756,6 +767,13 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         if !advance_head(&mut tx, id, head, &hash, status, at).await? {
             return Err(SubmitError::Conflict { head: head + 1 });
+        }
+        if let Some(outcome) = game.outcome() {
+            sqlx::query("UPDATE games SET result = $2 WHERE id = $1")
+                .bind(id)
+                .bind(&outcome.reason)
+                .execute(&mut *tx)
+                .await?;
         }
         sqlx::query("INSERT INTO commands (game_id, seq, seat, command, created_at, hash, by_clock, by_organiser) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
             .bind(id)

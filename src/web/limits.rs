@@ -70,6 +70,7 @@ pub struct Limits {
     mails_by_game: Limit<i64>,
     relinks_by_client: Limit<IpAddr>,
     relinks_by_game: Limit<i64>,
+    signins_by_client: Limit<IpAddr>,
 }
 
 fn refuse(what: &'static str) -> impl Fn(Duration) -> Limited {
@@ -87,6 +88,7 @@ impl Limits {
             mails_by_game: Limit::per_hour(settings.mails_per_hour),
             relinks_by_client: Limit::per_hour(settings.relinks_per_hour),
             relinks_by_game: Limit::per_hour(settings.relinks_per_hour),
+            signins_by_client: Limit::per_hour(settings.signins_per_hour),
         }
     }
 
@@ -147,6 +149,13 @@ impl Limits {
             .map_err(refuse("make new links in this game"))
     }
 
+    /// One sign-in link asked by `client`.
+    pub fn sign_in_by_client(&self, client: IpAddr) -> Result<(), Limited> {
+        self.signins_by_client
+            .take(&client, 1)
+            .map_err(refuse("ask for sign-in links"))
+    }
+
     /// Forgets keys whose allowance is whole again, so memory follows recent clients only.
     pub fn prune(&self) {
         self.games_by_client.prune();
@@ -156,6 +165,7 @@ impl Limits {
         self.mails_by_game.prune();
         self.relinks_by_client.prune();
         self.relinks_by_game.prune();
+        self.signins_by_client.prune();
     }
 }
 

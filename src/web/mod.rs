@@ -1,6 +1,7 @@
 //! The web app (actix-web + askama): server-rendered pages that work without JavaScript and on
 //! a phone, a JSON API, live refresh, and `serve` itself.
 
+mod account;
 mod api;
 mod boards;
 pub mod client;
@@ -11,11 +12,13 @@ mod hand;
 mod history;
 pub mod limits;
 mod mail;
+mod me;
 mod pages;
 mod protect;
 pub mod render;
 mod rules;
 pub mod session;
+mod signin;
 
 use crate::config::{Config, WebSettings};
 use crate::store::{Store, StoreError, SubmitError};
@@ -223,6 +226,27 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/play/{token}", get().to(pages::play))
         .route("/play/{token}", web::post().to(pages::play_move))
         .route("/play/{token}/vacation", web::post().to(pages::vacation))
+        .route("/play/{token}/claim", web::post().to(me::claim))
+        .route("/signin", get().to(signin::form))
+        .route("/signin", web::post().to(signin::ask))
+        .route("/signin/{token}", get().to(signin::confirm))
+        .route("/signin/{token}", web::post().to(signin::sign_in))
+        .route("/signout", web::post().to(signin::sign_out))
+        .route(
+            "/signout/everywhere",
+            web::post().to(signin::sign_out_everywhere),
+        )
+        .route("/me", get().to(me::page))
+        .route("/me/games/{id}/{seat}", web::post().to(me::open))
+        .route("/me/settings", get().to(account::settings))
+        .route("/me/settings", web::post().to(account::save_settings))
+        .route("/me/tokens", get().to(account::tokens))
+        .route("/me/tokens", web::post().to(account::make_token))
+        .route(
+            "/me/tokens/{id}/revoke",
+            web::post().to(account::revoke_token),
+        )
+        .route("/api/me/games", get().to(me::api))
         .route("/manage/{token}/clock", web::post().to(desk::clock_control))
         .route("/games/{id}", get().to(pages::spectate))
         .route("/games/{id}/log", get().to(history::public_log))

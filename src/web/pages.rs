@@ -455,6 +455,19 @@ struct Play {
     paused: bool,
     deadlines: Vec<(String, String)>,
     vacation: Option<VacationForm>,
+    /// The seat and the signed-in account, when the visitor is signed in (see [`SeatAccount`]).
+    seat_account: Option<SeatAccount>,
+}
+
+/// How the seat on a play page stands to the signed-in visitor's account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SeatAccount {
+    /// The account owns it.
+    Yours,
+    /// Nobody owns it: the account may claim it.
+    Claimable,
+    /// Another account owns it.
+    Another,
 }
 
 /// A seat's vacation controls.
@@ -655,6 +668,7 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             .map(|d| (names[d.seat].clone(), deadline_text(d, &clock)))
             .collect(),
         vacation,
+        seat_account: None,
     })
 }
 
@@ -724,6 +738,7 @@ pub async fn play(
     req: HttpRequest,
     state: web::Data<AppState>,
     token: web::Path<String>,
+    who: super::session::MaybeSignedIn,
 ) -> Result<HttpResponse, WebError> {
     let (id, seat) = seat_of(&state, &token).await?;
     let loaded = state.store.load(id).await?;
@@ -731,7 +746,15 @@ pub async fn play(
     let seen = req
         .cookie(SEEN_COOKIE)
         .and_then(|c| c.value().parse::<i64>().ok());
-    let page = play_page(
+    let seat_account = match who.0 {
+        None => None,
+        Some(account) => Some(match state.store.seat_owner(id, seat).await? {
+            Some(owner) if owner == account.id => SeatAccount::Yours,
+            Some(_) => SeatAccount::Another,
+            None => SeatAccount::Claimable,
+        }),
+    };
+    let mut page = play_page(
         &state,
         &loaded,
         PageFor {
@@ -744,6 +767,7 @@ pub async fn play(
         },
     )
     .await?;
+    page.seat_account = seat_account;
     let mut response = html(StatusCode::OK, page)?;
     csrf::attach(&mut response, cookie);
     response

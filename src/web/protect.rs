@@ -28,6 +28,8 @@ fn holds_secret(path: &str) -> bool {
         "/mail/unsubscribe/",
         "/api/play/",
         "/dev/mailbox",
+        "/signin/",
+        "/me",
     ]
     .iter()
     .any(|prefix| path.starts_with(prefix))

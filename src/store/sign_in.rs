@@ -1,0 +1,199 @@
+//! Sign-in links (DESIGN.md "Identity"): a random token mailed to an address, single use, valid
+//! [`SIGN_IN_MINUTES`], bound to that address; the database keeps its hash. The rows are also
+//! the per-address rate limit's count, so every web process agrees on it.
+
+use super::{Account, Store, new_token, token_hash};
+use crate::domain::{EmailAddress, LocalPath, PlayerName};
+use chrono::{DateTime, Duration, Utc};
+use sqlx::{PgConnection, Row};
+
+/// How long a sign-in link is valid.
+pub const SIGN_IN_MINUTES: i64 = 15;
+/// At most this many links to one address in a quarter of an hour.
+pub const LINKS_PER_QUARTER_HOUR: i64 = 3;
+/// At most this many links to one address in a day.
+pub const LINKS_PER_DAY: i64 = 10;
+
+/// Too many links were asked for one address: when the next one may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooManyLinks {
+    /// How long until one more link may be sent.
+    pub retry_after: Duration,
+}
+
+/// Why a sign-in link does not sign anyone in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkProblem {
+    /// No such link (mistyped, or older than a day and gone).
+    Unknown,
+    /// Already used.
+    Used,
+    /// Older than [`SIGN_IN_MINUTES`].
+    Expired,
+}
+
+/// A sign-in link that may still be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingSignIn {
+    /// The address it was mailed to.
+    pub email: String,
+    /// Where to go once signed in.
+    pub next: LocalPath,
+    /// The account of the address, if there is one already.
+    pub account: Option<Account>,
+    /// The name a new account would get.
+    pub suggested_name: String,
+}
+
+/// Makes a sign-in link for `email` inside `tx` unless the address had too many lately; the
+/// raw token, shown once (in the mail). Links of the same address are counted under a lock on
+/// the address, so two processes cannot both slip under the limit.
+pub async fn issue_link(
+    tx: &mut PgConnection,
+    email: &EmailAddress,
+    next: &LocalPath,
+    now: DateTime<Utc>,
+) -> Result<Result<String, TooManyLinks>, sqlx::Error> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended('sign-in:' || lower($1), 0))")
+        .bind(email.as_str())
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("DELETE FROM sign_in_links WHERE created_at < $1 - interval '1 day'")
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    let recent: Vec<DateTime<Utc>> = sqlx::query_scalar(
+        "SELECT created_at FROM sign_in_links WHERE lower(email) = lower($1) \
+         AND created_at > $2 - interval '1 day' ORDER BY created_at",
+    )
+    .bind(email.as_str())
+    .bind(now)
+    .fetch_all(&mut *tx)
+    .await?;
+    let quarter = Duration::minutes(15);
+    let in_quarter: Vec<&DateTime<Utc>> = recent.iter().filter(|t| now - **t < quarter).collect();
+    if in_quarter.len() as i64 >= LINKS_PER_QUARTER_HOUR {
+        return Ok(Err(TooManyLinks {
+            retry_after: *in_quarter[0] + quarter - now,
+        }));
+    }
+    if recent.len() as i64 >= LINKS_PER_DAY {
+        return Ok(Err(TooManyLinks {
+            retry_after: recent[0] + Duration::days(1) - now,
+        }));
+    }
+    let token = new_token();
+    sqlx::query(
+        "INSERT INTO sign_in_links (token_hash, email, next_path, created_at, expires_at) \
+         VALUES ($1, $2, $3, $4, $4 + make_interval(mins => $5))",
+    )
+    .bind(token_hash(&token))
+    .bind(email.as_str())
+    .bind(next.as_str())
+    .bind(now)
+    .bind(SIGN_IN_MINUTES as i32)
+    .execute(&mut *tx)
+    .await?;
+    Ok(Ok(token))
+}
+
+/// The name a new account of `email` gets unless its owner types one: the name its newest
+/// seat was given, else the address's local part.
+async fn suggested_name(tx: &mut PgConnection, email: &str) -> Result<String, sqlx::Error> {
+    let seat: Option<String> = sqlx::query_scalar(
+        "SELECT name FROM seats WHERE lower(email) = lower($1) ORDER BY game_id DESC LIMIT 1",
+    )
+    .bind(email)
+    .fetch_optional(&mut *tx)
+    .await?;
+    Ok(seat.unwrap_or_else(|| {
+        let local = email.split('@').next().unwrap_or_default();
+        PlayerName::parse(local).map_or_else(|_| "Player".to_string(), |n| n.to_string())
+    }))
+}
+
+impl Store {
+    /// What a sign-in link would do, without using it (mail scanners fetch links: looking
+    /// must not consume).
+    pub async fn pending_sign_in(
+        &self,
+        token: &str,
+    ) -> Result<Result<PendingSignIn, LinkProblem>, sqlx::Error> {
+        if !super::looks_like_token(token) {
+            return Ok(Err(LinkProblem::Unknown));
+        }
+        let mut tx = self.pool.begin().await?;
+        let Some(row) = sqlx::query(
+            "SELECT email, next_path, expires_at, used_at FROM sign_in_links WHERE token_hash = $1",
+        )
+        .bind(token_hash(token))
+        .fetch_optional(&mut *tx)
+        .await?
+        else {
+            return Ok(Err(LinkProblem::Unknown));
+        };
+        if row
+            .try_get::<Option<DateTime<Utc>>, _>("used_at")?
+            .is_some()
+        {
+            return Ok(Err(LinkProblem::Used));
+        }
+        if row.try_get::<DateTime<Utc>, _>("expires_at")? <= self.now() {
+            return Ok(Err(LinkProblem::Expired));
+        }
+        let email: String = row.try_get("email")?;
+        let next: String = row.try_get("next_path")?;
+        let account = self.account_by_email(&mut tx, &email).await?;
+        let suggested_name = match &account {
+            Some(a) => a.name.clone(),
+            None => suggested_name(&mut tx, &email).await?,
+        };
+        tx.commit().await?;
+        Ok(Ok(PendingSignIn {
+            email,
+            next: LocalPath::or_home(Some(&next)),
+            account,
+            suggested_name,
+        }))
+    }
+
+    /// Uses a sign-in link, once: the account of its address (made now, named `name` or the
+    /// suggested name, if there was none) and where to go. A used, expired or unknown link
+    /// changes nothing.
+    pub async fn use_sign_in_link(
+        &self,
+        token: &str,
+        name: Option<&PlayerName>,
+    ) -> Result<Result<(Account, LocalPath), LinkProblem>, sqlx::Error> {
+        if !super::looks_like_token(token) {
+            return Ok(Err(LinkProblem::Unknown));
+        }
+        let mut tx = self.pool.begin().await?;
+        let used = sqlx::query(
+            "UPDATE sign_in_links SET used_at = $2 \
+             WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 \
+             RETURNING email, next_path",
+        )
+        .bind(token_hash(token))
+        .bind(self.now())
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = used else {
+            drop(tx);
+            return Ok(Err(self
+                .pending_sign_in(token)
+                .await?
+                .err()
+                .unwrap_or(LinkProblem::Used)));
+        };
+        let email: String = row.try_get("email")?;
+        let next: String = row.try_get("next_path")?;
+        let name = match name {
+            Some(n) => n.to_string(),
+            None => suggested_name(&mut tx, &email).await?,
+        };
+        let account = self.account_in(&mut tx, &email, &name).await?;
+        tx.commit().await?;
+        Ok(Ok((account, LocalPath::or_home(Some(&next)))))
+    }
+}
