@@ -123,7 +123,7 @@ impl Store {
                 standing,
             });
         }
-        games.sort_by(|a, b| order_key(a).cmp(&order_key(b)));
+        games.sort_by_key(order_key);
         let finished_total: i64 = sqlx::query_scalar(
             "SELECT count(*) FROM seats s JOIN games g ON g.id = s.game_id \
              WHERE s.account_id = $1 AND g.status <> 'running'",
@@ -138,18 +138,19 @@ impl Store {
     }
 }
 
-/// The sort key: the group, then (your move) deadline and wait, (waiting) the wait, (finished)
-/// the most recent first; the game and seat last so the order is total.
-fn order_key(
-    g: &MyGame,
-) -> (
+/// Group, two times, a recency, game and seat: see [`order_key`].
+type OrderKey = (
     u8,
     Option<DateTime<Utc>>,
     Option<DateTime<Utc>>,
     i64,
     i64,
     Seat,
-) {
+);
+
+/// The sort key: the group, then (your move) deadline and wait, (waiting) the wait, (finished)
+/// the most recent first; the game and seat last so the order is total.
+fn order_key(g: &MyGame) -> OrderKey {
     let far = Some(DateTime::<Utc>::MAX_UTC);
     match &g.standing {
         Standing::YourMove { since, due } => (0, due.or(far), since.or(far), 0, g.game_id, g.seat),
