@@ -13,6 +13,7 @@ pub mod render;
 pub mod reply;
 pub mod settings;
 pub mod sink;
+pub mod thread;
 pub mod transport;
 pub mod worker;
 

@@ -5,11 +5,16 @@
 mod accounts;
 pub mod effects;
 mod history;
+mod messages;
 mod tokens;
 
 pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
 pub use accounts::{Account, SESSION_DAYS};
 pub use history::{History, Step};
+pub use messages::{
+    Author, MAX_MESSAGES_PER_GAME, MESSAGES_PER_HOUR, MESSAGES_PER_MINUTE, Message, PostError,
+    THREAD_OPEN_DAYS_AFTER_END,
+};
 pub use tokens::{looks_like_token, new_token, token_hash};
 
 use crate::engine::audit::{Entry, genesis, link};
