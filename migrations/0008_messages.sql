@@ -14,6 +14,7 @@ ALTER TABLE seats ADD COLUMN messages_mailed_upto BIGINT NOT NULL DEFAULT 0;
 CREATE TABLE game_messages (
     id           BIGINT      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     game_id      BIGINT      NOT NULL REFERENCES games (id),
+    -- The author's seat; NULL for a spectator (their account; none for one imported).
     seat         INTEGER,
     account_id   BIGINT      REFERENCES accounts (id),
     author_name  TEXT        NOT NULL,
@@ -22,7 +23,6 @@ CREATE TABLE game_messages (
     created_at   TIMESTAMPTZ NOT NULL,
     hidden_at    TIMESTAMPTZ,
     hidden_by    TEXT,
-    CONSTRAINT game_messages_author CHECK (seat IS NOT NULL OR account_id IS NOT NULL),
     CONSTRAINT game_messages_hidden CHECK ((hidden_at IS NULL) = (hidden_by IS NULL)),
     CONSTRAINT game_messages_text CHECK (hidden_at IS NOT NULL OR length(body) > 0)
 );

@@ -306,3 +306,86 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 }
+
+/// A message of a record checked for import.
+pub(super) struct Imported {
+    seat: Option<i32>,
+    author: String,
+    text: Option<MessageText>,
+    after: i64,
+    at: DateTime<Utc>,
+}
+
+/// The record's messages, checked: a known seat, a name, a valid text unless hidden, a time,
+/// a step within the log; at most [`MAX_MESSAGES_PER_GAME`].
+pub(super) fn imported(record: &crate::engine::Record) -> Result<Vec<Imported>, super::StoreError> {
+    let invalid =
+        |i: usize, why: String| super::StoreError::Invalid(format!("message {}: {why}", i + 1));
+    if record.messages.len() as i64 > MAX_MESSAGES_PER_GAME {
+        return Err(super::StoreError::Invalid(format!(
+            "a game holds at most {MAX_MESSAGES_PER_GAME} messages; the record has {}",
+            record.messages.len()
+        )));
+    }
+    record
+        .messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            if m.seat.is_some_and(|s| s >= record.seats) {
+                return Err(invalid(i, "no such seat".into()));
+            }
+            let author = crate::domain::PlayerName::parse(&m.author)
+                .map_err(|e| invalid(i, format!("author: {e}")))?;
+            let text = match (&m.text, m.hidden) {
+                (_, true) => None,
+                (Some(text), false) => {
+                    Some(MessageText::parse(text).map_err(|e| invalid(i, e.to_string()))?)
+                }
+                (None, false) => return Err(invalid(i, "no text".into())),
+            };
+            if m.after < 0 || m.after > record.commands.len() as i64 {
+                return Err(invalid(
+                    i,
+                    "written after a move the log does not hold".into(),
+                ));
+            }
+            let at = DateTime::parse_from_rfc3339(&m.at)
+                .map_err(|e| invalid(i, format!("time {:?}: {e}", m.at)))?
+                .with_timezone(&Utc);
+            Ok(Imported {
+                seat: m.seat.map(|s| s as i32),
+                author: author.to_string(),
+                text,
+                after: m.after,
+                at,
+            })
+        })
+        .collect()
+}
+
+/// Stores an imported game's messages (a hidden one stays hidden, by the organiser, from its
+/// own time: the record does not say when it was hidden).
+pub(super) async fn store_imported(
+    tx: &mut sqlx::PgConnection,
+    game_id: i64,
+    messages: &[Imported],
+) -> Result<(), sqlx::Error> {
+    for m in messages {
+        sqlx::query(
+            "INSERT INTO game_messages (game_id, seat, author_name, body, head_seq, created_at, hidden_at, hidden_by) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(game_id)
+        .bind(m.seat)
+        .bind(&m.author)
+        .bind(m.text.as_ref().map_or("", |t| t.as_str()))
+        .bind(m.after)
+        .bind(m.at)
+        .bind(m.text.is_none().then_some(m.at))
+        .bind(m.text.is_none().then_some("organiser"))
+        .execute(&mut *tx)
+        .await?;
+    }
+    Ok(())
+}

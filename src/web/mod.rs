@@ -11,6 +11,7 @@ mod hand;
 mod history;
 pub mod limits;
 mod mail;
+mod messages;
 mod pages;
 mod protect;
 pub mod render;
@@ -223,6 +224,23 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/play/{token}", get().to(pages::play))
         .route("/play/{token}", web::post().to(pages::play_move))
         .route("/play/{token}/vacation", web::post().to(pages::vacation))
+        .route(
+            "/play/{token}/messages",
+            web::post().to(messages::post_as_seat),
+        )
+        .route(
+            "/games/{id}/messages",
+            web::post().to(messages::post_signed_in),
+        )
+        .route("/api/play/{token}/messages", get().to(messages::api_list))
+        .route(
+            "/api/play/{token}/messages",
+            web::post().to(messages::api_post),
+        )
+        .route(
+            "/manage/{token}/messages/{message}/hide",
+            web::post().to(desk::hide_message),
+        )
         .route("/manage/{token}/clock", web::post().to(desk::clock_control))
         .route("/games/{id}", get().to(pages::spectate))
         .route("/games/{id}/log", get().to(history::public_log))

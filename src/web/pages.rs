@@ -319,6 +319,12 @@ pub async fn create_game(
         Err(crate::store::StoreError::Invalid(reason)) => return refuse(reason),
         Err(e) => return Err(e.into()),
     };
+    if field(&fields, "spectators_write") == Some("true") {
+        state
+            .store
+            .set_spectators_may_write(created.id, true)
+            .await?;
+    }
     let base = &state.base_url;
     let page = Created {
         id: created.id,
@@ -455,6 +461,7 @@ struct Play {
     paused: bool,
     deadlines: Vec<(String, String)>,
     vacation: Option<VacationForm>,
+    thread: super::messages::ThreadPanel,
 }
 
 /// A seat's vacation controls.
@@ -500,6 +507,8 @@ struct PageFor<'a> {
     entries: Option<&'a [(String, String)]>,
     /// The last move the viewer's browser was shown.
     seen: Option<i64>,
+    /// Where the reader's message form posts, or why they cannot write.
+    writer: Result<String, String>,
 }
 
 /// "since Tue 24 Nov, 10:04 UTC (2 days)".
@@ -522,6 +531,7 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
         error,
         entries,
         seen,
+        writer,
     } = to;
     let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
     let names = seat_names(state, loaded).await?;
@@ -655,6 +665,11 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             .map(|d| (names[d.seat].clone(), deadline_text(d, &clock)))
             .collect(),
         vacation,
+        thread: super::messages::ThreadPanel {
+            lines: super::messages::thread_lines(&state.store.messages(loaded.row.id).await?),
+            action: writer.as_ref().ok().cloned(),
+            note: writer.err(),
+        },
     })
 }
 
@@ -741,6 +756,7 @@ pub async fn play(
             error: None,
             entries: None,
             seen,
+            writer: Ok(format!("/play/{token}/messages")),
         },
     )
     .await?;
@@ -793,6 +809,7 @@ pub async fn play_move(
             error: Some(refused.1),
             entries: (refused.0 != StatusCode::CONFLICT).then_some(&fields[..]),
             seen: None,
+            writer: Ok(format!("/play/{token}/messages")),
         },
     )
     .await?;
@@ -864,26 +881,34 @@ fn fill_error_words(choice: &crate::engine::Choice, error: FillError) -> String 
     }
 }
 
-/// `GET /games/{id}`: the public view.
+/// `GET /games/{id}`: the public view, with the message form for a signed-in reader who may
+/// write (as their seat, or as a spectator where the creator allowed it).
 pub async fn spectate(
+    req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<i64>,
+    super::session::MaybeSignedIn(account): super::session::MaybeSignedIn,
 ) -> Result<HttpResponse, WebError> {
     let loaded = state.store.load(*id).await?;
-    html(
-        StatusCode::OK,
-        play_page(
-            &state,
-            &loaded,
-            PageFor {
-                viewer: Viewer::Spectator,
-                token: None,
-                csrf: String::new(),
-                error: None,
-                entries: None,
-                seen: None,
-            },
-        )
-        .await?,
+    let (csrf_token, cookie) = csrf::token_for(&req);
+    let writer = super::messages::public_writer(&state, loaded.row.id, account.as_ref())
+        .await?
+        .map(|_| format!("/games/{}/messages", loaded.row.id));
+    let page = play_page(
+        &state,
+        &loaded,
+        PageFor {
+            viewer: Viewer::Spectator,
+            token: None,
+            csrf: csrf_token,
+            error: None,
+            entries: None,
+            seen: None,
+            writer,
+        },
     )
+    .await?;
+    let mut response = html(StatusCode::OK, page)?;
+    csrf::attach(&mut response, cookie);
+    Ok(response)
 }
