@@ -18,7 +18,7 @@ use postplay::store::{
 use serde_json::{Value, json};
 
 const NASTY: &str = "<script>alert(1)</script> Tom & Jerry";
-const ESCAPED: &str = "&lt;script&gt;alert(1)&lt;/script&gt; Tom &amp; Jerry";
+const ESCAPED: &str = "&#60;script&#62;alert(1)&#60;/script&#62; Tom &#38; Jerry";
 
 async fn get(client: &Client, url: &str, cookie: &str) -> (u16, String) {
     let mut req = client.get(url);
@@ -130,7 +130,7 @@ fn both(a: &str, b: &str) -> String {
 async fn messages_are_escaped_everywhere_limited_and_capped() {
     let db = TestDb::new().await;
     let base = common::spawn_app(&db);
-    let client = Client::default();
+    let client = Client::builder().disable_redirects().finish();
     let created = db
         .store
         .create_game_with(
@@ -292,7 +292,7 @@ async fn messages_are_escaped_everywhere_limited_and_capped() {
 async fn who_may_write_on_every_route() {
     let db = TestDb::new().await;
     let base = common::spawn_app(&db);
-    let client = Client::default();
+    let client = Client::builder().disable_redirects().finish();
     let (id, tokens) =
         common::create_game_for(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], true, 4).await;
     let organiser: String = {
@@ -307,7 +307,7 @@ async fn who_may_write_on_every_route() {
     };
     let (_, owner) = signed_in(&db, "Ann").await;
     let (_, stranger) = signed_in(&db, "Zed").await;
-    let (csrf, csrf_cookie) = csrf_pair(&client, &format!("{base}/games/{id}")).await;
+    let (csrf, csrf_cookie) = csrf_pair(&client, &format!("{base}/play/{}", tokens[0])).await;
     let bogus = postplay::store::new_token();
     let message = db
         .store
@@ -483,6 +483,17 @@ fn to<'a>(mails: &'a [Received], who: &str) -> Vec<&'a Received> {
         .collect()
 }
 
+/// The first mail to `who` among those received after the first `start`, waited for.
+async fn next_mail_to(sink: &SmtpSink, start: usize, who: &str) -> Received {
+    for _ in 0..100 {
+        if let Some(mail) = to(&sink.received()[start..], who).first() {
+            return (*mail).clone();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("no mail to {who}");
+}
+
 /// Plays random moves until `seat` is to move after the head `after`.
 async fn until_to_move(db: &TestDb, id: i64, seat: usize, after: i64, seed: u64) {
     common::play_until(db, id, seed, |l| {
@@ -514,7 +525,7 @@ async fn say(db: &TestDb, id: i64, seat: usize, text: &str) -> i64 {
 async fn messages_go_out_with_turns_and_digests_never_alone_unless_asked() {
     let db = TestDb::new().await;
     let base = common::spawn_app(&db);
-    let client = Client::default();
+    let client = Client::builder().disable_redirects().finish();
     let sink = SmtpSink::start().await.unwrap();
     let mut worker = spawn_worker(&db, &base, sink.port(), quick());
     let names = ["Ann", "Bo", "Cy", "Di"];
@@ -558,8 +569,7 @@ async fn messages_go_out_with_turns_and_digests_never_alone_unless_asked() {
         6,
     )
     .await;
-    let mails = expect_mail(&sink, before + 1, 10).await;
-    let own = text_of(to(&mails[before..], &names[first].to_lowercase())[0]);
+    let own = text_of(&next_mail_to(&sink, before, &names[first].to_lowercase()).await);
     assert!(!own.contains("Tom & Jerry"), "{own}");
     assert!(own.contains("from the second seat"), "{own}");
 
@@ -615,7 +625,7 @@ async fn messages_go_out_with_turns_and_digests_never_alone_unless_asked() {
     )
     .await;
     assert_eq!(status, 200);
-    say(&db, id, first, "see you in the digest").await;
+    say(&db, id, first, "see you in the digest <i>&</i>").await;
     let before = sink.received().len();
     until_to_move(
         &db,
@@ -625,15 +635,7 @@ async fn messages_go_out_with_turns_and_digests_never_alone_unless_asked() {
         7,
     )
     .await;
-    let digest = loop {
-        let mails = expect_mail(&sink, before + 1, 10).await;
-        if let Some(d) = mails[before..].iter().find(|m| {
-            m.to.contains(&format!("{}@example.org", names[fourth].to_lowercase()))
-        }) {
-            break d.clone();
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    };
+    let digest = next_mail_to(&sink, before, &names[fourth].to_lowercase()).await;
     let digest_text = text_of(&digest);
     assert!(
         digest_text.contains("see you in the digest"),
@@ -641,8 +643,8 @@ async fn messages_go_out_with_turns_and_digests_never_alone_unless_asked() {
     );
     assert!(!digest_text.contains("something rude"), "{digest_text}");
     assert!(
-        html_of(&digest).contains(ESCAPED),
-        "the earlier message, escaped: {}",
+        html_of(&digest).contains("see you in the digest &#60;i&#62;&#38;&#60;/i&#62;"),
+        "escaped in the digest's HTML: {}",
         html_of(&digest)
     );
     for mail in sink.received() {
@@ -659,7 +661,7 @@ async fn messages_go_out_with_turns_and_digests_never_alone_unless_asked() {
 async fn the_replay_places_messages_and_the_record_carries_them_outside_the_chain() {
     let db = TestDb::new().await;
     let base = common::spawn_app(&db);
-    let client = Client::default();
+    let client = Client::builder().disable_redirects().finish();
     let created = db
         .store
         .create_game(
