@@ -53,6 +53,7 @@ fn turn(name: &str, game_name: &str) -> Turn {
         deadline: None,
         token: "t0k3n".into(),
         ask: Default::default(),
+        messages: Vec::new(),
     }
 }
 

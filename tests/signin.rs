@@ -79,7 +79,8 @@ async fn a_mailed_link_signs_in_once_and_only_its_own_address() {
         )
         .await;
     assert_eq!(asked.status, 200);
-    let mails = mailrig::expect_mail(&sink, 3, 20).await;
+    // Two invitations to the game, then three sign-in links.
+    let mails = mailrig::expect_mail(&sink, 5, 20).await;
     let mail = mails
         .iter()
         .find(|m| m.to == vec!["Ann@Example.org".to_string()])

@@ -5,11 +5,13 @@
 mod account;
 mod address;
 pub mod clock;
+mod message;
 mod names;
 mod reason;
 
 pub use account::{InvalidAccountField, LocalPath, TimeZoneName, TokenLabel};
 pub use address::{EmailAddress, InvalidEmail};
 pub use clock::{ClockSettings, OnTimeout, TimeControl};
+pub use message::{InvalidMessage, MAX_MESSAGE_CHARS, MessageText};
 pub use names::{InvalidName, MAX_NAME_CHARS, PlayerName};
 pub use reason::{CancelReason, InvalidReason, MAX_REASON_CHARS};

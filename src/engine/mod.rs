@@ -24,7 +24,7 @@ pub use dynamic::{ApplyError, DynGame, DynMatch, find_game, registry};
 pub use game::{Match, state_hash};
 pub use log::Log;
 pub use options::{OptionKind, OptionSpec};
-pub use record::{Record, RecordedCommand, ReplayError};
+pub use record::{Record, RecordedCommand, RecordedMessage, ReplayError};
 pub use rng::{GameRng, Seed};
 
 use serde::de::DeserializeOwned;

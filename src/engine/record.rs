@@ -34,6 +34,31 @@ pub struct Record {
     /// The state hash after the last command, as written by the recorder; replay checks it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_state_hash: Option<String>,
+    /// What the players said to each other, in the order written. Not commands: outside the
+    /// hash chain, ignored by replay and verification.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub messages: Vec<RecordedMessage>,
+}
+
+/// A message of the game's thread in a record.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RecordedMessage {
+    /// The author's seat; absent for a spectator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    /// The author's display name when it was written.
+    pub author: String,
+    /// When it was written (RFC 3339, UTC).
+    pub at: String,
+    /// How many commands the log held when it was written.
+    pub after: i64,
+    /// The text; absent when the message was hidden.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// True when the organiser hid the message (its text is then left out).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
 }
 
 /// One logged command.
@@ -208,6 +233,7 @@ impl Record {
             chain_head: None,
             commands,
             final_state_hash: Some(game.state_hash()),
+            messages: Vec::new(),
         }
     }
 

@@ -14,6 +14,7 @@ pub mod reply;
 pub mod settings;
 pub mod sign_in;
 pub mod sink;
+pub mod thread;
 pub mod transport;
 pub mod worker;
 

@@ -55,6 +55,8 @@ pub enum Notice {
     Link(LinkNotice),
     /// A sign-in link for an address: about no game.
     SignIn(SignInNotice),
+    /// Messages of a game's thread, for a seat that asked for each one by mail.
+    Message(MessageNews),
 }
 
 impl Notice {
@@ -70,6 +72,7 @@ impl Notice {
             Notice::Clock(n) => Some(&n.game),
             Notice::Link(n) => Some(&n.game),
             Notice::SignIn(_) => None,
+            Notice::Message(n) => Some(&n.game),
         }
     }
 
@@ -85,8 +88,44 @@ impl Notice {
             Notice::Clock(_) => "clock",
             Notice::Link(_) => "link",
             Notice::SignIn(_) => "signin",
+            Notice::Message(_) => "message",
         }
     }
+
+    /// The thread's messages the notice carries, to drop those hidden before it is sent.
+    pub fn messages_mut(&mut self) -> Option<&mut Vec<ThreadMessage>> {
+        match self {
+            Notice::Turn(n) => Some(&mut n.messages),
+            Notice::Message(n) => Some(&mut n.messages),
+            _ => None,
+        }
+    }
+}
+
+/// A message of a game's thread as mail carries it (plain text: the HTML part escapes it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThreadMessage {
+    /// The message's id, to leave it out if it is hidden before the mail goes.
+    pub id: i64,
+    /// The author's display name when it was written.
+    pub author: String,
+    /// When it was written.
+    pub at: DateTime<Utc>,
+    /// The text.
+    pub text: String,
+}
+
+/// Messages of a game's thread mailed as they are written (the reader chose that).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MessageNews {
+    /// The game.
+    pub game: GameRef,
+    /// The reader's display name.
+    pub name: String,
+    /// The messages not yet mailed to the reader, oldest first.
+    pub messages: Vec<ThreadMessage>,
+    /// A private link for the reader's seat.
+    pub token: String,
 }
 
 /// An invitation to a seat.
@@ -157,6 +196,9 @@ pub struct Turn {
     /// The seat's position and the replies it may send.
     #[serde(default)]
     pub ask: Ask,
+    /// The thread's messages written since the seat's previous mail, not its own.
+    #[serde(default)]
+    pub messages: Vec<ThreadMessage>,
 }
 
 /// What a mail asking a seat to move shows besides the log: the seat's position (from its

@@ -271,6 +271,7 @@ pub async fn enqueue_after_move(
                 .flatten(),
                 token,
                 ask,
+                messages: super::thread::unsent(tx, game_id, seat.seat).await?,
             });
             (format!("turn:{seq}"), notice, seat.pref == "digest")
         } else {
@@ -565,6 +566,17 @@ impl Effects for MailEffects {
                 entry.by_organiser,
             )
             .await?;
+            Ok(())
+        })
+    }
+
+    fn message_posted<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        message: &'a crate::store::Message,
+    ) -> BoxFuture<'a, Result<(), EffectError>> {
+        Box::pin(async move {
+            super::thread::enqueue_each_message(tx, message).await?;
             Ok(())
         })
     }

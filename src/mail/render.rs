@@ -1,7 +1,7 @@
 //! Notices rendered into a subject, a plain-text part that reads well on its own, and an
 //! HTML part (askama templates in `templates/mail/`; the HTML escapes every name).
 
-use super::notice::{Ask, Digest, Notice, Player, Seated};
+use super::notice::{Ask, Digest, Notice, Player, Seated, ThreadMessage};
 use super::position::Row;
 use super::reply::ReplyLine;
 use super::reply::address::address;
@@ -99,8 +99,32 @@ mail_templates!(InviteText, InviteHtml, "mail/invite.txt", "mail/invite.html", {
     position: Vec<Row>, replies: Vec<ReplyLine>, replyable: bool,
 });
 
+/// A message of the thread, as mail shows it.
+#[derive(Debug, Clone)]
+struct MailMessage {
+    author: String,
+    at: String,
+    text: String,
+}
+
+fn mail_messages(messages: &[ThreadMessage]) -> Vec<MailMessage> {
+    messages
+        .iter()
+        .map(|m| MailMessage {
+            author: m.author.clone(),
+            at: m.at.format("%a %-d %b, %H:%M UTC").to_string(),
+            text: m.text.clone(),
+        })
+        .collect()
+}
+
+mail_templates!(MessageText, MessageHtml, "mail/message.txt", "mail/message.html", {
+    title: String, name: String, messages: Vec<MailMessage>, link: String,
+    unsubscribe: Option<String>,
+});
+
 mail_templates!(TurnText, TurnHtml, "mail/turn.txt", "mail/turn.html", {
-    title: String, you: Player, lines: Vec<String>, choices: Vec<String>,
+    title: String, you: Player, lines: Vec<String>, messages: Vec<MailMessage>, choices: Vec<String>,
     deadline: Option<String>, link: String, unsubscribe: Option<String>,
     position: Vec<Row>, replies: Vec<ReplyLine>, replyable: bool,
 });
@@ -140,6 +164,7 @@ struct DigestTurn {
     title: String,
     seat: String,
     lines: Vec<String>,
+    messages: Vec<MailMessage>,
     choices: Vec<String>,
     deadline: Option<String>,
     link: String,
@@ -194,6 +219,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 title: title.clone(),
                 you: n.you.clone(),
                 lines: n.lines.clone(),
+                messages: mail_messages(&n.messages),
                 choices: n.choices.clone(),
                 deadline: n.deadline.as_ref().map(when),
                 link: ctx.play_link(&n.token),
@@ -305,6 +331,23 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
             .both()?;
             ("Your sign-in link for postplay".to_string(), None, parts)
         }
+        Notice::Message(n) => {
+            let unsubscribe = Some(ctx.unsubscribe_link(&n.token));
+            let parts = MessageText {
+                title: title.clone(),
+                name: n.name.clone(),
+                messages: mail_messages(&n.messages),
+                link: ctx.play_link(&n.token),
+                unsubscribe: unsubscribe.clone(),
+            }
+            .both()?;
+            let what = if n.messages.len() == 1 {
+                "a new message"
+            } else {
+                "new messages"
+            };
+            (format!("{title}: {what}"), unsubscribe, parts)
+        }
         Notice::Idle(n) => {
             let parts = IdleText {
                 title: title.clone(),
@@ -343,6 +386,7 @@ pub fn render_digest(
             title: t.game.title(),
             seat: t.you.seat.clone(),
             lines: t.lines.clone(),
+            messages: mail_messages(&t.messages),
             choices: t.choices.clone(),
             deadline: t.deadline.as_ref().map(when),
             link: ctx.play_link(&t.token),
@@ -394,6 +438,7 @@ mod tests {
             deadline: Some("2030-01-02T03:04:00Z".parse().unwrap()),
             token: "tok".into(),
             ask: Ask::default(),
+            messages: Vec::new(),
         }
     }
 

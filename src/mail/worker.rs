@@ -228,7 +228,8 @@ impl Worker {
         let mut sent = Vec::new();
         for (row, result) in rows.iter().zip(results) {
             match result {
-                Ok(()) => sent.push(row),
+                Ok(true) => sent.push(row),
+                Ok(false) => self.skip(&[row], &mut pass).await?,
                 Err(e) => self.record(&[row], Err(e), &mut pass).await?,
             }
         }
@@ -312,13 +313,24 @@ impl Worker {
         format!("pp.{about}.{}.{who}", row.event.replace(':', "."))
     }
 
-    async fn deliver(&self, row: &Claimed) -> Result<(), SendError> {
+    /// Sends one row; false when there was nothing left to send (every message of the thread
+    /// it carried was hidden since it was queued).
+    async fn deliver(&self, row: &Claimed) -> Result<bool, SendError> {
         let permanent = |message: String| SendError {
             permanent: true,
             message,
         };
-        let notice: Notice = serde_json::from_value(row.payload.clone())
+        let mut notice: Notice = serde_json::from_value(row.payload.clone())
             .map_err(|e| permanent(format!("unreadable outbox row: {e}")))?;
+        if !super::thread::drop_hidden(&self.pool, &mut notice)
+            .await
+            .map_err(|e| SendError {
+                permanent: false,
+                message: format!("database: {e}"),
+            })?
+        {
+            return Ok(false);
+        }
         let rendered =
             render(&notice, &self.ctx).map_err(|e| permanent(format!("template: {e}")))?;
         let thread = match (row.seat, &notice) {
@@ -328,6 +340,20 @@ impl Worker {
         };
         self.send(row, &Self::message_key(row), thread, &rendered)
             .await
+            .map(|()| true)
+    }
+
+    /// Marks rows that were not sent because nothing was left in them to send.
+    async fn skip(&self, rows: &[&Claimed], pass: &mut Pass) -> Result<(), sqlx::Error> {
+        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        sqlx::query(
+            "UPDATE outbox SET status = 'failed',              last_error = 'not sent: every message of the thread in it was hidden by the organiser'              WHERE id = ANY($1)",
+        )
+        .bind(&ids)
+        .execute(&self.pool)
+        .await?;
+        pass.failed += rows.len();
+        Ok(())
     }
 
     async fn send(
@@ -434,15 +460,30 @@ impl Worker {
             return Ok(());
         }
         rows.sort_by_key(|r| r.id);
-        let result = self.send_digest(&rows).await;
         let refs: Vec<&Claimed> = rows.iter().collect();
-        self.record(&refs, result, pass).await
+        match self.send_digest(&rows).await {
+            Ok(true) => self.record(&refs, Ok(()), pass).await,
+            Ok(false) => self.skip(&refs, pass).await,
+            Err(e) => self.record(&refs, Err(e), pass).await,
+        }
     }
 
-    async fn send_digest(&self, rows: &[Claimed]) -> Result<(), SendError> {
+    /// Sends one digest; false when nothing was left in it to send.
+    async fn send_digest(&self, rows: &[Claimed]) -> Result<bool, SendError> {
         let mut turns = Vec::new();
         for row in rows {
-            let notice = serde_json::from_value::<Notice>(row.payload.clone());
+            let mut notice = serde_json::from_value::<Notice>(row.payload.clone());
+            if let Ok(n) = notice.as_mut() {
+                let kept = super::thread::drop_hidden(&self.pool, n)
+                    .await
+                    .map_err(|e| SendError {
+                        permanent: false,
+                        message: format!("database: {e}"),
+                    })?;
+                if !kept {
+                    continue;
+                }
+            }
             // News of the clock (a reminder) stands in the digest as its game's entry.
             let notice = match notice {
                 Ok(Notice::Clock(news)) if news.token.is_some() => {
@@ -457,17 +498,45 @@ impl Worker {
                         token: news.token.unwrap_or_default(),
                         game: news.game,
                         ask: Default::default(),
+                        messages: Vec::new(),
                     }))
                 }
+                // Messages mailed as written stand in the digest as their game's entry.
+                Ok(Notice::Message(news)) => Ok(Notice::Turn(super::notice::Turn {
+                    you: super::notice::Player {
+                        name: news.name,
+                        seat: String::new(),
+                    },
+                    lines: Vec::new(),
+                    choices: Vec::new(),
+                    deadline: None,
+                    token: news.token,
+                    game: news.game,
+                    ask: Default::default(),
+                    messages: news.messages,
+                })),
                 other => other,
             };
-            if let Ok(Notice::Turn(turn)) = notice {
-                // The latest notice of each game stands for that game.
-                turns.retain(|t: &super::notice::Turn| t.game.id != turn.game.id);
+            if let Ok(Notice::Turn(mut turn)) = notice {
+                // The latest notice of each game stands for that game, with every message.
+                if let Some(earlier) = turns
+                    .iter()
+                    .position(|t: &super::notice::Turn| t.game.id == turn.game.id)
+                {
+                    let mut messages = turns.remove(earlier).messages;
+                    messages.append(&mut turn.messages);
+                    turn.messages = messages;
+                }
                 turns.push(turn);
             }
         }
         let Some(last) = turns.last() else {
+            if rows
+                .iter()
+                .all(|r| r.payload.get("kind").and_then(|k| k.as_str()) == Some("message"))
+            {
+                return Ok(false);
+            }
             return Err(SendError {
                 permanent: true,
                 message: "a digest without readable turns".into(),
@@ -485,6 +554,7 @@ impl Worker {
         })?;
         self.send(first, &format!("pp.digest.{}", first.id), None, &rendered)
             .await
+            .map(|()| true)
     }
 }
 

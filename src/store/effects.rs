@@ -80,6 +80,15 @@ pub trait Effects: Send + Sync {
         tx: &'a mut PgConnection,
         entry: &'a Appended<'a>,
     ) -> BoxFuture<'a, Result<(), EffectError>>;
+
+    /// Inside the transaction that stores a message of the game's thread (not a command).
+    fn message_posted<'a>(
+        &'a self,
+        _tx: &'a mut PgConnection,
+        _message: &'a super::Message,
+    ) -> BoxFuture<'a, Result<(), EffectError>> {
+        Box::pin(async { Ok(()) })
+    }
 }
 
 /// An effect of one move only, given by its caller (a reply by mail writes its outcome and its

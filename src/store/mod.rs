@@ -9,6 +9,7 @@ pub mod effects;
 mod history;
 mod my_games;
 mod sign_in;
+mod messages;
 mod tokens;
 
 pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
@@ -21,12 +22,17 @@ pub use sign_in::{
     LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem, PendingSignIn, SIGN_IN_MINUTES,
     TooManyLinks, issue_link,
 };
+pub use messages::{
+    Author, MAX_MESSAGES_PER_GAME, MESSAGES_PER_HOUR, MESSAGES_PER_MINUTE, Message, PostError,
+    THREAD_OPEN_DAYS_AFTER_END,
+};
 pub use tokens::{looks_like_token, new_token, token_hash};
 
 use crate::engine::audit::{Entry, genesis, link};
 use crate::engine::record::{BY_CLOCK, BY_ORGANISER, cancel_command, forfeit_command};
 use crate::engine::{
-    ApplyError, DynMatch, Log, Record, RecordedCommand, RuleError, Seat, Seed, Viewer, find_game,
+    ApplyError, DynMatch, Log, Record, RecordedCommand, RecordedMessage, RuleError, Seat, Seed,
+    Viewer, find_game,
 };
 use crate::time::{Clock, SystemClock};
 use chrono::{DateTime, Utc};
@@ -876,6 +882,19 @@ impl Store {
                 })
                 .collect(),
             final_state_hash: (over || reveal_seed).then(|| loaded.game.state_hash()),
+            messages: self
+                .messages(id)
+                .await?
+                .into_iter()
+                .map(|m| RecordedMessage {
+                    seat: m.seat,
+                    at: chain_time(&m.at),
+                    after: m.head,
+                    text: m.visible_text().map(str::to_string),
+                    hidden: m.hidden.is_some(),
+                    author: m.author,
+                })
+                .collect(),
         })
     }
 
@@ -898,6 +917,7 @@ impl Store {
                 .with_timezone(&Utc);
             times.push(parsed);
         }
+        let messages = messages::imported(record)?;
         let over = verified.outcome.is_some();
         let organiser_token = new_token();
         let seat_tokens: Vec<String> = (0..record.seats).map(|_| new_token()).collect();
@@ -949,6 +969,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
+        messages::store_imported(&mut tx, id, &messages).await?;
         tx.commit().await?;
         tracing::info!(game = id, kind = %record.game, commands = record.commands.len(), "game imported");
         Ok(CreatedGame {

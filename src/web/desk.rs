@@ -60,6 +60,7 @@ struct Desk {
     mail_lines: Vec<MailLine>,
     clock: String,
     paused: bool,
+    messages: Vec<super::messages::ThreadLine>,
 }
 
 fn when(at: &DateTime<Utc>) -> String {
@@ -101,6 +102,7 @@ async fn desk_page(state: &AppState, token: &str, csrf_token: String) -> Result<
         .fetch_one(state.store.pool())
         .await?;
     Ok(Desk {
+        messages: super::messages::thread_lines(&state.store.messages(id).await?),
         clock: clock.describe(),
         paused,
         mail_sent,
@@ -448,4 +450,35 @@ pub async fn clock_control(
         _ => return Err(WebError::BadRequest("pause, resume or extend".into())),
     };
     back_after(result, format!("/manage/{token}"))
+}
+
+/// `POST /manage/{token}/messages/{message}/hide`: hides a message of the game's thread; it
+/// stays stored, marked hidden by the organiser, and is shown, mailed and exported no more.
+pub async fn hide_message(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, i64)>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let (token, message) = path.into_inner();
+    let id = organised(&state, &token).await?;
+    let fields = parse_form(&body)?;
+    csrf::check(&req, field(&fields, "csrf"))?;
+    if !state.store.hide_message(id, message, "organiser").await? {
+        return refused(
+            &req,
+            &state,
+            &token,
+            StatusCode::NOT_FOUND,
+            "this game has no such message, or it is hidden already".into(),
+        )
+        .await;
+    }
+    tracing::info!(game = id, message, "message hidden by the organiser");
+    Ok(back_to_desk(
+        &state,
+        &token,
+        NOTE_COOKIE,
+        &"The message is hidden: nobody sees its text any more.".to_string(),
+    ))
 }

@@ -46,6 +46,7 @@ struct LogPage {
     commitment: String,
     seed: Option<String>,
     head_hash: String,
+    messages: Vec<super::messages::ThreadLine>,
 }
 
 /// "Tue 24 Nov, 10:04 UTC": when a move was made.
@@ -152,6 +153,7 @@ pub async fn public_log(
             commitment: row.commitment.clone(),
             seed: over.then(|| row.seed.to_hex()),
             head_hash: row.head_hash.clone(),
+            messages: super::messages::thread_lines(&state.store.messages(row.id).await?),
         },
     )
 }
@@ -184,6 +186,7 @@ struct Replay {
     board: String,
     commitment: String,
     seed: Option<String>,
+    messages: Vec<super::messages::ThreadLine>,
 }
 
 /// The query of the replay viewer.
@@ -249,6 +252,15 @@ pub async fn replay(
             ),
             commitment: row.commitment.clone(),
             seed: over.then(|| row.seed.to_hex()),
+            messages: super::messages::thread_lines(
+                &state
+                    .store
+                    .messages(row.id)
+                    .await?
+                    .into_iter()
+                    .filter(|m| m.head <= at)
+                    .collect::<Vec<_>>(),
+            ),
         },
     )
 }

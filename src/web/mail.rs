@@ -22,6 +22,7 @@ struct Prefs {
     saved: Option<&'static str>,
     action: String,
     play: String,
+    each_message: bool,
 }
 
 fn describe(pref: MailPref) -> &'static str {
@@ -35,7 +36,7 @@ fn describe(pref: MailPref) -> &'static str {
 async fn prefs_page(
     state: &AppState,
     token: &str,
-    saved: Option<MailPref>,
+    saved: Option<&'static str>,
 ) -> Result<HttpResponse, WebError> {
     let (id, seat) = state
         .store
@@ -59,7 +60,9 @@ async fn prefs_page(
             title: format!("{game_name} #{id}"),
             name,
             current: describe(current),
-            saved: saved.map(describe),
+            saved,
+            each_message: crate::mail::thread::mail_each_message(state.store.pool(), id, seat)
+                .await?,
             action: format!("/mail/unsubscribe/{token}"),
             play: format!("/play/{token}"),
         },
@@ -87,6 +90,25 @@ pub async fn set_preference(
         .await?
         .ok_or(WebError::NotFound)?;
     let fields: Vec<(String, String)> = form_urlencoded::parse(&body).into_owned().collect();
+    if let Some((_, each)) = fields.iter().find(|(k, _)| k == "messages") {
+        let each = match each.as_str() {
+            "each" => true,
+            "with_turns" => false,
+            other => {
+                return Err(WebError::BadRequest(format!(
+                    "{other:?}: choose each or with_turns"
+                )));
+            }
+        };
+        crate::mail::thread::set_mail_each_message(state.store.pool(), id, seat, each).await?;
+        tracing::info!(game = id, seat, each, "message mail preference set");
+        let saved = if each {
+            "a message each time someone writes in the game"
+        } else {
+            "messages only with your turns and digests"
+        };
+        return prefs_page(&state, &token, Some(saved)).await;
+    }
     let pref = match fields.iter().find(|(k, _)| k == "pref") {
         Some((_, v)) => MailPref::parse(v)
             .ok_or_else(|| WebError::BadRequest(format!("{v:?}: choose every, digest or off")))?,
@@ -94,7 +116,7 @@ pub async fn set_preference(
     };
     set_mail_pref(state.store.pool(), id, seat, pref).await?;
     tracing::info!(game = id, seat, pref = pref.as_str(), "mail preference set");
-    prefs_page(&state, &token, Some(pref)).await
+    prefs_page(&state, &token, Some(describe(pref))).await
 }
 
 struct Listed {

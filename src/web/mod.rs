@@ -13,6 +13,7 @@ mod history;
 pub mod limits;
 mod mail;
 mod me;
+mod messages;
 mod pages;
 mod protect;
 pub mod render;
@@ -247,6 +248,23 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(account::revoke_token),
         )
         .route("/api/me/games", get().to(me::api))
+        .route(
+            "/play/{token}/messages",
+            web::post().to(messages::post_as_seat),
+        )
+        .route(
+            "/games/{id}/messages",
+            web::post().to(messages::post_signed_in),
+        )
+        .route("/api/play/{token}/messages", get().to(messages::api_list))
+        .route(
+            "/api/play/{token}/messages",
+            web::post().to(messages::api_post),
+        )
+        .route(
+            "/manage/{token}/messages/{message}/hide",
+            web::post().to(desk::hide_message),
+        )
         .route("/manage/{token}/clock", web::post().to(desk::clock_control))
         .route("/games/{id}", get().to(pages::spectate))
         .route("/games/{id}/log", get().to(history::public_log))

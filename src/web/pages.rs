@@ -319,6 +319,12 @@ pub async fn create_game(
         Err(crate::store::StoreError::Invalid(reason)) => return refuse(reason),
         Err(e) => return Err(e.into()),
     };
+    if field(&fields, "spectators_write") == Some("true") {
+        state
+            .store
+            .set_spectators_may_write(created.id, true)
+            .await?;
+    }
     let base = &state.base_url;
     let page = Created {
         id: created.id,
@@ -457,6 +463,7 @@ struct Play {
     vacation: Option<VacationForm>,
     /// The seat and the signed-in account, when the visitor is signed in (see [`SeatAccount`]).
     seat_account: Option<SeatAccount>,
+    thread: super::messages::ThreadPanel,
 }
 
 /// How the seat on a play page stands to the signed-in visitor's account.
@@ -513,6 +520,8 @@ struct PageFor<'a> {
     entries: Option<&'a [(String, String)]>,
     /// The last move the viewer's browser was shown.
     seen: Option<i64>,
+    /// Where the reader's message form posts, or why they cannot write.
+    writer: Result<String, String>,
 }
 
 /// "since Tue 24 Nov, 10:04 UTC (2 days)".
@@ -535,6 +544,7 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
         error,
         entries,
         seen,
+        writer,
     } = to;
     let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
     let names = seat_names(state, loaded).await?;
@@ -669,6 +679,11 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             .collect(),
         vacation,
         seat_account: None,
+        thread: super::messages::ThreadPanel {
+            lines: super::messages::thread_lines(&state.store.messages(loaded.row.id).await?),
+            action: writer.as_ref().ok().cloned(),
+            note: writer.err(),
+        },
     })
 }
 
@@ -764,6 +779,7 @@ pub async fn play(
             error: None,
             entries: None,
             seen,
+            writer: Ok(format!("/play/{token}/messages")),
         },
     )
     .await?;
@@ -817,6 +833,7 @@ pub async fn play_move(
             error: Some(refused.1),
             entries: (refused.0 != StatusCode::CONFLICT).then_some(&fields[..]),
             seen: None,
+            writer: Ok(format!("/play/{token}/messages")),
         },
     )
     .await?;
@@ -888,26 +905,34 @@ fn fill_error_words(choice: &crate::engine::Choice, error: FillError) -> String 
     }
 }
 
-/// `GET /games/{id}`: the public view.
+/// `GET /games/{id}`: the public view, with the message form for a signed-in reader who may
+/// write (as their seat, or as a spectator where the creator allowed it).
 pub async fn spectate(
+    req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<i64>,
+    super::session::MaybeSignedIn(account): super::session::MaybeSignedIn,
 ) -> Result<HttpResponse, WebError> {
     let loaded = state.store.load(*id).await?;
-    html(
-        StatusCode::OK,
-        play_page(
-            &state,
-            &loaded,
-            PageFor {
-                viewer: Viewer::Spectator,
-                token: None,
-                csrf: String::new(),
-                error: None,
-                entries: None,
-                seen: None,
-            },
-        )
-        .await?,
+    let (csrf_token, cookie) = csrf::token_for(&req);
+    let writer = super::messages::public_writer(&state, loaded.row.id, account.as_ref())
+        .await?
+        .map(|_| format!("/games/{}/messages", loaded.row.id));
+    let page = play_page(
+        &state,
+        &loaded,
+        PageFor {
+            viewer: Viewer::Spectator,
+            token: None,
+            csrf: csrf_token,
+            error: None,
+            entries: None,
+            seen: None,
+            writer,
+        },
     )
+    .await?;
+    let mut response = html(StatusCode::OK, page)?;
+    csrf::attach(&mut response, cookie);
+    Ok(response)
 }
