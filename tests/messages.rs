@@ -162,6 +162,21 @@ async fn messages_are_escaped_everywhere_limited_and_capped() {
         (303, &*format!("/play/{}#messages", tokens[0]))
     );
     common::play_until(&db, id, 9, |l| l.row.head_seq >= 2).await;
+    // Closed to spectators (the default): the public pages and the public export hold none.
+    for page in [
+        format!("/games/{id}"),
+        format!("/games/{id}/log"),
+        format!("/games/{id}/replay?at=1"),
+        format!("/api/games/{id}/export"),
+    ] {
+        let (status, html) = get(&client, &format!("{base}{page}"), "").await;
+        assert_eq!(status, 200, "{page}");
+        assert!(
+            !html.contains("alert(1)"),
+            "{page} shows a player's message to anyone"
+        );
+    }
+    db.store.set_spectators_may_write(id, true).await.unwrap();
     for page in [
         format!("/play/{}", tokens[0]),
         format!("/play/{}", tokens[1]),
@@ -685,6 +700,12 @@ async fn the_replay_places_messages_and_the_record_carries_them_outside_the_chai
     let rude = say(&db, id, 2, "rude words").await;
     db.store.hide_message(id, rude, "organiser").await.unwrap();
 
+    let (_, closed) = get(&client, &format!("{base}/games/{id}/replay?at=3"), "").await;
+    assert!(
+        !closed.contains("after move three"),
+        "the players' messages stay theirs until the creator opens them"
+    );
+    db.store.set_spectators_may_write(id, true).await.unwrap();
     let (_, at0) = get(&client, &format!("{base}/games/{id}/replay?at=0"), "").await;
     assert!(at0.contains("before the first move") && !at0.contains("after move three"));
     let (_, at3) = get(&client, &format!("{base}/games/{id}/replay?at=3"), "").await;

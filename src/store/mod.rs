@@ -7,9 +7,9 @@ mod accounts;
 mod api_tokens;
 pub mod effects;
 mod history;
+mod messages;
 mod my_games;
 mod sign_in;
-mod messages;
 mod tokens;
 
 pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
@@ -17,14 +17,14 @@ pub use account_seats::Claim;
 pub use accounts::{Account, SESSION_DAYS};
 pub use api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
 pub use history::{History, Step};
+pub use messages::{
+    Author, MAX_MESSAGES_PER_GAME, MESSAGES_PER_HOUR, MESSAGES_PER_MINUTE, Message, PostError,
+    THREAD_OPEN_DAYS_AFTER_END,
+};
 pub use my_games::{MAX_FINISHED, MyGame, MyGames, Standing};
 pub use sign_in::{
     LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem, PendingSignIn, SIGN_IN_MINUTES,
     TooManyLinks, issue_link,
-};
-pub use messages::{
-    Author, MAX_MESSAGES_PER_GAME, MESSAGES_PER_HOUR, MESSAGES_PER_MINUTE, Message, PostError,
-    THREAD_OPEN_DAYS_AFTER_END,
 };
 pub use tokens::{looks_like_token, new_token, token_hash};
 

@@ -199,6 +199,10 @@ pub async fn export(
     game_exists(&state, *id).await?;
     let seat = seat_in(&state, *id, bearer(&req)).await?;
     let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
-    let record = state.store.export(*id, viewer).await?;
+    let mut record = state.store.export(*id, viewer).await?;
+    if seat.is_none() && !state.store.spectators_may_write(*id).await? {
+        // The players' messages are theirs unless the creator opened them to spectators.
+        record.messages.clear();
+    }
     Ok(HttpResponse::Ok().json(record))
 }

@@ -123,8 +123,10 @@ fn score_rows(steps: &[Step], period_name: &str, over: bool) -> Vec<ScoreRow> {
 pub async fn public_log(
     state: web::Data<AppState>,
     id: web::Path<i64>,
+    who: super::session::MaybeSignedIn,
 ) -> Result<HttpResponse, WebError> {
     let History { row, steps, .. } = state.store.history(*id, None).await?;
+    let reads_thread = super::messages::reads_thread(&state, row.id, who.0.as_ref()).await?;
     let game = find_game(&row.kind).ok_or(WebError::NotFound)?;
     let names = seat_names(&state, row.id).await?;
     let over = row.status == "over";
@@ -153,7 +155,11 @@ pub async fn public_log(
             commitment: row.commitment.clone(),
             seed: over.then(|| row.seed.to_hex()),
             head_hash: row.head_hash.clone(),
-            messages: super::messages::thread_lines(&state.store.messages(row.id).await?),
+            messages: if reads_thread {
+                super::messages::thread_lines(&state.store.messages(row.id).await?)
+            } else {
+                Vec::new()
+            },
         },
     )
 }
@@ -202,8 +208,10 @@ pub async fn replay(
     state: web::Data<AppState>,
     id: web::Path<i64>,
     query: web::Query<ReplayQuery>,
+    who: super::session::MaybeSignedIn,
 ) -> Result<HttpResponse, WebError> {
     let History { row, game, steps } = state.store.history(*id, query.at).await?;
+    let reads_thread = super::messages::reads_thread(&state, row.id, who.0.as_ref()).await?;
     let kind = find_game(&row.kind).ok_or(WebError::NotFound)?;
     let head = row.head_seq;
     let at = steps.last().map_or(0, |s| s.seq);
@@ -258,7 +266,7 @@ pub async fn replay(
                     .messages(row.id)
                     .await?
                     .into_iter()
-                    .filter(|m| m.head <= at)
+                    .filter(|m| reads_thread && m.head <= at)
                     .collect::<Vec<_>>(),
             ),
         },

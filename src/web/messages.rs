@@ -65,6 +65,39 @@ pub struct ThreadPanel {
     pub action: Option<String>,
     /// Why there is no form.
     pub note: Option<String>,
+    /// False when the reader may not read this game's messages at all.
+    pub readable: bool,
+}
+
+impl ThreadPanel {
+    /// The panel for a reader who may not read the thread.
+    pub fn closed() -> ThreadPanel {
+        ThreadPanel {
+            lines: Vec::new(),
+            action: None,
+            note: Some(CLOSED_TO_SPECTATORS.into()),
+            readable: false,
+        }
+    }
+}
+
+/// Why a spectator sees no messages.
+const CLOSED_TO_SPECTATORS: &str = "The players' messages are for the players: the game's creator did not open messages to spectators.";
+
+/// Whether a reader of the game's public pages (replay, whole log, export) may read its
+/// messages: anyone where the creator opened them to spectators, else a signed-in player.
+pub async fn reads_thread(
+    state: &AppState,
+    game_id: i64,
+    account: Option<&crate::store::Account>,
+) -> Result<bool, WebError> {
+    if state.store.spectators_may_write(game_id).await? {
+        return Ok(true);
+    }
+    Ok(match account {
+        Some(account) => state.store.owned_seat(game_id, account.id).await?.is_some(),
+        None => false,
+    })
 }
 
 /// Who the public page's reader may write as: their seat, a spectator, or (`Err`) why not.

@@ -522,6 +522,9 @@ struct PageFor<'a> {
     seen: Option<i64>,
     /// Where the reader's message form posts, or why they cannot write.
     writer: Result<String, String>,
+    /// Whether the reader may read the game's messages (a player, or anyone where the creator
+    /// opened them to spectators).
+    reads_thread: bool,
 }
 
 /// "since Tue 24 Nov, 10:04 UTC (2 days)".
@@ -545,6 +548,7 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
         entries,
         seen,
         writer,
+        reads_thread,
     } = to;
     let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
     let names = seat_names(state, loaded).await?;
@@ -679,10 +683,15 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             .collect(),
         vacation,
         seat_account: None,
-        thread: super::messages::ThreadPanel {
-            lines: super::messages::thread_lines(&state.store.messages(loaded.row.id).await?),
-            action: writer.as_ref().ok().cloned(),
-            note: writer.err(),
+        thread: if reads_thread {
+            super::messages::ThreadPanel {
+                lines: super::messages::thread_lines(&state.store.messages(loaded.row.id).await?),
+                action: writer.as_ref().ok().cloned(),
+                note: writer.err(),
+                readable: true,
+            }
+        } else {
+            super::messages::ThreadPanel::closed()
         },
     })
 }
@@ -780,6 +789,7 @@ pub async fn play(
             entries: None,
             seen,
             writer: Ok(format!("/play/{token}/messages")),
+            reads_thread: true,
         },
     )
     .await?;
@@ -834,6 +844,7 @@ pub async fn play_move(
             entries: (refused.0 != StatusCode::CONFLICT).then_some(&fields[..]),
             seen: None,
             writer: Ok(format!("/play/{token}/messages")),
+            reads_thread: true,
         },
     )
     .await?;
@@ -915,6 +926,8 @@ pub async fn spectate(
 ) -> Result<HttpResponse, WebError> {
     let loaded = state.store.load(*id).await?;
     let (csrf_token, cookie) = csrf::token_for(&req);
+    let reads_thread =
+        super::messages::reads_thread(&state, loaded.row.id, account.as_ref()).await?;
     let writer = super::messages::public_writer(&state, loaded.row.id, account.as_ref())
         .await?
         .map(|_| format!("/games/{}/messages", loaded.row.id));
@@ -929,6 +942,7 @@ pub async fn spectate(
             entries: None,
             seen: None,
             writer,
+            reads_thread,
         },
     )
     .await?;
