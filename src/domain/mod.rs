@@ -6,8 +6,13 @@ mod address;
 pub mod clock;
 mod names;
 mod reason;
+mod table;
 
 pub use address::{EmailAddress, InvalidEmail};
 pub use clock::{ClockSettings, OnTimeout, TimeControl};
 pub use names::{InvalidName, MAX_NAME_CHARS, PlayerName};
 pub use reason::{CancelReason, InvalidReason, MAX_REASON_CHARS};
+pub use table::{
+    DEFAULT_EXPIRY_DAYS, ExpiryDays, InvalidExpiry, InvalidSeating, MAX_EXPIRY_DAYS, MIN_EXPIRY_DAYS,
+    Seating,
+};

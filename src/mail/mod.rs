@@ -12,6 +12,7 @@ pub mod position;
 pub mod render;
 pub mod reply;
 pub mod settings;
+pub mod table;
 pub mod sink;
 pub mod transport;
 pub mod worker;

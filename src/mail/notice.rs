@@ -53,20 +53,23 @@ pub enum Notice {
     Clock(ClockNews),
     /// A private link: the organiser's, at creation, or a seat's new one after a relink.
     Link(LinkNotice),
+    /// News of a lobby table, which is no game yet: an invitation, its expiry, its cancellation.
+    Table(TableNotice),
 }
 
 impl Notice {
-    /// The game the notice is about.
-    pub fn game(&self) -> &GameRef {
+    /// The game the notice is about; none for a lobby table's news.
+    pub fn game(&self) -> Option<&GameRef> {
         match self {
-            Notice::Invite(n) => &n.game,
-            Notice::Turn(n) => &n.game,
-            Notice::Over(n) => &n.game,
-            Notice::Undeliverable(n) => &n.game,
-            Notice::Idle(n) => &n.game,
-            Notice::Answer(n) => &n.game,
-            Notice::Clock(n) => &n.game,
-            Notice::Link(n) => &n.game,
+            Notice::Invite(n) => Some(&n.game),
+            Notice::Turn(n) => Some(&n.game),
+            Notice::Over(n) => Some(&n.game),
+            Notice::Undeliverable(n) => Some(&n.game),
+            Notice::Idle(n) => Some(&n.game),
+            Notice::Answer(n) => Some(&n.game),
+            Notice::Clock(n) => Some(&n.game),
+            Notice::Link(n) => Some(&n.game),
+            Notice::Table(_) => None,
         }
     }
 
@@ -81,6 +84,7 @@ impl Notice {
             Notice::Answer(_) => "answer",
             Notice::Clock(_) => "clock",
             Notice::Link(_) => "link",
+            Notice::Table(_) => "table",
         }
     }
 }
@@ -277,4 +281,28 @@ pub struct LinkNotice {
     pub manage: bool,
     /// The raw token (removed from the outbox once sent).
     pub token: String,
+}
+
+/// News of a lobby table for one person.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableNotice {
+    /// The table's id.
+    pub table_id: i64,
+    /// The name of its game.
+    pub game_name: String,
+    /// The subject after "<game> table #<id>".
+    pub headline: String,
+    /// The sentences before the link.
+    pub lines: Vec<String>,
+    /// The raw token of an invitation link (removed from the outbox once sent); without
+    /// one the link is the table's page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+}
+
+impl TableNotice {
+    /// "Whitehouse table #3".
+    pub fn title(&self) -> String {
+        format!("{} table #{}", self.game_name, self.table_id)
+    }
 }

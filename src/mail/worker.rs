@@ -500,6 +500,9 @@ async fn tell_organiser(
     let Ok(notice) = serde_json::from_value::<Notice>(row.payload.clone()) else {
         return Ok(());
     };
+    let Some(game) = notice.game() else {
+        return Ok(());
+    };
     let player = match &notice {
         Notice::Invite(n) => n.you.clone(),
         Notice::Turn(n) => n.you.clone(),
@@ -510,7 +513,7 @@ async fn tell_organiser(
         },
     };
     let notice = Notice::Undeliverable(Undeliverable {
-        game: notice.game().clone(),
+        game: game.clone(),
         seat: player,
         address: row.recipient.clone(),
         error: error.to_string(),

@@ -5,11 +5,17 @@
 mod accounts;
 pub mod effects;
 mod history;
+mod table_start;
+mod tables;
 mod tokens;
 
 pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
 pub use accounts::{Account, SESSION_DAYS};
 pub use history::{History, Step};
+pub use tables::{
+    Joined, LOBBY_PAGE, LobbyEntry, MAX_OPEN_TABLES, NewTable, Table, TableError, TablePlace,
+    waiting_words,
+};
 pub use tokens::{looks_like_token, new_token, token_hash};
 
 use crate::engine::audit::{Entry, genesis, link};
@@ -347,6 +353,28 @@ impl Store {
         organiser_email: Option<&EmailAddress>,
         settings: &Value,
     ) -> Result<CreatedGame, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let created = self
+            .create_game_in(&mut tx, kind, options, seats, seed, organiser_email, settings)
+            .await?;
+        tx.commit().await?;
+        tracing::info!(game = created.id, kind, seats = seats.len(), "game created");
+        Ok(created)
+    }
+
+    /// [`Store::create_game_with`] inside the caller's transaction (a lobby table starting
+    /// its game): nothing is written unless the caller commits.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn create_game_in(
+        &self,
+        tx: &mut PgConnection,
+        kind: &str,
+        options: &Value,
+        seats: &[NewSeat],
+        seed: Seed,
+        organiser_email: Option<&EmailAddress>,
+        settings: &Value,
+    ) -> Result<CreatedGame, StoreError> {
         let game = find_game(kind)
             .ok_or_else(|| StoreError::Invalid(format!("no game called {kind:?}")))?;
         let started = game
@@ -355,7 +383,6 @@ impl Store {
         let organiser_token = new_token();
         let seat_tokens: Vec<String> = seats.iter().map(|_| new_token()).collect();
         let commitment = seed.commitment();
-        let mut tx = self.pool.begin().await?;
         let id: i64 = sqlx::query(
             "INSERT INTO games (kind, rules_version, options, seat_count, seed, commitment, \
              organiser_token_hash, head_hash, organiser_email) VALUES ($1, $2, $3, $4, $5, $6, $7, $6, $8) \
@@ -402,10 +429,8 @@ impl Store {
             at: self.now(),
         };
         for effect in &self.effects {
-            effect.created(&mut tx, &creation).await?;
+            effect.created(tx, &creation).await?;
         }
-        tx.commit().await?;
-        tracing::info!(game = id, kind, seats = seats.len(), "game created");
         Ok(CreatedGame {
             id,
             organiser_token,
