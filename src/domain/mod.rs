@@ -13,6 +13,6 @@ pub use clock::{ClockSettings, OnTimeout, TimeControl};
 pub use names::{InvalidName, MAX_NAME_CHARS, PlayerName};
 pub use reason::{CancelReason, InvalidReason, MAX_REASON_CHARS};
 pub use table::{
-    DEFAULT_EXPIRY_DAYS, ExpiryDays, InvalidExpiry, InvalidSeating, MAX_EXPIRY_DAYS, MIN_EXPIRY_DAYS,
-    Seating,
+    DEFAULT_EXPIRY_DAYS, ExpiryDays, InvalidExpiry, InvalidSeating, MAX_EXPIRY_DAYS,
+    MIN_EXPIRY_DAYS, Seating,
 };

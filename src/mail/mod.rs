@@ -12,8 +12,8 @@ pub mod position;
 pub mod render;
 pub mod reply;
 pub mod settings;
-pub mod table;
 pub mod sink;
+pub mod table;
 pub mod transport;
 pub mod worker;
 

@@ -355,7 +355,15 @@ impl Store {
     ) -> Result<CreatedGame, StoreError> {
         let mut tx = self.pool.begin().await?;
         let created = self
-            .create_game_in(&mut tx, kind, options, seats, seed, organiser_email, settings)
+            .create_game_in(
+                &mut tx,
+                kind,
+                options,
+                seats,
+                seed,
+                organiser_email,
+                settings,
+            )
             .await?;
         tx.commit().await?;
         tracing::info!(game = created.id, kind, seats = seats.len(), "game created");

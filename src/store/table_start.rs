@@ -148,7 +148,8 @@ impl Store {
             .iter()
             .map(|(_, name, email)| {
                 Ok(NewSeat {
-                    name: PlayerName::parse(name).map_err(|e| TableError::Invalid(e.to_string()))?,
+                    name: PlayerName::parse(name)
+                        .map_err(|e| TableError::Invalid(e.to_string()))?,
                     email: Some(
                         EmailAddress::parse(email)
                             .map_err(|e| TableError::Invalid(e.to_string()))?,
@@ -156,11 +157,10 @@ impl Store {
                 })
             })
             .collect::<Result<Vec<_>, TableError>>()?;
-        let organiser: String =
-            sqlx::query_scalar("SELECT email FROM accounts WHERE id = $1")
-                .bind(table.creator_id)
-                .fetch_one(&mut *tx)
-                .await?;
+        let organiser: String = sqlx::query_scalar("SELECT email FROM accounts WHERE id = $1")
+            .bind(table.creator_id)
+            .fetch_one(&mut *tx)
+            .await?;
         let organiser =
             EmailAddress::parse(&organiser).map_err(|e| TableError::Invalid(e.to_string()))?;
         let settings: serde_json::Value =
@@ -180,12 +180,14 @@ impl Store {
             )
             .await?;
         for (seat, (position, _, _)) in players.iter().enumerate() {
-            sqlx::query("UPDATE table_seats SET game_seat = $3 WHERE table_id = $1 AND position = $2")
-                .bind(table.id)
-                .bind(position)
-                .bind(seat as i32)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(
+                "UPDATE table_seats SET game_seat = $3 WHERE table_id = $1 AND position = $2",
+            )
+            .bind(table.id)
+            .bind(position)
+            .bind(seat as i32)
+            .execute(&mut *tx)
+            .await?;
         }
         sqlx::query(
             "UPDATE open_tables SET status = 'started', game_id = $2, ended_at = $3 WHERE id = $1",
@@ -195,7 +197,11 @@ impl Store {
         .bind(self.now())
         .execute(&mut *tx)
         .await?;
-        tracing::info!(table = table.id, game = created.id, "table full: game started");
+        tracing::info!(
+            table = table.id,
+            game = created.id,
+            "table full: game started"
+        );
         Ok(Joined::Started {
             game_id: created.id,
         })

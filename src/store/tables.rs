@@ -279,7 +279,8 @@ impl Store {
         .bind(new.expires_in.days())
         .fetch_one(&mut *tx)
         .await?;
-        let mut free = (0..new.seat_count as i32).filter(|p| Some(*p as usize) != new.creator_position);
+        let mut free =
+            (0..new.seat_count as i32).filter(|p| Some(*p as usize) != new.creator_position);
         if let Some(p) = new.creator_position {
             sqlx::query(
                 "INSERT INTO table_seats (table_id, position, account_id, joined_at) \
@@ -476,8 +477,14 @@ impl Store {
             .bind(now)
             .execute(&mut *tx)
             .await?;
-        self.tell_everyone(&mut tx, &table, TableEvent::Cancelled, Some(account.id), now)
-            .await?;
+        self.tell_everyone(
+            &mut tx,
+            &table,
+            TableEvent::Cancelled,
+            Some(account.id),
+            now,
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }

@@ -169,10 +169,13 @@ fn table_from_form(
             .parse::<usize>()
             .ok()
             .filter(|n| (min..=max).contains(n))
-            .ok_or(format!("{} is played by {min} to {max} players", game.name()))?,
+            .ok_or(format!(
+                "{} is played by {min} to {max} players",
+                game.name()
+            ))?,
     };
-    let seating = Seating::parse(field(fields, "seating").unwrap_or("random"))
-        .map_err(|e| e.to_string())?;
+    let seating =
+        Seating::parse(field(fields, "seating").unwrap_or("random")).map_err(|e| e.to_string())?;
     let creator_position = match field(fields, "sit") {
         Some("true") => Some(match seating {
             Seating::Random => 0,
@@ -203,8 +206,8 @@ fn table_from_form(
         .map(|l| EmailAddress::parse(l).map_err(|e| format!("invitation: {e}")))
         .collect::<Result<Vec<_>, _>>()?;
     let options = options_from_form(game, fields)?;
-    let clock = ClockSettings::from_form(|name| field(fields, name))
-        .map_err(|e| format!("clock: {e}"))?;
+    let clock =
+        ClockSettings::from_form(|name| field(fields, name)).map_err(|e| format!("clock: {e}"))?;
     Ok(NewTable {
         kind: game.id().to_string(),
         options,
@@ -259,7 +262,9 @@ fn table_error(e: TableError) -> WebError {
     match e {
         TableError::NotFound => WebError::NotFound,
         TableError::Closed(m) => WebError::Conflict(m),
-        e @ (TableError::SeatTaken | TableError::AlreadySeated) => WebError::Conflict(e.to_string()),
+        e @ (TableError::SeatTaken | TableError::AlreadySeated) => {
+            WebError::Conflict(e.to_string())
+        }
         TableError::NotAllowed(m) => WebError::Forbidden(m),
         TableError::Invalid(m) => WebError::BadRequest(m),
         TableError::Store(e) => e.into(),
@@ -508,11 +513,9 @@ pub async fn invitation(
     who: MaybeSignedIn,
     token: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
-    let (table, email) = state
-        .store
-        .invitation(&token)
-        .await?
-        .ok_or_else(|| WebError::Gone("this invitation was used, withdrawn or never existed".into()))?;
+    let (table, email) = state.store.invitation(&token).await?.ok_or_else(|| {
+        WebError::Gone("this invitation was used, withdrawn or never existed".into())
+    })?;
     let (csrf_token, cookie) = csrf::token_for(&req);
     let mut page = table_page(&state, &table, who.0.as_ref(), csrf_token)?;
     page.invitation = Some((token.into_inner(), email));
@@ -533,22 +536,27 @@ pub async fn accept(
     csrf::check(&req, field(&fields, "csrf"))?;
     let name = PlayerName::parse(field(&fields, "name").unwrap_or(""))
         .map_err(|e| WebError::BadRequest(format!("your name: {e}")))?;
-    let (account, table_id, joined) = state
-        .store
-        .accept_invitation(&token, &name)
-        .await
-        .map_err(|e| match e {
-            TableError::NotFound => {
-                WebError::Gone("this invitation was used, withdrawn or never existed".into())
-            }
-            e => table_error(e),
-        })?;
+    let (account, table_id, joined) =
+        state
+            .store
+            .accept_invitation(&token, &name)
+            .await
+            .map_err(|e| match e {
+                TableError::NotFound => {
+                    WebError::Gone("this invitation was used, withdrawn or never existed".into())
+                }
+                e => table_error(e),
+            })?;
     if let Some(old) = session::token(&req) {
         state.store.end_session(&old).await?;
     }
     let session = state.store.start_session(account.id).await?;
     if let Joined::Started { game_id } = joined {
-        tracing::info!(table = table_id, game = game_id, "an invitation filled the table");
+        tracing::info!(
+            table = table_id,
+            game = game_id,
+            "an invitation filled the table"
+        );
     }
     let to = format!("/lobby/{table_id}");
     Ok(HttpResponse::SeeOther()
