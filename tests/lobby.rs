@@ -275,7 +275,7 @@ async fn a_table_fills_from_the_lobby_and_an_invitation_and_starts_its_game_once
 async fn two_players_racing_for_the_last_seat_one_wins_and_one_game_starts() {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
-    let http = Arc::new(Http::new(&base));
+    let http = Http::new(&base);
     let ann = player(&db, "Ann").await;
     for round in 0..4 {
         let table = http.open(&ann, "2", &[]).await;

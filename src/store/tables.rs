@@ -347,12 +347,13 @@ impl Store {
     pub async fn lobby(&self, page: i64) -> Result<(Vec<LobbyEntry>, i64), sqlx::Error> {
         let now = self.now();
         let rows = sqlx::query(
-            "SELECT t.id, t.kind, t.options, t.seat_count, t.seating, t.created_at, \
+            "WITH page AS (SELECT id FROM open_tables WHERE status = 'open' AND expires_at > $1 \
+               ORDER BY created_at, id LIMIT $2 OFFSET $3) \
+             SELECT t.id, t.kind, t.options, t.seat_count, t.seating, t.created_at, \
              (SELECT count(*) FROM table_seats s WHERE s.table_id = t.id) AS taken, \
              ARRAY(SELECT a.name FROM table_seats s JOIN accounts a ON a.id = s.account_id \
                    WHERE s.table_id = t.id ORDER BY s.position) AS names \
-             FROM open_tables t WHERE t.status = 'open' AND t.expires_at > $1 \
-             ORDER BY t.created_at, t.id LIMIT $2 OFFSET $3",
+             FROM page JOIN open_tables t ON t.id = page.id ORDER BY t.created_at, t.id",
         )
         .bind(now)
         .bind(LOBBY_PAGE)

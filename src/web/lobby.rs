@@ -403,13 +403,16 @@ async fn refused(
     html(status_of(&e), page)
 }
 
+/// An action's form: the signed-in reader and the fields sent, or the way to sign in first.
+type SignedForm = Result<(Account, Vec<(String, String)>), HttpResponse>;
+
 /// What the action's form sent, once the reader is signed in and the CSRF token checks.
 fn signed_form(
     req: &HttpRequest,
     who: MaybeSignedIn,
     body: &[u8],
     back_to: &str,
-) -> Result<Result<(Account, Vec<(String, String)>), HttpResponse>, WebError> {
+) -> Result<SignedForm, WebError> {
     let Some(account) = who.0 else {
         return Ok(Err(sign_in_first(back_to)));
     };
