@@ -115,8 +115,14 @@ async fn main() {
     measure(&client, &format!("{base}/lobby"), 50).await;
     for (what, path) in [
         ("/lobby, first page".to_string(), "/lobby".to_string()),
-        (format!("/lobby, last page ({})", last + 1), format!("/lobby?page={last}")),
-        ("/lobby/{id}, one table".to_string(), format!("/lobby/{table}")),
+        (
+            format!("/lobby, last page ({})", last + 1),
+            format!("/lobby?page={last}"),
+        ),
+        (
+            "/lobby/{id}, one table".to_string(),
+            format!("/lobby/{table}"),
+        ),
     ] {
         let (p50, p99) = measure(&client, &format!("{base}{path}"), requests).await;
         println!(

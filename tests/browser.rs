@@ -680,15 +680,18 @@ async fn sign_in_as(driver: &Driver, base: &str, token: &str) {
         .await;
 }
 
-/// Makes the page's move as a player would: a card's tap, or the first choice's button with
-/// its radio buttons and the fewest boxes it asks for ticked. Returns how it moved.
+/// Makes the page's move as a player would, for the choice numbered `arguments[0]`: a tap on
+/// one of its cards (`arguments[1]` picks which), or its button with its radio buttons and the
+/// fewest boxes it asks for ticked. Returns how it moved.
 const MAKE_A_MOVE: &str = r#"
-const tap = document.querySelector('#choices button.tap');
-if (tap) { tap.click(); return 'tap'; }
+const [choice, pick] = arguments;
 for (const form of document.querySelectorAll('#choices form.choice')) {
+  if (form.querySelector('input[name=choice]').value !== String(choice)) continue;
+  const taps = form.querySelectorAll('button.tap');
+  if (taps.length) { taps[pick % taps.length].click(); return 'tap'; }
   for (const fs of form.querySelectorAll('fieldset')) {
     const radios = fs.querySelectorAll('input[type=radio]');
-    if (radios.length && ![...radios].some(r => r.checked)) radios[0].checked = true;
+    if (radios.length && ![...radios].some(r => r.checked)) radios[pick % radios.length].checked = true;
     const boxes = [...fs.querySelectorAll('input[type=checkbox]')];
     const m = /Pick (\d+)/.exec(fs.textContent);
     let n = boxes.filter(b => b.checked).length;
@@ -729,7 +732,14 @@ async fn a_table_opened_in_the_lobby_fills_with_three_players_and_is_played_to_i
         )
         .await;
     driver.click("form button.primary").await;
-    let url = driver.call("GET", "/url", None).await;
+    let mut url = Value::Null;
+    for _ in 0..100 {
+        url = driver.call("GET", "/url", None).await;
+        if !url.as_str().unwrap_or("").contains("/new/") {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
     let table: i64 = url
         .as_str()
         .unwrap()
@@ -743,8 +753,18 @@ async fn a_table_opened_in_the_lobby_fills_with_three_players_and_is_played_to_i
         driver.goto(&format!("{base}/lobby")).await;
         driver.click(&format!("a[href='/lobby/{table}']")).await;
         driver.click("#join").await;
-        let page = driver.source().await;
-        assert!(page.contains("You have a seat") || page.contains("has started"), "{page}");
+        let mut page = String::new();
+        for _ in 0..100 {
+            page = driver.source().await;
+            if page.contains("You have a seat") || page.contains("has started") {
+                break;
+            }
+            actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(
+            page.contains("You have a seat") || page.contains("has started"),
+            "{page}"
+        );
     }
     let page = driver.source().await;
     assert!(page.contains("its game has started"), "{page}");
@@ -765,25 +785,30 @@ async fn a_table_opened_in_the_lobby_fills_with_three_players_and_is_played_to_i
     assert_eq!(links.len(), 3, "everyone is mailed their link");
     let token = |seat: usize| links[seat].1["token"].as_str().unwrap().to_string();
     let (mut clicked, mut by_hand) = (0, 0);
-    for _ in 0..2000 {
+    let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(17));
+    for _ in 0..600 {
         let loaded = db.store.load(id).await.unwrap();
         if loaded.game.outcome().is_some() {
             break;
         }
         let seat = loaded.game.active()[0];
         driver.goto(&format!("{base}/play/{}", token(seat))).await;
-        let how = driver.script(MAKE_A_MOVE).await;
+        let choices = loaded.game.choices(seat);
+        let choice = rng.index(choices.len());
+        let how = driver
+            .call(
+                "POST",
+                "/execute/sync",
+                Some(json!({"script": MAKE_A_MOVE, "args": [choice, rng.index(64)]})),
+            )
+            .await;
         if how != "none" && moved_past(&db, id, loaded.row.head_seq).await {
             clicked += 1;
             continue;
         }
         // A choice this simple clicker cannot fill (a pick with a rule): the bot's move,
         // through the store.
-        let choices = loaded.game.choices(seat);
-        let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(
-            loaded.row.head_seq as u64,
-        ));
-        let command = postplay::engine::bot::fill_at_random(&choices[0], &mut rng);
+        let command = postplay::engine::bot::fill_at_random(&choices[choice], &mut rng);
         db.store
             .submit(id, seat, &command, Some(loaded.row.head_seq))
             .await
