@@ -665,3 +665,165 @@ async fn every_game_shows_the_move_on_a_phones_first_screen() {
     driver.stop().await;
     db.drop().await;
 }
+
+/// Signs the browser in as the session `token` (the lead switches this to the mailed sign-in
+/// link once sign-in pages exist): the session cookie set through WebDriver.
+async fn sign_in_as(driver: &Driver, base: &str, token: &str) {
+    driver.goto(&format!("{base}/lobby")).await;
+    driver.call("DELETE", "/cookie", None).await;
+    driver
+        .call(
+            "POST",
+            "/cookie",
+            Some(json!({"cookie": {"name": "pp_session", "value": token, "path": "/", "httpOnly": true}})),
+        )
+        .await;
+}
+
+/// Makes the page's move as a player would, for the choice numbered `arguments[0]`: a tap on
+/// one of its cards (`arguments[1]` picks which), or its button with its radio buttons and the
+/// fewest boxes it asks for ticked. Returns how it moved.
+const MAKE_A_MOVE: &str = r#"
+const [choice, pick] = arguments;
+for (const form of document.querySelectorAll('#choices form.choice')) {
+  if (form.querySelector('input[name=choice]').value !== String(choice)) continue;
+  const taps = form.querySelectorAll('button.tap');
+  if (taps.length) { taps[pick % taps.length].click(); return 'tap'; }
+  for (const fs of form.querySelectorAll('fieldset')) {
+    const radios = fs.querySelectorAll('input[type=radio]');
+    if (radios.length && ![...radios].some(r => r.checked)) radios[pick % radios.length].checked = true;
+    const boxes = [...fs.querySelectorAll('input[type=checkbox]')];
+    const m = /Pick (\d+)/.exec(fs.textContent);
+    let n = boxes.filter(b => b.checked).length;
+    for (const b of boxes) { if (!m || n >= +m[1]) break; if (!b.checked) { b.checked = true; n++; } }
+  }
+  const button = form.querySelector('button.primary');
+  if (button) { button.click(); return 'form'; }
+}
+return 'none';
+"#;
+
+/// Issue 17: a game opened with open seats, filled from the lobby by three signed-in players
+/// in the browser, then played to its end through the seats' pages in the browser.
+#[actix_web::test]
+async fn a_table_opened_in_the_lobby_fills_with_three_players_and_is_played_to_its_end() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let mut sessions = Vec::new();
+    for name in ["Ann", "Bo", "Cy"] {
+        let email =
+            postplay::store::EmailAddress::parse(&format!("{}@example.org", name.to_lowercase()))
+                .unwrap();
+        let account = db
+            .store
+            .account_for_email(&email, &postplay::store::PlayerName::parse(name).unwrap())
+            .await
+            .unwrap();
+        sessions.push(db.store.start_session(account.id).await.unwrap());
+    }
+    let driver = Driver::start().await;
+    sign_in_as(&driver, &base, &sessions[0]).await;
+    driver.goto(&format!("{base}/lobby/new/statehood")).await;
+    driver
+        .script(
+            "document.querySelector('select[name=players]').value = '3';
+             document.querySelector('input[name=opt_target]').value = '1';
+             document.querySelector('select[name=clock]').value = 'none';",
+        )
+        .await;
+    driver.click("form button.primary").await;
+    let mut url = Value::Null;
+    for _ in 0..100 {
+        url = driver.call("GET", "/url", None).await;
+        if !url.as_str().unwrap_or("").contains("/new/") {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    let table: i64 = url
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap_or_else(|_| panic!("the new table's page, not {url}"));
+    for session in &sessions[1..] {
+        sign_in_as(&driver, &base, session).await;
+        driver.goto(&format!("{base}/lobby")).await;
+        driver.click(&format!("a[href='/lobby/{table}']")).await;
+        driver.click("#join").await;
+        let mut page = String::new();
+        for _ in 0..100 {
+            page = driver.source().await;
+            if page.contains("You have a seat") || page.contains("has started") {
+                break;
+            }
+            actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(
+            page.contains("You have a seat") || page.contains("has started"),
+            "{page}"
+        );
+    }
+    let page = driver.source().await;
+    assert!(page.contains("its game has started"), "{page}");
+    driver.screenshot("lobby-started").await;
+    let id: i64 = sqlx::query_scalar("SELECT game_id FROM open_tables WHERE id = $1")
+        .bind(table)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    // Each player's link, as their invitation mail carries it.
+    let links: Vec<(i32, Value)> = sqlx::query_as(
+        "SELECT seat, payload FROM outbox WHERE game_id = $1 AND kind = 'invite' ORDER BY seat",
+    )
+    .bind(id)
+    .fetch_all(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(links.len(), 3, "everyone is mailed their link");
+    let token = |seat: usize| links[seat].1["token"].as_str().unwrap().to_string();
+    let (mut clicked, mut by_hand) = (0, 0);
+    let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(17));
+    for _ in 0..600 {
+        let loaded = db.store.load(id).await.unwrap();
+        if loaded.game.outcome().is_some() {
+            break;
+        }
+        let seat = loaded.game.active()[0];
+        driver.goto(&format!("{base}/play/{}", token(seat))).await;
+        let choices = loaded.game.choices(seat);
+        let choice = rng.index(choices.len());
+        let how = driver
+            .call(
+                "POST",
+                "/execute/sync",
+                Some(json!({"script": MAKE_A_MOVE, "args": [choice, rng.index(64)]})),
+            )
+            .await;
+        if how != "none" && moved_past(&db, id, loaded.row.head_seq).await {
+            clicked += 1;
+            continue;
+        }
+        // A choice this simple clicker cannot fill (a pick with a rule): the bot's move,
+        // through the store.
+        let command = postplay::engine::bot::fill_at_random(&choices[choice], &mut rng);
+        db.store
+            .submit(id, seat, &command, Some(loaded.row.head_seq))
+            .await
+            .unwrap();
+        by_hand += 1;
+    }
+    let end = db.store.load(id).await.unwrap();
+    assert!(end.game.outcome().is_some(), "the game ended");
+    println!("moves clicked in the browser: {clicked}; played through the store: {by_hand}");
+    assert!(
+        clicked > by_hand,
+        "most moves are made in the browser ({clicked} clicked, {by_hand} not)"
+    );
+    driver.goto(&format!("{base}/play/{}", token(0))).await;
+    assert!(driver.source().await.contains("Game over"));
+    driver.stop().await;
+    db.drop().await;
+}

@@ -29,6 +29,8 @@ pub struct Tick {
     pub safety: usize,
     /// Vacations that ran out.
     pub vacations_ended: usize,
+    /// Lobby tables that expired unfilled.
+    pub tables_expired: usize,
 }
 
 impl Tick {
@@ -71,8 +73,8 @@ impl Scheduler {
         }
     }
 
-    /// One tick: vacations that ran out, due deadlines, due reminders; until none is left
-    /// (in batches).
+    /// One tick: vacations that ran out, due deadlines, due reminders, lobby tables past
+    /// their time; until none is left (in batches).
     pub async fn tick(&self) -> Result<Tick, sqlx::Error> {
         let now = self.store.now();
         let mut tick = Tick {
@@ -91,6 +93,16 @@ impl Scheduler {
         }
         while let n @ 1.. = self.send_reminders(now).await? {
             tick.reminders += n;
+        }
+        loop {
+            match self.store.expire_tables(now).await {
+                Ok(0) => break,
+                Ok(n) => tick.tables_expired += n,
+                Err(e) => {
+                    tracing::error!(error = %e, "expiring lobby tables failed");
+                    break;
+                }
+            }
         }
         Ok(tick)
     }

@@ -8,6 +8,7 @@ pub mod clock;
 mod message;
 mod names;
 mod reason;
+mod table;
 
 pub use account::{InvalidAccountField, LocalPath, TimeZoneName, TokenLabel};
 pub use address::{EmailAddress, InvalidEmail};
@@ -15,3 +16,7 @@ pub use clock::{ClockSettings, OnTimeout, TimeControl};
 pub use message::{InvalidMessage, MAX_MESSAGE_CHARS, MessageText};
 pub use names::{InvalidName, MAX_NAME_CHARS, PlayerName};
 pub use reason::{CancelReason, InvalidReason, MAX_REASON_CHARS};
+pub use table::{
+    DEFAULT_EXPIRY_DAYS, ExpiryDays, InvalidExpiry, InvalidSeating, MAX_EXPIRY_DAYS,
+    MIN_EXPIRY_DAYS, Seating,
+};

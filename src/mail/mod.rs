@@ -15,6 +15,7 @@ pub mod settings;
 pub mod sign_in;
 pub mod sink;
 pub mod thread;
+pub mod table;
 pub mod transport;
 pub mod worker;
 

@@ -57,10 +57,12 @@ pub enum Notice {
     SignIn(SignInNotice),
     /// Messages of a game's thread, for a seat that asked for each one by mail.
     Message(MessageNews),
+    /// News of a lobby table, which is no game yet: an invitation, its expiry, its cancellation.
+    Table(TableNotice),
 }
 
 impl Notice {
-    /// The game the notice is about; none for mail about an account.
+    /// The game the notice is about; none for mail about an account or a lobby table.
     pub fn game(&self) -> Option<&GameRef> {
         match self {
             Notice::Invite(n) => Some(&n.game),
@@ -73,6 +75,7 @@ impl Notice {
             Notice::Link(n) => Some(&n.game),
             Notice::SignIn(_) => None,
             Notice::Message(n) => Some(&n.game),
+            Notice::Table(_) => None,
         }
     }
 
@@ -89,6 +92,7 @@ impl Notice {
             Notice::Link(_) => "link",
             Notice::SignIn(_) => "signin",
             Notice::Message(_) => "message",
+            Notice::Table(_) => "table",
         }
     }
 
@@ -334,4 +338,28 @@ pub struct SignInNotice {
     pub minutes: i64,
     /// The raw token (removed from the outbox once sent).
     pub token: String,
+}
+
+/// News of a lobby table for one person.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableNotice {
+    /// The table's id.
+    pub table_id: i64,
+    /// The name of its game.
+    pub game_name: String,
+    /// The subject after "<game> table #<id>".
+    pub headline: String,
+    /// The sentences before the link.
+    pub lines: Vec<String>,
+    /// The raw token of an invitation link (removed from the outbox once sent); without
+    /// one the link is the table's page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+}
+
+impl TableNotice {
+    /// "Whitehouse table #3".
+    pub fn title(&self) -> String {
+        format!("{} table #{}", self.game_name, self.table_id)
+    }
 }

@@ -8,7 +8,7 @@ use super::notice::{Ask, ClockNews, GameRef, LinkNotice, Notice, Over, Player, T
 use super::reply::{address, reply_lines};
 use crate::engine::log::render;
 use crate::engine::{DynGame, DynMatch, Seat, Viewer};
-use crate::store::effects::{Appended, Creation, EffectError, Effects};
+use crate::store::effects::{Appended, Creation, EffectError, Effects, TableNews};
 use crate::store::{GameRow, new_token, token_hash};
 use chrono::{DateTime, Utc};
 use futures_util::future::BoxFuture;
@@ -546,6 +546,17 @@ impl Effects for MailEffects {
                 .await?;
                 announce(tx).await?;
             }
+            Ok(())
+        })
+    }
+
+    fn table_news<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        news: &'a TableNews<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>> {
+        Box::pin(async move {
+            super::table::enqueue_table_news(tx, news).await?;
             Ok(())
         })
     }

@@ -158,6 +158,11 @@ mail_templates!(ClockText, ClockHtml, "mail/clock.txt", "mail/clock.html", {
     link: Option<String>, unsubscribe: Option<String>,
 });
 
+mail_templates!(TableText, TableHtml, "mail/table.txt", "mail/table.html", {
+    title: String, lines: Vec<String>, link: String, invitation: bool,
+    unsubscribe: Option<String>,
+});
+
 /// One game in a digest.
 #[derive(Debug, Clone)]
 struct DigestTurn {
@@ -180,9 +185,11 @@ fn when(at: &chrono::DateTime<chrono::Utc>) -> String {
 
 /// Renders a notice.
 pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Error> {
-    let title = notice
-        .game()
-        .map_or_else(|| "postplay".to_string(), |g| g.title());
+    let title = match (notice.game(), notice) {
+        (Some(game), _) => game.title(),
+        (None, Notice::Table(n)) => n.title(),
+        (None, _) => "postplay".to_string(),
+    };
     let reply_to = match notice {
         Notice::Invite(n) => ctx.reply_to(&n.ask),
         Notice::Turn(n) => ctx.reply_to(&n.ask),
@@ -347,6 +354,21 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 "new messages"
             };
             (format!("{title}: {what}"), unsubscribe, parts)
+        }
+        Notice::Table(n) => {
+            let link = match &n.token {
+                Some(token) => format!("{}/lobby/invite/{token}", ctx.base_url),
+                None => format!("{}/lobby/{}", ctx.base_url, n.table_id),
+            };
+            let parts = TableText {
+                title: title.clone(),
+                lines: n.lines.clone(),
+                link,
+                invitation: n.token.is_some(),
+                unsubscribe: None,
+            }
+            .both()?;
+            (format!("{title}: {}", n.headline), None, parts)
         }
         Notice::Idle(n) => {
             let parts = IdleText {

@@ -65,8 +65,50 @@ pub struct Appended<'a> {
     pub log: &'a [(i64, Seat, Vec<String>)],
 }
 
+/// What happened to a lobby table that a person must be told of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableEvent {
+    /// They are invited to a seat: the raw token of their invitation link, shown once.
+    Invited {
+        /// The invitation's raw token.
+        token: String,
+        /// Who invited them (the creator's name).
+        by: String,
+    },
+    /// The table waited its time without filling up.
+    Expired,
+    /// Its creator cancelled it.
+    Cancelled,
+}
+
+/// News of a lobby table for one person (a table is no game yet: the mail belongs to none).
+pub struct TableNews<'a> {
+    /// The table's id.
+    pub table_id: i64,
+    /// The name of its game ("Whitehouse").
+    pub game_name: &'a str,
+    /// What happened.
+    pub event: TableEvent,
+    /// To whom.
+    pub to: &'a EmailAddress,
+    /// Their name, as far as known.
+    pub to_name: &'a str,
+    /// When.
+    pub at: DateTime<Utc>,
+}
+
 /// Something that happens inside the transaction of a game's creation and of every entry.
 pub trait Effects: Send + Sync {
+    /// Inside the transaction that changes a lobby table (an invitation, its expiry, its
+    /// cancellation); nothing by default.
+    fn table_news<'a>(
+        &'a self,
+        _tx: &'a mut PgConnection,
+        _news: &'a TableNews<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>> {
+        Box::pin(async { Ok(()) })
+    }
+
     /// Inside the creation's transaction.
     fn created<'a>(
         &'a self,

@@ -10,6 +10,8 @@ mod history;
 mod messages;
 mod my_games;
 mod sign_in;
+mod table_start;
+mod tables;
 mod tokens;
 
 pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
@@ -25,6 +27,10 @@ pub use my_games::{MAX_FINISHED, MyGame, MyGames, Standing};
 pub use sign_in::{
     LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem, PendingSignIn, SIGN_IN_MINUTES,
     TooManyLinks, issue_link,
+};
+pub use tables::{
+    Joined, LOBBY_PAGE, LobbyEntry, MAX_OPEN_TABLES, NewTable, Table, TableError, TablePlace,
+    waiting_words,
 };
 pub use tokens::{looks_like_token, new_token, token_hash};
 
@@ -364,6 +370,36 @@ impl Store {
         organiser_email: Option<&EmailAddress>,
         settings: &Value,
     ) -> Result<CreatedGame, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let created = self
+            .create_game_in(
+                &mut tx,
+                kind,
+                options,
+                seats,
+                seed,
+                organiser_email,
+                settings,
+            )
+            .await?;
+        tx.commit().await?;
+        tracing::info!(game = created.id, kind, seats = seats.len(), "game created");
+        Ok(created)
+    }
+
+    /// [`Store::create_game_with`] inside the caller's transaction (a lobby table starting
+    /// its game): nothing is written unless the caller commits.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn create_game_in(
+        &self,
+        tx: &mut PgConnection,
+        kind: &str,
+        options: &Value,
+        seats: &[NewSeat],
+        seed: Seed,
+        organiser_email: Option<&EmailAddress>,
+        settings: &Value,
+    ) -> Result<CreatedGame, StoreError> {
         let game = find_game(kind)
             .ok_or_else(|| StoreError::Invalid(format!("no game called {kind:?}")))?;
         let started = game
@@ -372,7 +408,6 @@ impl Store {
         let organiser_token = new_token();
         let seat_tokens: Vec<String> = seats.iter().map(|_| new_token()).collect();
         let commitment = seed.commitment();
-        let mut tx = self.pool.begin().await?;
         let id: i64 = sqlx::query(
             "INSERT INTO games (kind, rules_version, options, seat_count, seed, commitment, \
              organiser_token_hash, head_hash, organiser_email) VALUES ($1, $2, $3, $4, $5, $6, $7, $6, $8) \
@@ -419,10 +454,8 @@ impl Store {
             at: self.now(),
         };
         for effect in &self.effects {
-            effect.created(&mut tx, &creation).await?;
+            effect.created(tx, &creation).await?;
         }
-        tx.commit().await?;
-        tracing::info!(game = id, kind, seats = seats.len(), "game created");
         Ok(CreatedGame {
             id,
             organiser_token,

@@ -11,6 +11,7 @@ pub mod events;
 mod hand;
 mod history;
 pub mod limits;
+mod lobby;
 mod mail;
 mod me;
 mod messages;
@@ -200,6 +201,23 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .wrap(limits::PerClient::Games),
         )
         .route("/new/{kind}/created/{id}", get().to(pages::created))
+        .route("/lobby", get().to(lobby::lobby))
+        .service(
+            web::resource("/lobby/new/{kind}")
+                .route(get().to(lobby::new_table))
+                .route(web::post().to(lobby::open_table))
+                .wrap(limits::PerClient::Games),
+        )
+        .route("/lobby/invite/{token}", get().to(lobby::invitation))
+        .route("/lobby/invite/{token}", web::post().to(lobby::accept))
+        .route("/lobby/{id}", get().to(lobby::table))
+        .route("/lobby/{id}/join", web::post().to(lobby::join))
+        .route("/lobby/{id}/leave", web::post().to(lobby::leave))
+        .route("/lobby/{id}/cancel", web::post().to(lobby::cancel))
+        .route(
+            "/lobby/{id}/withdraw/{position}",
+            web::post().to(lobby::withdraw),
+        )
         .route("/rules/{kind}", get().to(rules::rules))
         .route("/manage/{token}", get().to(desk::manage))
         .service(

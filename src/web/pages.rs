@@ -106,34 +106,19 @@ struct SeatRow {
     required: bool,
 }
 
-struct OptionField {
-    key: &'static str,
-    label: &'static str,
-    kind: &'static str,
-    checked: bool,
-    values: Vec<(String, String, bool)>,
-    default: String,
+/// One of a game's options as a form field (templates/parts/options.html).
+pub(super) struct OptionField {
+    pub(super) key: &'static str,
+    pub(super) label: &'static str,
+    pub(super) kind: &'static str,
+    pub(super) checked: bool,
+    pub(super) values: Vec<(String, String, bool)>,
+    pub(super) default: String,
 }
 
-#[derive(Template)]
-#[template(path = "new.html")]
-struct NewGame {
-    kind: String,
-    name: String,
-    min_seats: usize,
-    max_seats: usize,
-    first_seat: String,
-    seat_rows: Vec<SeatRow>,
-    options: Vec<OptionField>,
-    csrf: String,
-    error: Option<String>,
-}
-
-fn new_game_page(kind: &str, csrf: String, error: Option<String>) -> Option<NewGame> {
-    let game = find_game(kind)?;
-    let (min, max) = game.seat_counts();
-    let options = game
-        .option_specs()
+/// The game's options as form fields, at their defaults.
+pub(super) fn option_fields(game: &dyn crate::engine::DynGame) -> Vec<OptionField> {
+    game.option_specs()
         .into_iter()
         .map(|spec| {
             let (kind, values) = match &spec.kind {
@@ -156,7 +141,48 @@ fn new_game_page(kind: &str, csrf: String, error: Option<String>) -> Option<NewG
                 default: spec.default.to_string(),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The options a create form sent (`opt_<key>` fields), or what is wrong with one.
+pub(super) fn options_from_form(
+    game: &dyn crate::engine::DynGame,
+    fields: &[(String, String)],
+) -> Result<Value, String> {
+    let mut options = serde_json::Map::new();
+    for spec in game.option_specs() {
+        let given = field(fields, &format!("opt_{}", spec.key));
+        let value = match spec.kind {
+            OptionKind::Bool => Value::Bool(given == Some("true")),
+            _ => match given.map(serde_json::from_str::<Value>) {
+                Some(Ok(v)) => v,
+                Some(Err(_)) => return Err(format!("option {}: not a valid value", spec.label)),
+                None => spec.default.clone(),
+            },
+        };
+        options.insert(spec.key.to_string(), value);
+    }
+    Ok(Value::Object(options))
+}
+
+#[derive(Template)]
+#[template(path = "new.html")]
+struct NewGame {
+    kind: String,
+    name: String,
+    min_seats: usize,
+    max_seats: usize,
+    first_seat: String,
+    seat_rows: Vec<SeatRow>,
+    options: Vec<OptionField>,
+    csrf: String,
+    error: Option<String>,
+}
+
+fn new_game_page(kind: &str, csrf: String, error: Option<String>) -> Option<NewGame> {
+    let game = find_game(kind)?;
+    let (min, max) = game.seat_counts();
+    let options = option_fields(game);
     Some(NewGame {
         kind: game.id().to_string(),
         name: game.name().to_string(),
@@ -275,19 +301,10 @@ pub async fn create_game(
         let mut rng = crate::engine::GameRng::new(&crate::engine::Seed::random(), 0);
         rng.shuffle(&mut seats);
     }
-    let mut options = serde_json::Map::new();
-    for spec in game.option_specs() {
-        let given = field(&fields, &format!("opt_{}", spec.key));
-        let value = match spec.kind {
-            OptionKind::Bool => Value::Bool(given == Some("true")),
-            _ => match given.map(serde_json::from_str::<Value>) {
-                Some(Ok(v)) => v,
-                Some(Err(_)) => return refuse(format!("option {}: not a valid value", spec.label)),
-                None => spec.default.clone(),
-            },
-        };
-        options.insert(spec.key.to_string(), value);
-    }
+    let options = match options_from_form(game, &fields) {
+        Ok(options) => options,
+        Err(e) => return refuse(e),
+    };
     let clock = match crate::domain::ClockSettings::from_form(|name| field(&fields, name)) {
         Ok(clock) => clock,
         Err(e) => return refuse(format!("clock: {e}")),
@@ -307,7 +324,7 @@ pub async fn create_game(
         .store
         .create_game_with(
             game.id(),
-            &Value::Object(options),
+            &options,
             &seats,
             seed,
             organiser_email.as_ref(),

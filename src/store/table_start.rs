@@ -1,0 +1,209 @@
+//! Taking a seat at a lobby table, by joining or by an invitation, and the start of its game
+//! when the last seat is taken: in one transaction with the table's row locked, so of two
+//! players racing for the last seat exactly one is seated and one game is created.
+
+use super::tables::{Joined, Table, TableError, open_for_update};
+use super::{Account, NewSeat, Store, token_hash};
+use crate::domain::{EmailAddress, PlayerName, Seating};
+use crate::engine::{GameRng, Seed};
+use sqlx::{PgConnection, Row};
+
+impl Store {
+    /// Seats the account at an open table: at `position` for placed seating (required then),
+    /// at any free place otherwise. The join that fills the table starts its game.
+    pub async fn join_table(
+        &self,
+        id: i64,
+        account: &Account,
+        position: Option<i32>,
+    ) -> Result<Joined, TableError> {
+        let now = self.now();
+        let mut tx = self.pool.begin().await?;
+        let table = open_for_update(&mut tx, id, now).await?;
+        if table.place_of(account.id).is_some() {
+            return Err(TableError::AlreadySeated);
+        }
+        let free = table.free_positions();
+        let position = match (table.seating, position) {
+            (Seating::Placed, None) => {
+                return Err(TableError::Invalid("choose a seat to take".into()));
+            }
+            (Seating::Placed, Some(p)) if !(0..table.seat_count).contains(&p) => {
+                return Err(TableError::Invalid("no such seat".into()));
+            }
+            (Seating::Placed, Some(p)) if !free.contains(&p) => return Err(TableError::SeatTaken),
+            (Seating::Placed, Some(p)) => p,
+            (Seating::Random, _) => *free.first().ok_or(TableError::SeatTaken)?,
+        };
+        sqlx::query(
+            "INSERT INTO table_seats (table_id, position, account_id, joined_at) \
+             VALUES ($1, $2, $3, $4)",
+        )
+        .bind(id)
+        .bind(position)
+        .bind(account.id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        let joined = self.start_if_full(&mut tx, &table, 1).await?;
+        tx.commit().await?;
+        Ok(joined)
+    }
+
+    /// The open table an invitation link leads to, and the address it was sent to.
+    pub async fn invitation(&self, token: &str) -> Result<Option<(Table, String)>, sqlx::Error> {
+        if !super::looks_like_token(token) {
+            return Ok(None);
+        }
+        let row = sqlx::query(
+            "SELECT table_id, invited_email FROM table_seats \
+             WHERE invite_token_hash = $1 AND account_id IS NULL",
+        )
+        .bind(token_hash(token))
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let id: i64 = row.try_get("table_id")?;
+        let email: String = row.try_get("invited_email")?;
+        Ok(self.table(id).await?.map(|t| (t, email)))
+    }
+
+    /// Accepts an invitation: the link proves the address, so the address's account (made
+    /// with `name` if there is none) takes the held seat; the link is used up. The account
+    /// and the table are returned for the caller to sign in and show.
+    pub async fn accept_invitation(
+        &self,
+        token: &str,
+        name: &PlayerName,
+    ) -> Result<(Account, i64, Joined), TableError> {
+        let (table, email) = self.invitation(token).await?.ok_or(TableError::NotFound)?;
+        if table.status != "open" {
+            return Err(TableError::Closed(super::tables::closed_words(
+                &table.status,
+            )));
+        }
+        let email = EmailAddress::parse(&email).map_err(|e| TableError::Invalid(e.to_string()))?;
+        let account = self.account_for_email(&email, name).await?;
+        let mut tx = self.pool.begin().await?;
+        let table = open_for_update(&mut tx, table.id, self.now()).await?;
+        if table.place_of(account.id).is_some() {
+            return Err(TableError::AlreadySeated);
+        }
+        let taken = sqlx::query(
+            "UPDATE table_seats SET account_id = $3, invite_token_hash = NULL \
+             WHERE table_id = $1 AND invite_token_hash = $2 AND account_id IS NULL",
+        )
+        .bind(table.id)
+        .bind(token_hash(token))
+        .bind(account.id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if taken == 0 {
+            return Err(TableError::NotFound);
+        }
+        let joined = self.start_if_full(&mut tx, &table, 0).await?;
+        tx.commit().await?;
+        Ok((account, table.id, joined))
+    }
+
+    /// Starts the table's game if every place is now an account's (`added` places were taken
+    /// since `table` was read): draws the seating if random, then the seed, and creates the
+    /// game through the store with each seat's account (its name, address and ownership) and
+    /// the creator's address as the organiser's; the creation's effects mail everyone.
+    async fn start_if_full(
+        &self,
+        tx: &mut PgConnection,
+        table: &Table,
+        added: usize,
+    ) -> Result<Joined, TableError> {
+        if table.places.len() + added < table.seat_count as usize {
+            return Ok(Joined::Seated);
+        }
+        let rows = sqlx::query(
+            "SELECT s.position, a.name, a.email FROM table_seats s \
+             JOIN accounts a ON a.id = s.account_id WHERE s.table_id = $1 ORDER BY s.position",
+        )
+        .bind(table.id)
+        .fetch_all(&mut *tx)
+        .await?;
+        if rows.len() < table.seat_count as usize {
+            // A held invitation is not a player yet.
+            return Ok(Joined::Seated);
+        }
+        let mut players = rows
+            .iter()
+            .map(|r| {
+                Ok((
+                    r.try_get::<i32, _>("position")?,
+                    r.try_get::<String, _>("name")?,
+                    r.try_get::<String, _>("email")?,
+                ))
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        if table.seating == Seating::Random {
+            GameRng::new(&Seed::random(), 0).shuffle(&mut players);
+        }
+        let seats = players
+            .iter()
+            .map(|(_, name, email)| {
+                Ok(NewSeat {
+                    name: PlayerName::parse(name)
+                        .map_err(|e| TableError::Invalid(e.to_string()))?,
+                    email: Some(
+                        EmailAddress::parse(email)
+                            .map_err(|e| TableError::Invalid(e.to_string()))?,
+                    ),
+                })
+            })
+            .collect::<Result<Vec<_>, TableError>>()?;
+        let organiser: String = sqlx::query_scalar("SELECT email FROM accounts WHERE id = $1")
+            .bind(table.creator_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        let organiser =
+            EmailAddress::parse(&organiser).map_err(|e| TableError::Invalid(e.to_string()))?;
+        let settings: serde_json::Value =
+            sqlx::query_scalar("SELECT settings FROM open_tables WHERE id = $1")
+                .bind(table.id)
+                .fetch_one(&mut *tx)
+                .await?;
+        let created = self
+            .create_game_in(
+                tx,
+                &table.kind,
+                &table.options,
+                &seats,
+                Seed::random(),
+                Some(&organiser),
+                &settings,
+            )
+            .await?;
+        for (seat, (position, _, _)) in players.iter().enumerate() {
+            sqlx::query(
+                "UPDATE table_seats SET game_seat = $3 WHERE table_id = $1 AND position = $2",
+            )
+            .bind(table.id)
+            .bind(position)
+            .bind(seat as i32)
+            .execute(&mut *tx)
+            .await?;
+        }
+        sqlx::query(
+            "UPDATE open_tables SET status = 'started', game_id = $2, ended_at = $3 WHERE id = $1",
+        )
+        .bind(table.id)
+        .bind(created.id)
+        .bind(self.now())
+        .execute(&mut *tx)
+        .await?;
+        tracing::info!(
+            table = table.id,
+            game = created.id,
+            "table full: game started"
+        );
+        Ok(Joined::Started {
+            game_id: created.id,
+        })
+    }
+}

@@ -1,0 +1,706 @@
+//! The lobby (issue 17) over real HTTP against the real server and a real PostgreSQL: open
+//! tables, joins that start the game, the race for the last seat, expiry, invitations by
+//! address, the commitment fixed at the start, the bounds, and who may do what.
+
+mod common;
+
+use awc::Client;
+use common::{TestDb, spawn_app};
+use postplay::mail::sink::SmtpSink;
+use postplay::store::{Account, EmailAddress, MAX_OPEN_TABLES, PlayerName, new_token};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// A signed-in player: the account and its session token.
+struct Player {
+    account: Account,
+    session: String,
+}
+
+async fn player(db: &TestDb, name: &str) -> Player {
+    let email = EmailAddress::parse(&format!("{}@example.org", name.to_lowercase())).unwrap();
+    let account = db
+        .store
+        .account_for_email(&email, &PlayerName::parse(name).unwrap())
+        .await
+        .unwrap();
+    let session = db.store.start_session(account.id).await.unwrap();
+    Player { account, session }
+}
+
+/// A reply: status, body, Location, the session cookie set (if any).
+struct Reply {
+    status: u16,
+    body: String,
+    location: String,
+    session: Option<String>,
+}
+
+struct Http {
+    client: Client,
+    base: String,
+    csrf: String,
+}
+
+impl Http {
+    fn new(base: &str) -> Http {
+        Http {
+            client: Client::builder()
+                .disable_redirects()
+                .timeout(std::time::Duration::from_secs(30))
+                .finish(),
+            base: base.to_string(),
+            csrf: new_token(),
+        }
+    }
+
+    fn cookies(&self, session: Option<&str>) -> String {
+        match session {
+            Some(s) => format!("pp_csrf={}; pp_session={s}", self.csrf),
+            None => format!("pp_csrf={}", self.csrf),
+        }
+    }
+
+    async fn reply(
+        mut res: awc::ClientResponse<
+            impl futures_util::Stream<Item = Result<actix_web::web::Bytes, awc::error::PayloadError>>
+            + Unpin,
+        >,
+    ) -> Reply {
+        let location = res
+            .headers()
+            .get("location")
+            .map(|l| l.to_str().unwrap().to_string())
+            .unwrap_or_default();
+        let session = res
+            .headers()
+            .get_all("set-cookie")
+            .filter_map(|h| h.to_str().ok())
+            .find_map(|c| c.strip_prefix("pp_session="))
+            .map(|c| c.split(';').next().unwrap_or("").to_string());
+        let body = String::from_utf8_lossy(&res.body().limit(4 << 20).await.unwrap()).into_owned();
+        Reply {
+            status: res.status().as_u16(),
+            body,
+            location,
+            session,
+        }
+    }
+
+    async fn get(&self, path: &str, session: Option<&str>) -> Reply {
+        let res = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .insert_header(("Cookie", self.cookies(session)))
+            .send()
+            .await
+            .unwrap();
+        Http::reply(res).await
+    }
+
+    async fn post(&self, path: &str, session: Option<&str>, fields: &[(&str, &str)]) -> Reply {
+        let mut all = vec![("csrf", self.csrf.as_str())];
+        all.extend_from_slice(fields);
+        let body: String = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(all)
+            .finish();
+        let res = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .insert_header(("Cookie", self.cookies(session)))
+            .insert_header(("Content-Type", "application/x-www-form-urlencoded"))
+            .send_body(body)
+            .await
+            .unwrap();
+        Http::reply(res).await
+    }
+
+    /// Opens a statehood table for `players` as `who`; returns its id.
+    async fn open(&self, who: &Player, players: &str, extra: &[(&str, &str)]) -> i64 {
+        let mut fields = vec![
+            ("players", players),
+            ("sit", "true"),
+            ("seating", "random"),
+            ("opt_target", "1"),
+            ("clock", "none"),
+        ];
+        fields.retain(|(k, _)| extra.iter().all(|(e, _)| e != k));
+        fields.extend_from_slice(extra);
+        let r = self
+            .post("/lobby/new/statehood", Some(&who.session), &fields)
+            .await;
+        assert_eq!(r.status, 303, "{}", r.body);
+        r.location.trim_start_matches("/lobby/").parse().unwrap()
+    }
+}
+
+async fn scalar(db: &TestDb, sql: &'static str, id: i64) -> i64 {
+    sqlx::query_scalar(sql)
+        .bind(id)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap()
+}
+
+async fn games(db: &TestDb) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM games")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap()
+}
+
+/// The invitation tokens queued for `to`, from the outbox.
+async fn invitation_token(db: &TestDb, to: &str) -> String {
+    let payload: Value = sqlx::query_scalar(
+        "SELECT payload FROM outbox WHERE kind = 'table' AND recipient = $1 AND payload ? 'token'",
+    )
+    .bind(to)
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    payload["token"].as_str().unwrap().to_string()
+}
+
+#[actix_web::test]
+async fn a_table_fills_from_the_lobby_and_an_invitation_and_starts_its_game_once() {
+    let db = TestDb::new().await;
+    let http = Http::new(&spawn_app(&db));
+    let ann = player(&db, "Ann").await;
+    let bo = player(&db, "Bo").await;
+    let id = http
+        .open(&ann, "3", &[("invites", "Dee@Example.org")])
+        .await;
+    assert_eq!(
+        games(&db).await,
+        0,
+        "a table is no game: no seed, no commitment"
+    );
+    let lobby = http.get("/lobby", None).await;
+    assert_eq!(lobby.status, 200);
+    assert!(lobby.body.contains(&format!("/lobby/{id}")), "listed");
+    assert!(lobby.body.contains("Ann"), "players so far are named");
+    assert!(lobby.body.contains("Points to win: 1"), "options in words");
+
+    let joined = http
+        .post(&format!("/lobby/{id}/join"), Some(&bo.session), &[])
+        .await;
+    assert_eq!(joined.status, 303, "{}", joined.body);
+    assert_eq!(
+        games(&db).await,
+        0,
+        "one place is still held for the invitation"
+    );
+    let page = http.get(&format!("/lobby/{id}"), Some(&bo.session)).await;
+    assert!(page.body.contains("You have a seat"));
+    assert!(page.body.contains("kept for an invited player"));
+
+    // Dee has no account: the link in the mail proves the address.
+    let token = invitation_token(&db, "Dee@Example.org").await;
+    let shown = http.get(&format!("/lobby/invite/{token}"), None).await;
+    assert_eq!(shown.status, 200);
+    assert!(shown.body.contains("Take the seat"));
+    let accepted = http
+        .post(&format!("/lobby/invite/{token}"), None, &[("name", "Dee")])
+        .await;
+    assert_eq!(accepted.status, 303, "{}", accepted.body);
+    let dee_session = accepted.session.expect("signed in by the invitation");
+    let dee = db
+        .store
+        .session_account(&dee_session)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(dee.name, "Dee");
+    assert_eq!(dee.email.to_lowercase(), "dee@example.org");
+
+    assert_eq!(games(&db).await, 1, "the last place started the game, once");
+    let game_id = scalar(&db, "SELECT game_id FROM open_tables WHERE id = $1", id).await;
+    let owners: Vec<(i32, Option<i64>, String)> =
+        sqlx::query_as("SELECT seat, account_id, name FROM seats WHERE game_id = $1 ORDER BY seat")
+            .bind(game_id)
+            .fetch_all(db.store.pool())
+            .await
+            .unwrap();
+    let mut owned: Vec<i64> = owners.iter().map(|(_, a, _)| a.unwrap()).collect();
+    owned.sort();
+    let mut expected = vec![ann.account.id, bo.account.id, dee.id];
+    expected.sort();
+    assert_eq!(owned, expected, "each seat is its account's");
+    let organiser: Option<String> =
+        sqlx::query_scalar("SELECT organiser_email FROM games WHERE id = $1")
+            .bind(game_id)
+            .fetch_one(db.store.pool())
+            .await
+            .unwrap();
+    assert_eq!(organiser.as_deref(), Some("ann@example.org"));
+    let invites = scalar(
+        &db,
+        "SELECT count(*) FROM outbox WHERE game_id = $1 AND kind = 'invite'",
+        game_id,
+    )
+    .await;
+    assert_eq!(invites, 3, "everyone is mailed their link");
+    let drawn = scalar(
+        &db,
+        "SELECT count(DISTINCT game_seat) FROM table_seats WHERE table_id = $1",
+        id,
+    )
+    .await;
+    assert_eq!(drawn, 3, "the drawn seating is recorded");
+    let page = http.get(&format!("/lobby/{id}"), None).await;
+    assert!(
+        page.body.contains(&format!("/games/{game_id}")),
+        "{}",
+        page.body
+    );
+
+    let again = http
+        .post(&format!("/lobby/invite/{token}"), None, &[("name", "Dee")])
+        .await;
+    assert_eq!(again.status, 410, "an invitation is used once");
+    let late = http
+        .post(
+            &format!("/lobby/{id}/join"),
+            Some(&player(&db, "Eve").await.session),
+            &[],
+        )
+        .await;
+    assert_eq!(late.status, 409);
+    assert!(late.body.contains("just taken"), "{}", late.body);
+    assert_eq!(games(&db).await, 1);
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn two_players_racing_for_the_last_seat_one_wins_and_one_game_starts() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let http = Http::new(&base);
+    let ann = player(&db, "Ann").await;
+    for round in 0..4 {
+        let table = http.open(&ann, "2", &[]).await;
+        let a = player(&db, &format!("Racer{round}a")).await;
+        let b = player(&db, &format!("Racer{round}b")).await;
+        let path = format!("/lobby/{table}/join");
+        let (ra, rb) = tokio::join!(
+            http.post(&path, Some(&a.session), &[]),
+            http.post(&path, Some(&b.session), &[])
+        );
+        let mut statuses = [ra.status, rb.status];
+        statuses.sort();
+        assert_eq!(statuses, [303, 409], "round {round}: exactly one wins");
+        let loser = if ra.status == 409 { &ra } else { &rb };
+        assert!(loser.body.contains("just taken"), "{}", loser.body);
+        let seated = scalar(
+            &db,
+            "SELECT count(*) FROM table_seats WHERE table_id = $1",
+            table,
+        )
+        .await;
+        assert_eq!(seated, 2);
+        assert_eq!(games(&db).await, round + 1, "one game a table");
+    }
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn an_unfilled_table_expires_everyone_is_told_and_nobody_can_join_after() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let http = Http::new(&base);
+    let ann = player(&db, "Ann").await;
+    let bo = player(&db, "Bo").await;
+    let id = http
+        .open(
+            &ann,
+            "4",
+            &[("expiry_days", "2"), ("invites", "cy@example.org")],
+        )
+        .await;
+    assert_eq!(
+        http.post(&format!("/lobby/{id}/join"), Some(&bo.session), &[])
+            .await
+            .status,
+        303
+    );
+    let later = chrono::Utc::now() + chrono::Duration::days(2) + chrono::Duration::minutes(1);
+    let clock = Arc::new(postplay::time::ManualClock::at(later));
+    let store = Arc::new(db.store.clone_handle().with_clock(clock));
+    let scheduler = postplay::clock::Scheduler::new(store.clone());
+    assert_eq!(scheduler.tick().await.unwrap().tables_expired, 1);
+    assert_eq!(scheduler.tick().await.unwrap().tables_expired, 0, "once");
+    let status: String = sqlx::query_scalar("SELECT status FROM open_tables WHERE id = $1")
+        .bind(id)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(status, "expired");
+
+    let sink = SmtpSink::start().await.unwrap();
+    let worker = common::mailrig::spawn_worker(&db, &base, sink.port(), common::mailrig::quick());
+    // The invitation and three notices of the expiry: Ann, Bo and the invited address.
+    let mail = common::mailrig::expect_mail(&sink, 4, 20).await;
+    worker.stop().await;
+    let expired: Vec<_> = mail
+        .iter()
+        .filter(|m| m.data.contains("the table expired"))
+        .collect();
+    let mut told: Vec<String> = expired.iter().map(|m| m.to[0].to_lowercase()).collect();
+    told.sort();
+    assert_eq!(
+        told,
+        ["ann@example.org", "bo@example.org", "cy@example.org"]
+    );
+
+    let eve = player(&db, "Eve").await;
+    let refused = http
+        .post(&format!("/lobby/{id}/join"), Some(&eve.session), &[])
+        .await;
+    assert_eq!(refused.status, 409);
+    assert!(refused.body.contains("expired"));
+    let lobby = http.get("/lobby", None).await;
+    assert!(!lobby.body.contains(&format!("/lobby/{id}\"")));
+    assert_eq!(games(&db).await, 0);
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn the_commitment_is_fixed_at_the_start_and_verifies_against_the_seed_revealed_at_the_end() {
+    let db = TestDb::new().await;
+    let http = Http::new(&spawn_app(&db));
+    let ann = player(&db, "Ann").await;
+    let id = http.open(&ann, "2", &[]).await;
+    let columns: Vec<String> = sqlx::query_scalar(
+        "SELECT column_name::text FROM information_schema.columns WHERE table_name = 'open_tables'",
+    )
+    .fetch_all(db.store.pool())
+    .await
+    .unwrap();
+    assert!(
+        !columns
+            .iter()
+            .any(|c| c.contains("seed") || c.contains("commit")),
+        "a table holds no seed and no commitment: {columns:?}"
+    );
+    let before = db.store.now();
+    let bo = player(&db, "Bo").await;
+    assert_eq!(
+        http.post(&format!("/lobby/{id}/join"), Some(&bo.session), &[])
+            .await
+            .status,
+        303
+    );
+    let game_id = scalar(&db, "SELECT game_id FROM open_tables WHERE id = $1", id).await;
+    let loaded = db.store.load(game_id).await.unwrap();
+    assert!(
+        loaded.row.created_at >= before,
+        "the game (and its seed) is made at the start"
+    );
+    let commitment = loaded.row.commitment.clone();
+    common::play_until(&db, game_id, 3, |_| false).await;
+    let over: Value = sqlx::query_scalar(
+        "SELECT payload FROM outbox WHERE game_id = $1 AND kind = 'over' LIMIT 1",
+    )
+    .bind(game_id)
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(over["commitment"], commitment.as_str());
+    let seed: postplay::engine::Seed = over["seed"].as_str().unwrap().parse().unwrap();
+    assert_eq!(seed.commitment(), commitment, "the revealed seed verifies");
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn placed_seating_gives_each_player_the_seat_they_chose() {
+    let db = TestDb::new().await;
+    let http = Http::new(&spawn_app(&db));
+    let ann = player(&db, "Ann").await;
+    let bo = player(&db, "Bo").await;
+    let cy = player(&db, "Cy").await;
+    let id = http
+        .open(&ann, "3", &[("seating", "placed"), ("position", "2")])
+        .await;
+    let taken = http
+        .post(
+            &format!("/lobby/{id}/join"),
+            Some(&bo.session),
+            &[("position", "2")],
+        )
+        .await;
+    assert_eq!(taken.status, 409, "Ann sits there");
+    for (who, at) in [(&bo, "0"), (&cy, "1")] {
+        let r = http
+            .post(
+                &format!("/lobby/{id}/join"),
+                Some(&who.session),
+                &[("position", at)],
+            )
+            .await;
+        assert_eq!(r.status, 303, "{}", r.body);
+    }
+    let game_id = scalar(&db, "SELECT game_id FROM open_tables WHERE id = $1", id).await;
+    let names: Vec<String> =
+        sqlx::query_scalar("SELECT name FROM seats WHERE game_id = $1 ORDER BY seat")
+            .bind(game_id)
+            .fetch_all(db.store.pool())
+            .await
+            .unwrap();
+    assert_eq!(names, ["Bo", "Cy", "Ann"]);
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn the_lobby_is_bounded_and_bad_input_changes_nothing() {
+    let db = TestDb::new().await;
+    let http = Http::new(&spawn_app(&db));
+    let ann = player(&db, "Ann").await;
+    let tables = || async {
+        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM open_tables")
+            .fetch_one(db.store.pool())
+            .await
+            .unwrap()
+    };
+    let bad: &[&[(&str, &str)]] = &[
+        &[("players", "2"), ("expiry_days", "0")],
+        &[("players", "2"), ("expiry_days", "31")],
+        &[("players", "2"), ("expiry_days", "soon")],
+        &[("players", "5")],
+        &[("players", "2"), ("opt_target", "99999")],
+        &[("players", "3"), ("invites", "not an address")],
+        &[("players", "3"), ("invites", "ann@example.org")],
+        &[
+            ("players", "2"),
+            ("invites", "x@example.org"),
+            ("sit", "true"),
+        ],
+        &[("players", "3"), ("seating", "sideways")],
+    ];
+    for fields in bad {
+        let mut all = vec![("sit", "true"), ("clock", "none")];
+        all.extend_from_slice(fields);
+        let r = http
+            .post("/lobby/new/statehood", Some(&ann.session), &all)
+            .await;
+        assert_eq!(r.status, 422, "{fields:?}: {}", r.body);
+        assert!(
+            r.body.contains("class=\"panel error\""),
+            "the form says why"
+        );
+    }
+    assert_eq!(tables().await, 0, "nothing was opened");
+    let many: Vec<String> = (0..16).map(|i| format!("p{i}@example.org")).collect();
+    let r = http
+        .post(
+            "/lobby/new/statehood",
+            Some(&ann.session),
+            &[("players", "4"), ("invites", &many.join("\n"))],
+        )
+        .await;
+    assert_eq!(r.status, 422);
+    for _ in 0..MAX_OPEN_TABLES {
+        http.open(&ann, "2", &[]).await;
+    }
+    let r = http
+        .post(
+            "/lobby/new/statehood",
+            Some(&ann.session),
+            &[("players", "2"), ("sit", "true")],
+        )
+        .await;
+    assert_eq!(r.status, 422);
+    assert!(r.body.contains("open tables already"), "{}", r.body);
+    assert_eq!(tables().await, MAX_OPEN_TABLES);
+    let no_csrf = http
+        .client
+        .post(format!("{}/lobby/new/statehood", http.base))
+        .insert_header(("Cookie", format!("pp_session={}", ann.session)))
+        .insert_header(("Content-Type", "application/x-www-form-urlencoded"))
+        .send_body("players=2")
+        .await
+        .unwrap();
+    assert_eq!(no_csrf.status().as_u16(), 403);
+    assert_eq!(tables().await, MAX_OPEN_TABLES);
+    assert_eq!(
+        db.store.open_tables_of(ann.account.id).await.unwrap().len(),
+        MAX_OPEN_TABLES as usize
+    );
+    db.drop().await;
+}
+
+/// Who asks, for the authorization table.
+#[derive(Debug, Clone, Copy)]
+enum Who {
+    Anonymous,
+    SeatLinkHolder,
+    Owner,
+    Stranger,
+}
+
+#[actix_web::test]
+async fn every_lobby_route_answers_each_kind_of_reader_as_it_should() {
+    let db = TestDb::new().await;
+    let http = Http::new(&spawn_app(&db));
+    let owner = player(&db, "Ann").await;
+    let stranger = player(&db, "Sam").await;
+    // The seat link holder plays a game made by link; the link gives them nothing here.
+    let (_, links) = common::create_game(&db, "statehood", &["Lou", "Max"], 1).await;
+    let link = links[0].clone();
+    let session = |who: Who| match who {
+        Who::Owner => Some(owner.session.clone()),
+        Who::Stranger => Some(stranger.session.clone()),
+        Who::Anonymous | Who::SeatLinkHolder => None,
+    };
+    use Who::*;
+    for who in [Anonymous, SeatLinkHolder, Owner, Stranger] {
+        // A table of the owner's for each reader, with one invitation to withdraw.
+        let table = http
+            .open(
+                &owner,
+                "4",
+                &[("invites", &format!("guest{}@example.org", who as u8))],
+            )
+            .await;
+        let s = session(who);
+        let s = s.as_deref();
+        if matches!(who, SeatLinkHolder) {
+            assert_eq!(http.get(&format!("/play/{link}"), None).await.status, 200);
+        }
+        let token = invitation_token(&db, &format!("guest{}@example.org", who as u8)).await;
+        let signed = matches!(who, Owner | Stranger);
+        let to_sign_in = |r: &Reply| r.status == 303 && r.location.starts_with("/signin?next=");
+        let checks: Vec<(&str, Reply, u16)> = vec![
+            ("GET /lobby", http.get("/lobby", s).await, 200),
+            (
+                "GET /lobby/{id}",
+                http.get(&format!("/lobby/{table}"), s).await,
+                200,
+            ),
+            (
+                "GET /lobby/new/statehood",
+                http.get("/lobby/new/statehood", s).await,
+                if signed { 200 } else { 303 },
+            ),
+            (
+                "GET /lobby/invite/{token}",
+                http.get(&format!("/lobby/invite/{token}"), s).await,
+                200,
+            ),
+            (
+                "POST /lobby/{id}/leave",
+                http.post(&format!("/lobby/{table}/leave"), s, &[]).await,
+                if signed { 403 } else { 303 },
+            ),
+            (
+                "POST /lobby/{id}/withdraw/1",
+                http.post(&format!("/lobby/{table}/withdraw/1"), s, &[])
+                    .await,
+                match who {
+                    Owner => 303,
+                    Stranger => 403,
+                    _ => 303,
+                },
+            ),
+            (
+                "POST /lobby/{id}/join",
+                http.post(&format!("/lobby/{table}/join"), s, &[]).await,
+                match who {
+                    Owner => 409,
+                    _ => 303,
+                },
+            ),
+            (
+                "POST /lobby/{id}/cancel",
+                http.post(&format!("/lobby/{table}/cancel"), s, &[]).await,
+                match who {
+                    Stranger => 403,
+                    _ => 303,
+                },
+            ),
+            (
+                "POST /lobby/new/statehood",
+                http.post(
+                    "/lobby/new/statehood",
+                    s,
+                    &[("players", "2"), ("sit", "true")],
+                )
+                .await,
+                303,
+            ),
+        ];
+        for (route, reply, expected) in &checks {
+            assert_eq!(reply.status, *expected, "{who:?} {route}: {}", reply.body);
+            if !signed && reply.status == 303 {
+                assert!(to_sign_in(reply), "{who:?} {route} is sent to sign in");
+            }
+        }
+        let status: String = sqlx::query_scalar("SELECT status FROM open_tables WHERE id = $1")
+            .bind(table)
+            .fetch_one(db.store.pool())
+            .await
+            .unwrap();
+        assert_eq!(
+            status,
+            if matches!(who, Owner) {
+                "cancelled"
+            } else {
+                "open"
+            },
+            "{who:?}: only the creator cancels"
+        );
+        let held = scalar(
+            &db,
+            "SELECT count(*) FROM table_seats WHERE table_id = $1 AND account_id IS NULL",
+            table,
+        )
+        .await;
+        assert_eq!(
+            held,
+            if matches!(who, Owner) { 0 } else { 1 },
+            "{who:?}: only the creator withdraws"
+        );
+        // Cleanup so the owner stays under the bound of open tables.
+        sqlx::query("UPDATE open_tables SET status = 'cancelled' WHERE creator_id = $1")
+            .bind(owner.account.id)
+            .execute(db.store.pool())
+            .await
+            .unwrap();
+    }
+    // POST /lobby/invite/{token}: whoever holds the link (anyone: the link is the proof), once.
+    let table = http
+        .open(&owner, "4", &[("invites", "last@example.org")])
+        .await;
+    let token = invitation_token(&db, "last@example.org").await;
+    let first = http
+        .post(
+            &format!("/lobby/invite/{token}"),
+            Some(&stranger.session),
+            &[("name", "Last")],
+        )
+        .await;
+    assert_eq!(first.status, 303);
+    let fresh = first.session.expect("a fresh session");
+    assert_ne!(fresh, stranger.session, "the session changes at sign-in");
+    assert!(
+        db.store
+            .session_account(&stranger.session)
+            .await
+            .unwrap()
+            .is_none(),
+        "the old session on this browser ended"
+    );
+    let second = http
+        .post(&format!("/lobby/invite/{token}"), None, &[("name", "Last")])
+        .await;
+    assert_eq!(second.status, 410);
+    assert_eq!(
+        scalar(
+            &db,
+            "SELECT count(*) FROM table_seats WHERE table_id = $1",
+            table
+        )
+        .await,
+        2
+    );
+    db.drop().await;
+}
