@@ -193,6 +193,12 @@ async fn a_table_fills_from_the_lobby_and_an_invitation_and_starts_its_game_once
     let page = http.get(&format!("/lobby/{id}"), Some(&bo.session)).await;
     assert!(page.body.contains("You have a seat"));
     assert!(page.body.contains("kept for an invited player"));
+    let me = http.get("/me", Some(&bo.session)).await;
+    assert!(
+        me.body.contains("Waiting for players") && me.body.contains(&format!("/lobby/{id}")),
+        "a table filling is among my games: {}",
+        me.body
+    );
 
     // Dee has no account: the link in the mail proves the address.
     let token = invitation_token(&db, "Dee@Example.org").await;
@@ -252,6 +258,14 @@ async fn a_table_fills_from_the_lobby_and_an_invitation_and_starts_its_game_once
         page.body.contains(&format!("/games/{game_id}")),
         "{}",
         page.body
+    );
+
+    let me = http.get("/me", Some(&bo.session)).await;
+    assert!(
+        !me.body.contains(&format!("/lobby/{id}\""))
+            && me.body.contains(&format!("/me/games/{game_id}/")),
+        "once started, the table is a game of mine: {}",
+        me.body
     );
 
     let again = http

@@ -14,8 +14,8 @@ pub mod reply;
 pub mod settings;
 pub mod sign_in;
 pub mod sink;
-pub mod thread;
 pub mod table;
+pub mod thread;
 pub mod transport;
 pub mod worker;
 

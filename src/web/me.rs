@@ -99,6 +99,38 @@ fn entry(g: MyGame, account: &Account) -> GameEntry {
     e
 }
 
+/// One of the account's tables still filling in the lobby, as /me and its JSON show it.
+#[derive(Debug, Clone, serde::Serialize)]
+struct TableEntry {
+    table_id: i64,
+    title: String,
+    players: Vec<String>,
+    seats: i32,
+    expires: String,
+    link: String,
+}
+
+async fn tables(state: &AppState, account: &Account) -> Result<Vec<TableEntry>, WebError> {
+    Ok(state
+        .store
+        .open_tables_of(account.id)
+        .await?
+        .into_iter()
+        .map(|t| TableEntry {
+            table_id: t.id,
+            title: format!(
+                "{} table #{}",
+                crate::engine::find_game(&t.kind).map_or(t.kind.as_str(), |g| g.name()),
+                t.id
+            ),
+            players: t.places.iter().filter_map(|p| p.name.clone()).collect(),
+            seats: t.seat_count,
+            expires: local(&t.expires_at, &account.time_zone),
+            link: format!("/lobby/{}", t.id),
+        })
+        .collect())
+}
+
 async fn entries(state: &AppState, account: &Account) -> Result<(Vec<GameEntry>, i64), WebError> {
     let mine = state.store.my_games(account.id).await?;
     let listed = mine
@@ -125,6 +157,7 @@ struct MePage {
     csrf: String,
     sections: Vec<Section>,
     finished_hidden: i64,
+    tables: Vec<TableEntry>,
 }
 
 /// `GET /me`: the account's games; a visitor who is not signed in is sent to sign in.
@@ -139,6 +172,7 @@ pub async fn page(
             .finish());
     };
     let (games, finished_hidden) = entries(&state, &account).await?;
+    let tables = tables(&state, &account).await?;
     let mut sections = vec![
         Section {
             title: "Your move",
@@ -174,6 +208,7 @@ pub async fn page(
             csrf: csrf_token,
             sections,
             finished_hidden,
+            tables,
         },
     )?;
     csrf::attach(&mut response, cookie);
@@ -214,6 +249,7 @@ pub async fn api(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpRes
         "account": {"name": account.name, "time_zone": account.time_zone},
         "games": games,
         "finished_not_listed": finished_not_listed,
+        "tables": tables(&state, &account).await?,
     })))
 }
 
