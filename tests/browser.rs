@@ -666,9 +666,9 @@ async fn every_game_shows_the_move_on_a_phones_first_screen() {
     db.drop().await;
 }
 
-/// Signs the browser in as the session `token` (the lead switches this to the mailed sign-in
-/// link once sign-in pages exist): the session cookie set through WebDriver.
-async fn sign_in_as(driver: &Driver, base: &str, token: &str) {
+/// Puts the browser in the session `token` (a session it signed in to earlier by mail):
+/// one browser plays three people, each of whom keeps their own session cookie.
+async fn use_session(driver: &Driver, base: &str, token: &str) {
     driver.goto(&format!("{base}/lobby")).await;
     driver.call("DELETE", "/cookie", None).await;
     driver
@@ -678,6 +678,74 @@ async fn sign_in_as(driver: &Driver, base: &str, token: &str) {
             Some(json!({"cookie": {"name": "pp_session", "value": token, "path": "/", "httpOnly": true}})),
         )
         .await;
+}
+
+/// Waits until the browser's address contains `part`; the address.
+async fn wait_for_url(driver: &Driver, part: &str) -> String {
+    let mut url = String::new();
+    for _ in 0..200 {
+        url = driver
+            .call("GET", "/url", None)
+            .await
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        if url.contains(part) {
+            return url;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the browser did not reach {part}: it is at {url}");
+}
+
+/// Signs in as a new player would: types the address on /signin, follows the link of the mail
+/// that arrives over SMTP, gives a name and signs in. The session cookie it got.
+async fn sign_in_by_mail(
+    driver: &Driver,
+    base: &str,
+    sink: &postplay::mail::sink::SmtpSink,
+    email: &str,
+    name: &str,
+) -> String {
+    driver.goto(&format!("{base}/lobby")).await;
+    driver.call("DELETE", "/cookie", None).await;
+    driver.goto(&format!("{base}/signin?next=%2Flobby")).await;
+    driver
+        .script(&format!(
+            "document.querySelector('input[name=email]').value = '{email}';"
+        ))
+        .await;
+    driver.click("form button.primary").await;
+    let mut token = None;
+    for _ in 0..400 {
+        token = sink
+            .received()
+            .iter()
+            .filter(|m| m.to == vec![email.to_string()])
+            .find_map(|m| {
+                m.data
+                    .split_whitespace()
+                    .find_map(|w| w.split("/signin/").nth(1))
+                    .map(|t| t.chars().take(40).collect::<String>())
+            });
+        if token.is_some() {
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    let token = token.unwrap_or_else(|| panic!("no sign-in mail to {email}"));
+    driver.goto(&format!("{base}/signin/{token}")).await;
+    driver
+        .script(&format!(
+            "document.querySelector('input[name=name]').value = '{name}';"
+        ))
+        .await;
+    driver.click("form button.primary").await;
+    wait_for_url(driver, "/lobby").await;
+    driver.call("GET", "/cookie/pp_session", None).await["value"]
+        .as_str()
+        .expect("a session cookie after signing in")
+        .to_string()
 }
 
 /// Makes the page's move as a player would, for the choice numbered `arguments[0]`: a tap on
@@ -709,20 +777,15 @@ return 'none';
 async fn a_table_opened_in_the_lobby_fills_with_three_players_and_is_played_to_its_end() {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
+    let sink = postplay::mail::sink::SmtpSink::start().await.unwrap();
+    let worker = common::mailrig::spawn_worker(&db, &base, sink.port(), common::mailrig::quick());
+    let driver = Driver::start().await;
     let mut sessions = Vec::new();
     for name in ["Ann", "Bo", "Cy"] {
-        let email =
-            postplay::store::EmailAddress::parse(&format!("{}@example.org", name.to_lowercase()))
-                .unwrap();
-        let account = db
-            .store
-            .account_for_email(&email, &postplay::store::PlayerName::parse(name).unwrap())
-            .await
-            .unwrap();
-        sessions.push(db.store.start_session(account.id).await.unwrap());
+        let email = format!("{}@example.org", name.to_lowercase());
+        sessions.push(sign_in_by_mail(&driver, &base, &sink, &email, name).await);
     }
-    let driver = Driver::start().await;
-    sign_in_as(&driver, &base, &sessions[0]).await;
+    use_session(&driver, &base, &sessions[0]).await;
     driver.goto(&format!("{base}/lobby/new/statehood")).await;
     driver
         .script(
@@ -749,7 +812,7 @@ async fn a_table_opened_in_the_lobby_fills_with_three_players_and_is_played_to_i
         .parse()
         .unwrap_or_else(|_| panic!("the new table's page, not {url}"));
     for session in &sessions[1..] {
-        sign_in_as(&driver, &base, session).await;
+        use_session(&driver, &base, session).await;
         driver.goto(&format!("{base}/lobby")).await;
         driver.click(&format!("a[href='/lobby/{table}']")).await;
         driver.click("#join").await;
@@ -774,16 +837,35 @@ async fn a_table_opened_in_the_lobby_fills_with_three_players_and_is_played_to_i
         .fetch_one(db.store.pool())
         .await
         .unwrap();
-    // Each player's link, as their invitation mail carries it.
-    let links: Vec<(i32, Value)> = sqlx::query_as(
-        "SELECT seat, payload FROM outbox WHERE game_id = $1 AND kind = 'invite' ORDER BY seat",
+    // Each seat's player, to open the seat from their "my games" without any link.
+    let owners: Vec<String> = sqlx::query_scalar(
+        "SELECT a.name FROM seats s JOIN accounts a ON a.id = s.account_id \
+         WHERE s.game_id = $1 ORDER BY s.seat",
     )
     .bind(id)
     .fetch_all(db.store.pool())
     .await
     .unwrap();
-    assert_eq!(links.len(), 3, "everyone is mailed their link");
-    let token = |seat: usize| links[seat].1["token"].as_str().unwrap().to_string();
+    assert_eq!(owners.len(), 3, "every seat is its player's");
+    let session_of = |seat: usize| {
+        let at = ["Ann", "Bo", "Cy"]
+            .iter()
+            .position(|n| *n == owners[seat])
+            .unwrap();
+        sessions[at].clone()
+    };
+    let open_seat = |seat: usize| {
+        let session = session_of(seat);
+        let (driver, base) = (&driver, &base);
+        async move {
+            use_session(driver, base, &session).await;
+            driver.goto(&format!("{base}/me")).await;
+            driver
+                .click(&format!("form[action='/me/games/{id}/{seat}'] button"))
+                .await;
+            wait_for_url(driver, "/play/").await;
+        }
+    };
     let (mut clicked, mut by_hand) = (0, 0);
     let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(17));
     for _ in 0..600 {
@@ -792,7 +874,7 @@ async fn a_table_opened_in_the_lobby_fills_with_three_players_and_is_played_to_i
             break;
         }
         let seat = loaded.game.active()[0];
-        driver.goto(&format!("{base}/play/{}", token(seat))).await;
+        open_seat(seat).await;
         let choices = loaded.game.choices(seat);
         let choice = rng.index(choices.len());
         let how = driver
@@ -822,8 +904,19 @@ async fn a_table_opened_in_the_lobby_fills_with_three_players_and_is_played_to_i
         clicked > by_hand,
         "most moves are made in the browser ({clicked} clicked, {by_hand} not)"
     );
-    driver.goto(&format!("{base}/play/{}", token(0))).await;
+    open_seat(0).await;
     assert!(driver.source().await.contains("Game over"));
+    let mails = sink.received();
+    for name in ["ann", "bo", "cy"] {
+        let to = vec![format!("{name}@example.org")];
+        assert!(
+            mails
+                .iter()
+                .any(|m| m.to == to && m.data.contains("/play/")),
+            "{name} was mailed a link to their seat"
+        );
+    }
     driver.stop().await;
+    worker.stop().await;
     db.drop().await;
 }
