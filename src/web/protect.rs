@@ -30,6 +30,7 @@ fn holds_secret(path: &str) -> bool {
         "/dev/mailbox",
         "/signin/",
         "/me",
+        "/lobby/invite/",
     ]
     .iter()
     .any(|prefix| path.starts_with(prefix))
