@@ -5,11 +5,10 @@
 //! is under the seat's token like the other `/api/play/{token}` routes.
 
 use super::limits::Limited;
-use super::pages::{field, parse_form};
+use super::pages::{field, parse_form, seat_of};
 use super::session::SignedIn;
 use super::{AppState, WebError, csrf};
 use crate::domain::MessageText;
-use crate::engine::Seat;
 use crate::store::{Author, Message, PostError};
 use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::{DateTime, Utc};
@@ -156,14 +155,6 @@ fn back_to(location: String) -> HttpResponse {
     HttpResponse::SeeOther()
         .insert_header(("Location", format!("{location}#messages")))
         .finish()
-}
-
-async fn seat_of(state: &AppState, token: &str) -> Result<(i64, Seat), WebError> {
-    state
-        .store
-        .seat_by_token(token)
-        .await?
-        .ok_or(WebError::NotFound)
 }
 
 /// `POST /play/{token}/messages` (`text`, `csrf`): a message from the seat; 303 back to its

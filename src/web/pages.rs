@@ -766,7 +766,8 @@ pub(super) fn back_after(
     }
 }
 
-async fn seat_of(state: &AppState, token: &str) -> Result<(i64, Seat), WebError> {
+/// The game and seat a seat link opens; 404 for a link that opens none.
+pub(super) async fn seat_of(state: &AppState, token: &str) -> Result<(i64, Seat), WebError> {
     state
         .store
         .seat_by_token(token)
