@@ -72,5 +72,23 @@ async fn an_address_is_one_account_that_owns_its_seats_and_sessions_end_everywhe
     let _ = store.start_session(ann.id).await.unwrap();
     assert_eq!(store.end_all_sessions(ann.id).await.unwrap(), 2);
     assert_eq!(store.session_account(&laptop).await.unwrap(), None);
+
+    // An account holds at most MAX_SESSIONS live sessions: a new one ends the oldest.
+    let mut tokens = Vec::new();
+    for _ in 0..postplay::store::MAX_SESSIONS + 2 {
+        tokens.push(store.start_session(ann.id).await.unwrap());
+    }
+    let live: i64 = sqlx::query_scalar("SELECT count(*) FROM sessions WHERE account_id = $1")
+        .bind(ann.id)
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(live, postplay::store::MAX_SESSIONS);
+    assert_eq!(store.session_account(&tokens[0]).await.unwrap(), None);
+    assert_eq!(store.session_account(&tokens[1]).await.unwrap(), None);
+    assert_eq!(
+        store.session_account(tokens.last().unwrap()).await.unwrap(),
+        Some(ann.clone())
+    );
     db.drop().await;
 }

@@ -12,6 +12,10 @@ use sqlx::{PgConnection, Row};
 /// How many days a session lasts without signing in again.
 pub const SESSION_DAYS: i32 = 30;
 
+/// How many live sessions (browsers signed in) an account keeps at most; a new one ends the
+/// oldest beyond.
+pub const MAX_SESSIONS: i64 = 20;
+
 /// A person known by their email address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Account {
@@ -132,19 +136,34 @@ impl Store {
         .transpose()
     }
 
-    /// Starts a session for the account: the raw token for the cookie, shown once.
+    /// Starts a session for the account: the raw token for the cookie, shown once. The
+    /// account's expired sessions are deleted, and beyond [`MAX_SESSIONS`] live ones the
+    /// oldest end, so an account never holds more.
     pub async fn start_session(&self, account_id: i64) -> Result<String, sqlx::Error> {
         let token = new_token();
+        let now = self.now();
+        let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO sessions (token_hash, account_id, created_at, expires_at) \
              VALUES ($1, $2, $3, $3 + make_interval(days => $4))",
         )
         .bind(token_hash(&token))
         .bind(account_id)
-        .bind(self.now())
+        .bind(now)
         .bind(SESSION_DAYS)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
+        sqlx::query(
+            "DELETE FROM sessions WHERE account_id = $1 AND (expires_at <= $2 OR token_hash IN \
+             (SELECT token_hash FROM sessions WHERE account_id = $1 \
+              ORDER BY created_at DESC, token_hash OFFSET $3))",
+        )
+        .bind(account_id)
+        .bind(now)
+        .bind(MAX_SESSIONS)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
         Ok(token)
     }
 

@@ -16,7 +16,7 @@ mod tokens;
 
 pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
 pub use account_seats::Claim;
-pub use accounts::{Account, SESSION_DAYS};
+pub use accounts::{Account, MAX_SESSIONS, SESSION_DAYS};
 pub use api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
 pub use history::{History, Step};
 pub use messages::{
