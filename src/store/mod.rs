@@ -841,11 +841,22 @@ impl Store {
             game: game.as_ref(),
             log: &lines,
         };
+        let mut done = Ok(());
         for effect in &self.effects {
-            effect.appended(&mut tx, &appended).await?;
+            done = effect.appended(&mut tx, &appended).await;
+            if done.is_err() {
+                break;
+            }
         }
-        if let Some(after) = after {
-            after.appended(&mut tx, &appended).await?;
+        if let (Ok(()), Some(after)) = (&done, after) {
+            done = after.appended(&mut tx, &appended).await;
+        }
+        if let Err(e) = done {
+            // Roll back before answering: a dropped transaction's rollback is only queued, and
+            // its row locks would still be held when the caller goes on (a scheduler's
+            // SKIP LOCKED would pass over the seat's clock).
+            tx.rollback().await?;
+            return Err(e.into());
         }
         tx.commit().await?;
         tracing::info!(
