@@ -420,12 +420,12 @@ fn form_for(choice: &Choice, index: usize, command: &Value) -> Vec<(String, Stri
         let name = format!("p{i}");
         match &param.kind {
             ParamKind::One { options } => {
-                let at = options.iter().position(|o| &o.value == value).unwrap();
+                let at = options.iter().position(|o| *o.value == *value).unwrap();
                 fields.push((name, at.to_string()));
             }
             ParamKind::Pick { options, .. } => {
                 for picked in value.as_array().unwrap() {
-                    let at = options.iter().position(|o| &o.value == picked).unwrap();
+                    let at = options.iter().position(|o| *o.value == *picked).unwrap();
                     fields.push((name.clone(), at.to_string()));
                 }
             }

@@ -39,7 +39,7 @@ pub fn fill_at_random(choice: &Choice, rng: &mut GameRng) -> Value {
 
 fn random_value(kind: &ParamKind, rng: &mut GameRng) -> Value {
     match kind {
-        ParamKind::One { options } => options[rng.index(options.len())].value.clone(),
+        ParamKind::One { options } => options[rng.index(options.len())].value.clone().into_owned(),
         ParamKind::Number { min, max, step } => {
             let steps = (max - min) / step.max(&1);
             Value::from(min + step * i64::from(rng.below(steps as u32 + 1)))
@@ -145,7 +145,10 @@ fn random_pick(
             _ => true,
         };
         if ok {
-            return chosen.iter().map(|o| o.value.clone()).collect();
+            return chosen
+                .iter()
+                .map(|o| o.value.clone().into_owned())
+                .collect();
         }
     }
     let mut by_weight = pool;
@@ -154,7 +157,7 @@ fn random_pick(
     by_weight.sort_unstable();
     by_weight
         .iter()
-        .map(|&i| options[i].value.clone())
+        .map(|&i| options[i].value.clone().into_owned())
         .collect()
 }
 

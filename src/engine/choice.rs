@@ -15,13 +15,18 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// made for the moment, so offering a choice copies no fixed text.
 pub type Text = Cow<'static, str>;
 
+/// A JSON value of a choice: borrowed when fixed (a command with nothing to fill in, an option
+/// naming one of a game's states), owned when made for the moment, so offering it allocates
+/// nothing.
+pub type Json = Cow<'static, Value>;
+
 /// One decision a seat may take now.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Choice {
     /// What the button says: "Bid 300", "Pass", "Declare statehood for DC".
     pub label: Text,
     /// The command as JSON, complete except for the fields named by `params`.
-    pub command: Value,
+    pub command: Json,
     /// Fields the player fills in before sending; empty when the command is complete.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<Param>,
@@ -155,7 +160,7 @@ impl ParamKind {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct PickOption {
     /// What goes into the command (usually a card id such as `"CA"`).
-    pub value: Value,
+    pub value: Json,
     /// What the player reads ("California (54)").
     pub label: Text,
     /// A number the rule may add up, such as a card's electoral votes.
@@ -169,8 +174,13 @@ pub struct PickOption {
 impl PickOption {
     /// An option with no weight or group.
     pub fn new(value: impl Into<Value>, label: impl Into<Text>) -> PickOption {
+        PickOption::fixed(Cow::Owned(value.into()), label)
+    }
+
+    /// An option whose value may be borrowed from a game's static table.
+    pub fn fixed(value: Json, label: impl Into<Text>) -> PickOption {
         PickOption {
-            value: value.into(),
+            value,
             label: label.into(),
             weight: 0,
             group: None,
@@ -248,7 +258,7 @@ impl Param {
         };
         match &self.kind {
             ParamKind::One { options } => {
-                if options.iter().any(|o| &o.value == value) {
+                if options.iter().any(|o| *o.value == *value) {
                     Ok(())
                 } else {
                     Err(invalid(format!("{value} is not one of the options")))
@@ -281,7 +291,7 @@ impl Param {
                     }
                     let option = options
                         .iter()
-                        .find(|o| &o.value == v)
+                        .find(|o| *o.value == *v)
                         .ok_or_else(|| invalid(format!("{v} is not one of the options")))?;
                     picked.push(option);
                 }
@@ -377,6 +387,11 @@ impl Param {
 impl Choice {
     /// A complete command with nothing to fill in.
     pub fn action(label: impl Into<Text>, command: Value) -> Choice {
+        Choice::fixed(label, Cow::Owned(command))
+    }
+
+    /// A complete command that may be borrowed from a game's static table.
+    pub fn fixed(label: impl Into<Text>, command: Json) -> Choice {
         Choice {
             label: label.into(),
             command,
@@ -415,9 +430,9 @@ impl Choice {
 
     /// Fills the parameters (in order) and returns the command, or why the values do not fit.
     pub fn build(&self, values: &[Value]) -> Result<Value, FillError> {
-        let mut command = match &self.command {
+        let mut command = match &*self.command {
             Value::Object(map) => map.clone(),
-            _ if self.params.is_empty() => return Ok(self.command.clone()),
+            _ if self.params.is_empty() => return Ok(self.command.clone().into_owned()),
             _ => Map::new(),
         };
         for (i, param) in self.params.iter().enumerate() {

@@ -19,7 +19,7 @@ pub mod testing;
 mod tests;
 pub mod version;
 
-pub use choice::{Choice, FillError, GroupCap, Param, ParamKind, PickOption, PickRule, Text};
+pub use choice::{Choice, FillError, GroupCap, Json, Param, ParamKind, PickOption, PickRule, Text};
 pub use dynamic::{ApplyError, DynGame, DynMatch, find_game, registry};
 pub use game::{Match, state_hash};
 pub use log::Log;

@@ -350,7 +350,7 @@ pub fn values_from_form(
         text.parse::<usize>()
             .ok()
             .and_then(|i| options.get(i))
-            .map(|o| o.value.clone())
+            .map(|o| o.value.clone().into_owned())
             .ok_or_else(|| "that option is not on offer".to_string())
     };
     choice

@@ -1,23 +1,17 @@
 //! The decisions open to a seat as generic choices, and the cautious move the clock plays.
 
-use super::data::{Region, card};
+use super::data::Region;
+use super::fixed::{card_label, fixed_command, region_value, state_value};
 use super::rules::{claimed_options, hand_options, max_commit};
 use super::state::{Action, Phase, State};
 use super::stops::{Stop, assignments, campaign_colours, campaign_spec, stop};
-use crate::engine::{Choice, ParamKind, PickOption, Seat, Text};
+use crate::engine::{Choice, Json, ParamKind, PickOption, Seat, Text};
 use serde_json::{Value, json};
-
-/// Each card's label in a form: its title and effect, made once.
-static LABELS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
-    (0..=128u8)
-        .map(|c| format!("{} ({})", card(c).name, card(c).effect))
-        .collect()
-});
 
 fn card_options(cards: &[u8]) -> Vec<PickOption> {
     cards
         .iter()
-        .map(|&c| PickOption::new(c, LABELS[usize::from(c)].as_str()))
+        .map(|&c| PickOption::new(c, card_label(c)))
         .collect()
 }
 
@@ -25,10 +19,16 @@ fn one(options: Vec<PickOption>) -> ParamKind {
     ParamKind::One { options }
 }
 
-fn region_options(regions: &[Region]) -> Vec<PickOption> {
+fn region_options(regions: impl Iterator<Item = Region>) -> Vec<PickOption> {
     regions
+        .map(|r| PickOption::fixed(region_value(r), r.name()))
+        .collect()
+}
+
+fn state_options(states: &[super::data::St]) -> Vec<PickOption> {
+    states
         .iter()
-        .map(|r| PickOption::new(serde_json::to_value(r).expect("region"), r.name()))
+        .map(|&s| PickOption::fixed(state_value(s), s.name()))
         .collect()
 }
 
@@ -45,7 +45,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
         let cards = claimed_options(state, seat);
         if !cards.is_empty() {
             out.push(
-                Choice::action(label, json!({"type": "claimed"})).with_param(
+                Choice::fixed(label, fixed_command!({"type": "claimed"})).with_param(
                     "card",
                     "Which claimed card?",
                     one(card_options(&cards)),
@@ -55,20 +55,37 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
     };
     match &stop {
         Stop::HandCard => {
-            let actions = [
-                (Action::Event, "Play a card as an event"),
-                (Action::Campaign, "Play a card for Campaigning"),
-                (Action::Organize, "Play a card for Organizing"),
-                (Action::Lobby, "Play a card for Lobbying"),
+            let actions: [(Action, &str, Json); 5] = [
+                (
+                    Action::Event,
+                    "Play a card as an event",
+                    fixed_command!({"type": "play", "action": "event"}),
+                ),
+                (
+                    Action::Campaign,
+                    "Play a card for Campaigning",
+                    fixed_command!({"type": "play", "action": "campaign"}),
+                ),
+                (
+                    Action::Organize,
+                    "Play a card for Organizing",
+                    fixed_command!({"type": "play", "action": "organize"}),
+                ),
+                (
+                    Action::Lobby,
+                    "Play a card for Lobbying",
+                    fixed_command!({"type": "play", "action": "lobby"}),
+                ),
                 (
                     Action::Discard,
                     "Discard a card for no effect (nothing else is open)",
+                    fixed_command!({"type": "play", "action": "discard"}),
                 ),
             ];
             // Discarding is open only when no other play is: the other four lists decide it,
             // as in `hand_options`, without working them out again.
             let mut any_play = false;
-            for (action, label) in actions {
+            for (action, label, command) in actions {
                 let cards = if action == Action::Discard {
                     if any_play {
                         Vec::new()
@@ -80,23 +97,27 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                 };
                 any_play |= !cards.is_empty();
                 if !cards.is_empty() {
-                    out.push(
-                        Choice::action(label, json!({"type": "play", "action": action}))
-                            .with_param("card", "Which card?", one(card_options(&cards))),
-                    );
+                    out.push(Choice::fixed(label, command).with_param(
+                        "card",
+                        "Which card?",
+                        one(card_options(&cards)),
+                    ));
                 }
             }
             claimed(&mut out, "Play a claimed card first");
         }
         Stop::AfterHand => {
             claimed(&mut out, "Play a claimed card");
-            out.push(Choice::action("End your turn", json!({"type": "end_turn"})));
+            out.push(Choice::fixed(
+                "End your turn",
+                fixed_command!({"type": "end_turn"}),
+            ));
         }
         Stop::Commit => {
             let opp = state.buttons[1];
             let max = max_commit(state);
             out.push(
-                Choice::action("Commit buttons", json!({"type": "commit"})).with_param(
+                Choice::fixed("Commit buttons", fixed_command!({"type": "commit"})).with_param(
                     "buttons",
                     "How many buttons?",
                     ParamKind::Number {
@@ -122,19 +143,19 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
         }
         Stop::Answer => {
             let n = state.commitment.map_or(0, |c| c.buttons);
-            out.push(Choice::action(
+            out.push(Choice::fixed(
                 format!("Defer: the Suffragist pays {n} and takes a Strategy card"),
-                json!({"type": "defer"}),
+                fixed_command!({"type": "defer"}),
             ));
-            out.push(Choice::action(
+            out.push(Choice::fixed(
                 format!("Match: both pay {n}, nobody takes a card"),
-                json!({"type": "match"}),
+                fixed_command!({"type": "match"}),
             ));
             if state.buttons[1] > n {
                 out.push(
-                    Choice::action(
+                    Choice::fixed(
                         format!("Supersede: pay {} and take a Strategy card", n + 1),
-                        json!({"type": "supersede"}),
+                        fixed_command!({"type": "supersede"}),
                     )
                     .with_param(
                         "card",
@@ -152,50 +173,52 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             } else {
                 "Pick a card"
             };
-            out.push(Choice::action(label, json!({"type": "card"})).with_param(
-                "card",
-                "Which card?",
-                one(card_options(options)),
-            ));
+            out.push(
+                Choice::fixed(label, fixed_command!({"type": "card"})).with_param(
+                    "card",
+                    "Which card?",
+                    one(card_options(options)),
+                ),
+            );
             if *bottom {
-                out.push(Choice::action(
+                out.push(Choice::fixed(
                     "Put the rest at the bottom of the draw deck",
-                    json!({"type": "bottom"}),
+                    fixed_command!({"type": "bottom"}),
                 ));
             }
         }
         Stop::Reroll => {
-            out.push(Choice::action(
+            out.push(Choice::fixed(
                 "Reroll (1 button)",
-                json!({"type": "reroll"}),
+                fixed_command!({"type": "reroll"}),
             ));
-            out.push(Choice::action("Keep the roll", json!({"type": "accept"})));
+            out.push(Choice::fixed(
+                "Keep the roll",
+                fixed_command!({"type": "accept"}),
+            ));
         }
         Stop::Place { spec, reroll } | Stop::Remove { spec, reroll } => {
-            let (kind, label) = if matches!(stop, Stop::Place { .. }) {
-                ("place", "Place the cubes")
+            let (command, label) = if matches!(stop, Stop::Place { .. }) {
+                (fixed_command!({"type": "place"}), "Place the cubes")
             } else {
-                ("remove", "Remove the cubes")
+                (fixed_command!({"type": "remove"}), "Remove the cubes")
             };
-            out.push(Choice::action(label, json!({"type": kind})).with_param(
+            out.push(Choice::fixed(label, command).with_param(
                 "cubes",
                 format!("{label}: {} in all", spec.total),
                 spec.param(),
             ));
             if *reroll {
-                out.push(Choice::action(
+                out.push(Choice::fixed(
                     "Reroll the dice (1 button)",
-                    json!({"type": "reroll"}),
+                    fixed_command!({"type": "reroll"}),
                 ));
             }
         }
         Stop::States { options, count } => {
-            let options = options
-                .iter()
-                .map(|s| PickOption::new(s.code(), s.name()))
-                .collect();
+            let options = state_options(options);
             out.push(
-                Choice::action("Pick the states", json!({"type": "states"})).with_param(
+                Choice::fixed("Pick the states", fixed_command!({"type": "states"})).with_param(
                     "states",
                     "Which states?",
                     ParamKind::Pick {
@@ -208,15 +231,8 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             );
         }
         Stop::State { options, yellow } => {
-            let options = options
-                .iter()
-                .map(|s| PickOption::new(s.code(), s.name()))
-                .collect();
-            let mut choice = Choice::action("Pick a state", json!({"type": "state"})).with_param(
-                "state",
-                "Which state?",
-                one(options),
-            );
+            let mut choice = Choice::fixed("Pick a state", fixed_command!({"type": "state"}))
+                .with_param("state", "Which state?", one(state_options(options)));
             if let Some(max) = yellow.filter(|m| *m > 0) {
                 choice = choice.with_param(
                     "yellow",
@@ -231,14 +247,15 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             out.push(choice);
         }
         Stop::Region { options } => out.push(
-            Choice::action("Pick a region", json!({"type": "region"})).with_param(
+            Choice::fixed("Pick a region", fixed_command!({"type": "region"})).with_param(
                 "region",
                 "Which region?",
-                one(region_options(options)),
+                one(region_options(options.iter().copied())),
             ),
         ),
         Stop::Moves => {
-            let mut choice = Choice::action("Move the campaigners", json!({"type": "moves"}));
+            let mut choice =
+                Choice::fixed("Move the campaigners", fixed_command!({"type": "moves"}));
             for (i, (_, c)) in state.campaigners_of(seat).iter().enumerate() {
                 choice = choice.with_param(
                     campaigner_field(i),
@@ -248,7 +265,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                         c.region.name()
                     )
                     .to_lowercase(),
-                    one(region_options(&Region::ALL)),
+                    one(region_options(Region::ALL.into_iter())),
                 );
             }
             out.push(choice);
@@ -262,9 +279,9 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
     let frame = state.stack.last().expect("a campaign runs");
     let buttons = state.buttons[seat];
     if buttons > 0 && frame.dice.iter().any(|&d| d < frame.sides) {
-        out.push(Choice::action(
+        out.push(Choice::fixed(
             "Reroll all dice (1 button)",
-            json!({"type": "reroll"}),
+            fixed_command!({"type": "reroll"}),
         ));
     }
     let own = state.campaigners_of(seat);
@@ -273,20 +290,20 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
             if frame.moved.get(i).copied().unwrap_or(false) {
                 continue;
             }
-            let others: Vec<Region> = Region::ALL.into_iter().filter(|r| *r != c.region).collect();
+            let others = Region::ALL.into_iter().filter(|r| *r != c.region);
             out.push(
-                Choice::action(
+                Choice::fixed(
                     format!(
                         "Move the {:?} campaigner from the {} (1 button)",
                         c.colour,
                         c.region.name()
                     ),
-                    json!({"type": "move", "campaigner": i}),
+                    move_command(i),
                 )
                 .with_param(
                     "region",
                     "To which region?",
-                    one(region_options(&others)),
+                    one(region_options(others)),
                 ),
             );
         }
@@ -336,6 +353,19 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
     }
 }
 
+/// The paid move of the `i`-th campaigner (from 0).
+fn move_command(i: usize) -> Json {
+    static MOVES: std::sync::LazyLock<Vec<Value>> = std::sync::LazyLock::new(|| {
+        (0..4)
+            .map(|i| json!({"type": "move", "campaigner": i}))
+            .collect()
+    });
+    MOVES.get(i).map_or_else(
+        || Json::Owned(json!({"type": "move", "campaigner": i})),
+        Json::Borrowed,
+    )
+}
+
 /// The field of the `i`-th campaigner (from 0) in a command: `c1`, `c2`...
 fn campaigner_field(i: usize) -> Text {
     const FIELDS: [&str; 4] = ["c1", "c2", "c3", "c4"];
@@ -372,11 +402,11 @@ pub fn cautious(state: &State, seat: Seat) -> Value {
 
 fn first_value(kind: &ParamKind) -> Value {
     match kind {
-        ParamKind::One { options } => options[0].value.clone(),
+        ParamKind::One { options } => options[0].value.clone().into_owned(),
         ParamKind::Pick { options, min, .. } => Value::from(
             options[..*min]
                 .iter()
-                .map(|o| o.value.clone())
+                .map(|o| o.value.clone().into_owned())
                 .collect::<Vec<_>>(),
         ),
         ParamKind::Number { min, .. } => Value::from(*min),

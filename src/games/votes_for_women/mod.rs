@@ -6,6 +6,7 @@
 mod board;
 mod choices;
 pub mod data;
+mod fixed;
 mod ops;
 mod rules;
 mod state;

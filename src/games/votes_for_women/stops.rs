@@ -3,9 +3,9 @@
 
 use super::board::Cube;
 use super::data::{BoxKind, Colour, Dice, Op, Region, SUFF, St, card};
+use super::fixed::state_value;
 use super::state::{Frame, Mark, Phase, Script, State};
 use crate::engine::{GroupCap, ParamKind, PickOption, Seat, Text};
-use serde_json::Value;
 
 /// One unit of a placement or removal: so many cubes of each colour into one state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,7 +119,7 @@ impl Spec {
                 .iter()
                 .enumerate()
                 .map(|(i, u)| {
-                    let mut o = PickOption::new(Value::from(u.st.code()), unit_label(u));
+                    let mut o = PickOption::fixed(state_value(u.st), unit_label(u));
                     if let Some(g) = self.group_of[i] {
                         o = o.grouped(self.groups[g].0);
                     }

@@ -120,7 +120,7 @@ fn dealer_is_forced_to_270_when_all_pass() {
     let choices = Whitehouse::choices(&state, 2);
     assert_eq!(choices.len(), 1);
     assert_eq!(
-        choices[0].command,
+        *choices[0].command,
         serde_json::json!({"type": "bid", "amount": 270})
     );
     let before = state.clone();

@@ -195,7 +195,7 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<(Value, String), ReadError
                 let (option, span) = option_at(options, rest)
                     .map_err(&fail)?
                     .ok_or_else(|| fail(not_an_option(first)))?;
-                values.push(options[option].value.clone());
+                values.push(options[option].value.clone().into_owned());
                 said.push(options[option].label.to_string());
                 at += span;
             }
@@ -229,7 +229,10 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<(Value, String), ReadError
                 }
                 picked.sort_unstable();
                 values.push(Value::Array(
-                    picked.iter().map(|&o| options[o].value.clone()).collect(),
+                    picked
+                        .iter()
+                        .map(|&o| options[o].value.clone().into_owned())
+                        .collect(),
                 ));
                 said.push(
                     picked

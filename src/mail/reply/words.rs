@@ -39,7 +39,7 @@ fn ascii_suits(word: &str) -> Option<String> {
 /// the label without the part in brackets, the label's first word (a card face, with the
 /// suit as a letter too) and the rest of it (a state's name).
 pub fn aliases(option: &PickOption) -> (Vec<String>, Vec<String>) {
-    let exact = match &option.value {
+    let exact = match &*option.value {
         serde_json::Value::String(s) => vec![s.to_lowercase()],
         serde_json::Value::Number(n) => vec![n.to_string()],
         _ => Vec::new(),
