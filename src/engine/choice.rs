@@ -8,8 +8,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// Words of a choice: borrowed when fixed (a game's static labels and prompts), owned when
 /// made for the moment, so offering a choice copies no fixed text.
@@ -89,32 +87,25 @@ pub enum ParamKind {
 /// For each option of a [`ParamKind::Allot`], the index in `groups` of the first cap of its
 /// group, if any.
 pub fn group_indices(options: &[PickOption], groups: &[GroupCap]) -> Vec<Option<usize>> {
-    let mut first: HashMap<&str, usize, BuildHasherDefault<ShortKeys>> =
-        HashMap::with_capacity_and_hasher(groups.len(), Default::default());
-    for (g, cap) in groups.iter().enumerate() {
-        first.entry(cap.group.as_ref()).or_insert(g);
-    }
+    let mut names: Vec<&str> = groups.iter().map(|g| g.group.as_ref()).collect();
+    names.sort_unstable();
+    let distinct = names.windows(2).all(|w| w[0] != w[1]);
+    // Options usually list their groups in the groups' order: while every name is distinct,
+    // the group of the option before, or the one after it, is tried first.
+    let mut last = 0;
     options
         .iter()
-        .map(|o| first.get(o.group.as_deref()?).copied())
+        .map(|o| {
+            let name = o.group.as_deref()?;
+            let near = [last, last + 1]
+                .into_iter()
+                .filter(|_| distinct)
+                .find(|&g| groups.get(g).is_some_and(|cap| cap.group == name));
+            let g = near.or_else(|| groups.iter().position(|cap| cap.group == name))?;
+            last = g;
+            Some(g)
+        })
         .collect()
-}
-
-/// A fast hash for the few short group names of one parameter (no adversary chooses them, and
-/// nothing iterates the map).
-#[derive(Default)]
-struct ShortKeys(u64);
-
-impl Hasher for ShortKeys {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 /// The most units a [`ParamKind::Allot`] may put on all the options of one group together.

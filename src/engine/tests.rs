@@ -276,3 +276,31 @@ fn random_fill_always_satisfies_the_rules() {
         assert!(sum > 17);
     }
 }
+
+#[test]
+fn each_allot_option_finds_the_first_cap_of_its_group_in_any_order() {
+    let option = |group: &'static str| PickOption::new(0, group).grouped(group);
+    let cap = |group: &'static str| GroupCap {
+        group: group.into(),
+        cap: 1,
+    };
+    let options = [
+        option("CA"),
+        option("CA"),
+        PickOption::new(0, "loose"),
+        option("TX"),
+        option("NY"),
+        option("CA"),
+        option("WY"),
+    ];
+    let in_order = [cap("CA"), cap("TX"), cap("NY")];
+    assert_eq!(
+        choice::group_indices(&options, &in_order),
+        [Some(0), Some(0), None, Some(1), Some(2), Some(0), None]
+    );
+    let repeated = [cap("TX"), cap("CA"), cap("TX"), cap("NY"), cap("CA")];
+    assert_eq!(
+        choice::group_indices(&options, &repeated),
+        [Some(1), Some(1), None, Some(0), Some(3), Some(1), None]
+    );
+}

@@ -1,11 +1,13 @@
 //! The decisions open to a seat as generic choices, and the cautious move the clock plays.
 
 use super::data::Region;
-use super::fixed::{card_label, fixed_command, region_value, state_value};
+use super::fixed::{
+    campaigner_prompt, card_label, fixed_command, move_label, region_value, state_value,
+};
 use super::rules::{claimed_options, hand_options, max_commit};
 use super::state::{Action, Phase, State};
 use super::stops::{Stop, assignments, campaign_colours, campaign_spec, stop};
-use crate::engine::{Choice, Json, ParamKind, PickOption, Seat, Text};
+use crate::engine::{Choice, Json, Param, ParamKind, PickOption, Seat, Text};
 use serde_json::{Value, json};
 
 fn card_options(cards: &[u8]) -> Vec<PickOption> {
@@ -292,15 +294,7 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
             }
             let others = Region::ALL.into_iter().filter(|r| *r != c.region);
             out.push(
-                Choice::fixed(
-                    format!(
-                        "Move the {:?} campaigner from the {} (1 button)",
-                        c.colour,
-                        c.region.name()
-                    ),
-                    move_command(i),
-                )
-                .with_param(
+                Choice::fixed(move_label(c.colour, c.region), move_command(i)).with_param(
                     "region",
                     "To which region?",
                     one(region_options(others)),
@@ -310,45 +304,48 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
     }
     // A campaigner's words, prompt and placement for one die depend on nothing else: made once
     // for every way of handing out the dice.
+    struct Placement {
+        campaigner: usize,
+        die: u8,
+        words: String,
+        prompt: Text,
+        param: ParamKind,
+    }
     let colours = campaign_colours(state, seat);
-    let mut made: Vec<(usize, u8, String, String, ParamKind)> = Vec::new();
+    let mut made: Vec<Placement> = Vec::new();
     for dice in assignments(&frame.dice) {
-        let mut words = Vec::with_capacity(dice.len());
+        let mut label = String::from("Place cubes: ");
         let mut params = Vec::with_capacity(dice.len());
         for (i, ((&(cube, region), (_, c)), &die)) in
             colours.iter().zip(&own).zip(&dice).enumerate()
         {
-            let at = match made.iter().position(|m| m.0 == i && m.1 == die) {
+            let at = match made.iter().position(|m| m.campaigner == i && m.die == die) {
                 Some(at) => at,
                 None => {
                     let spec = campaign_spec(state, seat, cube, region, die);
-                    made.push((
-                        i,
+                    made.push(Placement {
+                        campaigner: i,
                         die,
-                        format!("{:?} in the {} takes {die}", c.colour, c.region.name()),
-                        format!(
-                            "{:?} campaigner: {} cubes in the {}",
-                            c.colour,
-                            spec.total,
-                            c.region.name()
-                        ),
-                        spec.param(),
-                    ));
+                        words: format!("{:?} in the {} takes {die}", c.colour, c.region.name()),
+                        prompt: campaigner_prompt(c.colour, spec.total, c.region),
+                        param: spec.param(),
+                    });
                     made.len() - 1
                 }
             };
-            words.push(at);
-            let (_, _, _, prompt, param) = &made[at];
-            params.push((i, prompt.clone(), param.clone()));
+            let placement = &made[at];
+            if i > 0 {
+                label.push_str("; ");
+            }
+            label.push_str(&placement.words);
+            params.push(Param {
+                field: campaigner_field(i),
+                prompt: placement.prompt.clone(),
+                kind: placement.param.clone(),
+            });
         }
-        let words: Vec<&str> = words.iter().map(|&at| made[at].2.as_str()).collect();
-        let mut choice = Choice::action(
-            format!("Place cubes: {}", words.join("; ")),
-            json!({"type": "assign", "dice": dice}),
-        );
-        for (i, prompt, param) in params {
-            choice = choice.with_param(campaigner_field(i), prompt, param);
-        }
+        let mut choice = Choice::action(label, json!({"type": "assign", "dice": dice}));
+        choice.params = params;
         out.push(choice);
     }
 }

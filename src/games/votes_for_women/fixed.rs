@@ -1,8 +1,8 @@
 //! The JSON values and words the choices borrow, made once: a random game offers thousands of
 //! options, and none of them should allocate its state's code or its card's label again.
 
-use super::data::{Region, St, card};
-use crate::engine::Json;
+use super::data::{Colour, Region, St, card};
+use crate::engine::{Json, Text};
 use serde_json::Value;
 use std::sync::LazyLock;
 
@@ -39,16 +39,80 @@ pub fn state_value(st: St) -> Json {
 
 /// A region's code as an option's value.
 pub fn region_value(region: Region) -> Json {
-    let at = Region::ALL
-        .iter()
-        .position(|r| *r == region)
-        .expect("every region is listed");
-    Json::Borrowed(&REGION_VALUES[at])
+    Json::Borrowed(&REGION_VALUES[region_at(region)])
 }
 
 /// A card's label in a form: its title and effect.
 pub fn card_label(c: u8) -> &'static str {
     CARD_LABELS[usize::from(c)].as_str()
+}
+
+const COLOURS: [Colour; 3] = [Colour::Purple, Colour::Yellow, Colour::Red];
+
+/// The most cubes a campaigner's prompt is made once for (a die of eight sides).
+const MOST_CUBES: u32 = 8;
+
+fn colour_at(colour: Colour) -> usize {
+    COLOURS
+        .iter()
+        .position(|c| *c == colour)
+        .expect("every colour is listed")
+}
+
+fn region_at(region: Region) -> usize {
+    Region::ALL
+        .iter()
+        .position(|r| *r == region)
+        .expect("every region is listed")
+}
+
+fn format_move_label(colour: Colour, region: Region) -> String {
+    format!(
+        "Move the {colour:?} campaigner from the {} (1 button)",
+        region.name()
+    )
+}
+
+fn format_campaigner_prompt(colour: Colour, cubes: u32, region: Region) -> String {
+    format!(
+        "{colour:?} campaigner: {cubes} cubes in the {}",
+        region.name()
+    )
+}
+
+static MOVE_LABELS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    COLOURS
+        .iter()
+        .flat_map(|&c| Region::ALL.iter().map(move |&r| format_move_label(c, r)))
+        .collect()
+});
+
+static CAMPAIGNER_PROMPTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    COLOURS
+        .iter()
+        .flat_map(|&c| {
+            (0..=MOST_CUBES).flat_map(move |n| {
+                Region::ALL
+                    .iter()
+                    .map(move |&r| format_campaigner_prompt(c, n, r))
+            })
+        })
+        .collect()
+});
+
+/// The label of a campaigner's paid move.
+pub fn move_label(colour: Colour, region: Region) -> &'static str {
+    &MOVE_LABELS[colour_at(colour) * Region::ALL.len() + region_at(region)]
+}
+
+/// The question for a campaigner's cubes: how many, where.
+pub fn campaigner_prompt(colour: Colour, cubes: u32, region: Region) -> Text {
+    if cubes > MOST_CUBES {
+        return format_campaigner_prompt(colour, cubes, region).into();
+    }
+    let at = (colour_at(colour) * (MOST_CUBES as usize + 1) + cubes as usize) * Region::ALL.len()
+        + region_at(region);
+    CAMPAIGNER_PROMPTS[at].as_str().into()
 }
 
 #[cfg(test)]
