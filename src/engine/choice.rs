@@ -421,18 +421,27 @@ impl Choice {
 
     /// Fills the parameters (in order) and returns the command, or why the values do not fit.
     pub fn build(&self, values: &[Value]) -> Result<Value, FillError> {
-        let mut command = match &*self.command {
-            Value::Object(map) => map.clone(),
-            _ if self.params.is_empty() => return Ok(self.command.clone().into_owned()),
-            _ => Map::new(),
-        };
         for (i, param) in self.params.iter().enumerate() {
             let value = values
                 .get(i)
                 .ok_or_else(|| FillError::Missing(param.field.to_string()))?;
             param.check(value)?;
-            command.insert(param.field.to_string(), value.clone());
         }
-        Ok(Value::Object(command))
+        Ok(self.assemble(values.iter().cloned()))
+    }
+
+    /// The command with `values` in the parameters' fields, in order, unchecked: for a filler
+    /// that obeys every parameter's rule by construction (the random bot, whose fills the
+    /// game checks again when it applies them).
+    pub fn assemble(&self, values: impl IntoIterator<Item = Value>) -> Value {
+        let mut command = match &*self.command {
+            Value::Object(map) => map.clone(),
+            _ if self.params.is_empty() => return self.command.clone().into_owned(),
+            _ => Map::new(),
+        };
+        for (param, value) in self.params.iter().zip(values) {
+            command.insert(param.field.to_string(), value);
+        }
+        Value::Object(command)
     }
 }
