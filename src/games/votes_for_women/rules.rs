@@ -2,8 +2,8 @@
 //! and the turn's flow between decisions (Planning, Strategy, rounds, Cleanup, Final Voting).
 
 use super::data::{BoxKind, Deck, OPP, Op, Prereq, SUFF, card};
-use super::state::{Action, Phase, State};
-use super::stops::{check_states, congress_room, reconsider_targets};
+use super::state::{Action, Mark, Phase, State};
+use super::stops::{congress_room, reconsider_targets};
 use crate::engine::log::who;
 use crate::engine::{GameRng, Log, Seat};
 
@@ -33,7 +33,7 @@ pub fn playable(state: &State, seat: Seat, id: u8, from_hand: bool) -> bool {
             0
         };
     let targets = def.ops.iter().all(|op| match op {
-        Op::CheckToX => !check_states(state).is_empty(),
+        Op::CheckToX => state.states.iter().any(|c| c.mark == Some(Mark::Check)),
         Op::Reconsider => !reconsider_targets(state, seat).is_empty(),
         _ => true,
     });
@@ -42,7 +42,7 @@ pub fn playable(state: &State, seat: Seat, id: u8, from_hand: bool) -> bool {
 
 /// Whether `seat` may play a hand card for `action`.
 pub fn action_open(state: &State, seat: Seat, action: Action) -> bool {
-    let campaigners = !state.campaigners_of(seat).is_empty();
+    let campaigners = state.campaigners.iter().any(|c| c.seat() == seat);
     match action {
         Action::Event | Action::Discard => true,
         Action::Campaign => {
