@@ -1,12 +1,14 @@
 //! The decisions open to a seat as generic choices, and the cautious move the clock plays.
 
+use super::board::Cube;
 use super::data::Region;
+use super::data::SUFF;
 use super::fixed::{
     campaigner_prompt, card_label, fixed_command, move_label, region_value, state_value,
 };
 use super::rules::{claimed_options, hand_options, max_commit};
 use super::state::{Action, Phase, State};
-use super::stops::{Stop, assignments, campaign_colours, campaign_spec, stop};
+use super::stops::{Stop, Unit, assignments, campaign_colours, stop, unit_label};
 use crate::engine::{Choice, Json, Param, ParamKind, PickOption, Seat, Text};
 use serde_json::{Value, json};
 
@@ -322,13 +324,13 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
             let at = match made.iter().position(|m| m.campaigner == i && m.die == die) {
                 Some(at) => at,
                 None => {
-                    let spec = campaign_spec(state, seat, cube, region, die);
+                    let (total, param) = campaign_placement(state, seat, cube, region, die);
                     made.push(Placement {
                         campaigner: i,
                         die,
                         words: format!("{:?} in the {} takes {die}", c.colour, c.region.name()),
-                        prompt: campaigner_prompt(c.colour, spec.total, c.region),
-                        param: spec.param(),
+                        prompt: campaigner_prompt(c.colour, total, c.region),
+                        param,
                     });
                     made.len() - 1
                 }
@@ -348,6 +350,48 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
         choice.params = params;
         out.push(choice);
     }
+}
+
+/// A campaigner's placement with `die` cubes of `cube` in its `region`, and how many it
+/// places: the parameter of [`campaign_spec`], made straight from the rooms of the region's
+/// states (single cubes of one colour, no group caps), without the general placement's
+/// bookkeeping; a test checks they agree.
+fn campaign_placement(
+    state: &State,
+    seat: Seat,
+    cube: Cube,
+    region: Region,
+    die: u8,
+) -> (u32, ParamKind) {
+    let colour = match cube {
+        Cube::Purple if seat == SUFF => (1, 0, 0),
+        Cube::Yellow if seat == SUFF => (0, 1, 0),
+        _ if seat != SUFF => (0, 0, 1),
+        _ => unreachable!("the Suffragist's campaigners place purple or yellow"),
+    };
+    let mut options = Vec::with_capacity(8);
+    let mut caps = Vec::with_capacity(8);
+    for st in region.states() {
+        let cap = state.room(seat, st).min(u32::from(die));
+        if cap > 0 {
+            let unit = Unit {
+                st,
+                purple: colour.0,
+                yellow: colour.1,
+                red: colour.2,
+            };
+            options.push(PickOption::fixed(state_value(st), unit_label(&unit)));
+            caps.push(cap);
+        }
+    }
+    let total = u32::from(die).min(caps.iter().sum());
+    let param = ParamKind::Allot {
+        options,
+        total,
+        caps,
+        groups: Vec::new(),
+    };
+    (total, param)
 }
 
 /// The paid move of the `i`-th campaigner (from 0).
@@ -450,5 +494,42 @@ fn first_value(kind: &ParamKind) -> Value {
                 .collect();
             Value::from(counts)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::stops::campaign_spec;
+    use super::*;
+    use crate::engine::Seed;
+    use crate::engine::testing::random_midgame;
+    use crate::games::votes_for_women::{Options, VotesForWomen};
+
+    #[test]
+    fn a_campaigners_placement_is_the_general_placements_parameter() {
+        let mut compared = 0;
+        for seed in 0..60 {
+            for steps in [20, 60, 110, 160] {
+                let state = random_midgame::<VotesForWomen>(
+                    Options::default(),
+                    2,
+                    Seed::from_number(seed),
+                    steps,
+                )
+                .state;
+                for seat in [0, 1] {
+                    for &(cube, region) in &campaign_colours(&state, seat) {
+                        for die in 1..=8 {
+                            let spec = campaign_spec(&state, seat, cube, region, die);
+                            let (total, param) =
+                                campaign_placement(&state, seat, cube, region, die);
+                            assert_eq!((total, param), (spec.total, spec.param()));
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000, "only {compared} placements compared");
     }
 }

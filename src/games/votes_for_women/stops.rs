@@ -198,7 +198,8 @@ static UNIT_LABELS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(
     labels
 });
 
-fn unit_label(u: &Unit) -> Text {
+/// A unit's words in a form ("California: 1 purple").
+pub fn unit_label(u: &Unit) -> Text {
     if u.purple.max(u.yellow).max(u.red) > LABELLED {
         return format_unit_label(u).into();
     }
