@@ -4,7 +4,8 @@ use super::board::Cube;
 use super::data::Region;
 use super::data::SUFF;
 use super::fixed::{
-    campaigner_prompt, card_label, fixed_command, move_label, region_value, state_value,
+    campaigner_prompt, campaigner_words, card_label, fixed_command, move_label, region_value,
+    state_value,
 };
 use super::rules::{claimed_options, hand_options, max_commit};
 use super::state::{Action, Phase, State};
@@ -309,7 +310,7 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
     struct Placement {
         campaigner: usize,
         die: u8,
-        words: String,
+        words: Text,
         prompt: Text,
         param: ParamKind,
     }
@@ -328,7 +329,7 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
                     made.push(Placement {
                         campaigner: i,
                         die,
-                        words: format!("{:?} in the {} takes {die}", c.colour, c.region.name()),
+                        words: campaigner_words(c.colour, c.region, die),
                         prompt: campaigner_prompt(c.colour, total, c.region),
                         param,
                     });

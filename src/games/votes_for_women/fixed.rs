@@ -80,6 +80,21 @@ fn format_campaigner_prompt(colour: Colour, cubes: u32, region: Region) -> Strin
     )
 }
 
+fn format_campaigner_words(colour: Colour, region: Region, die: u32) -> String {
+    format!("{colour:?} in the {} takes {die}", region.name())
+}
+
+static CAMPAIGNER_WORDS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    COLOURS
+        .iter()
+        .flat_map(|&c| {
+            Region::ALL.iter().flat_map(move |&r| {
+                (0..=MOST_CUBES).map(move |die| format_campaigner_words(c, r, die))
+            })
+        })
+        .collect()
+});
+
 static MOVE_LABELS: LazyLock<Vec<String>> = LazyLock::new(|| {
     COLOURS
         .iter()
@@ -103,6 +118,18 @@ static CAMPAIGNER_PROMPTS: LazyLock<Vec<String>> = LazyLock::new(|| {
 /// The label of a campaigner's paid move.
 pub fn move_label(colour: Colour, region: Region) -> &'static str {
     &MOVE_LABELS[colour_at(colour) * Region::ALL.len() + region_at(region)]
+}
+
+/// What a campaigner does with a die, in the label of a way to hand out the dice.
+pub fn campaigner_words(colour: Colour, region: Region, die: u8) -> Text {
+    let die = u32::from(die);
+    if die > MOST_CUBES {
+        return format_campaigner_words(colour, region, die).into();
+    }
+    let at = (colour_at(colour) * Region::ALL.len() + region_at(region))
+        * (MOST_CUBES as usize + 1)
+        + die as usize;
+    CAMPAIGNER_WORDS[at].as_str().into()
 }
 
 /// The question for a campaigner's cubes: how many, where.
@@ -130,6 +157,30 @@ mod tests {
         assert_eq!(
             *fixed_command!({"type": "bottom"}),
             serde_json::json!({"type": "bottom"})
+        );
+    }
+
+    #[test]
+    fn words_made_once_read_as_words_made_afresh() {
+        for c in COLOURS {
+            for r in Region::ALL {
+                assert_eq!(move_label(c, r), format_move_label(c, r));
+                for n in 0..=MOST_CUBES + 1 {
+                    assert_eq!(
+                        campaigner_prompt(c, n, r),
+                        format_campaigner_prompt(c, n, r)
+                    );
+                    let die = n as u8;
+                    assert_eq!(
+                        campaigner_words(c, r, die),
+                        format_campaigner_words(c, r, n)
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            card_label(1),
+            format!("{} ({})", card(1).name, card(1).effect)
         );
     }
 }

@@ -174,25 +174,34 @@ impl Spec {
 }
 
 /// The most cubes of one colour in a unit whose label is made once, in [`UNIT_LABELS`].
-const LABELLED: u8 = 4;
+const LABELLED: u8 = 8;
 
-/// The label of every unit of up to [`LABELLED`] cubes of each colour, made once: a random game
-/// builds tens of thousands of option labels.
+/// Labels made once per state: purple and yellow together, then red alone.
+const LABELS_PER_STATE: usize = (LABELLED as usize + 1) * (LABELLED as usize + 2);
+
+/// The label of every unit a placement or removal offers (purple and yellow cubes together,
+/// or red cubes alone, up to [`LABELLED`] of a colour), made once: a random game builds
+/// thousands of option labels.
 static UNIT_LABELS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
-    let n = LABELLED + 1;
-    let mut labels = Vec::with_capacity(super::data::STATES * usize::from(n).pow(3));
+    let mut labels = Vec::with_capacity(super::data::STATES * LABELS_PER_STATE);
     for st in St::all() {
-        for purple in 0..n {
-            for yellow in 0..n {
-                for red in 0..n {
-                    labels.push(format_unit_label(&Unit {
-                        st,
-                        purple,
-                        yellow,
-                        red,
-                    }));
-                }
+        for purple in 0..=LABELLED {
+            for yellow in 0..=LABELLED {
+                labels.push(format_unit_label(&Unit {
+                    st,
+                    purple,
+                    yellow,
+                    red: 0,
+                }));
             }
+        }
+        for red in 0..=LABELLED {
+            labels.push(format_unit_label(&Unit {
+                st,
+                purple: 0,
+                yellow: 0,
+                red,
+            }));
         }
     }
     labels
@@ -200,13 +209,15 @@ static UNIT_LABELS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(
 
 /// A unit's words in a form ("California: 1 purple").
 pub fn unit_label(u: &Unit) -> Text {
-    if u.purple.max(u.yellow).max(u.red) > LABELLED {
-        return format_unit_label(u).into();
-    }
-    let n = usize::from(LABELLED + 1);
-    let index = ((usize::from(u.st.0) * n + usize::from(u.purple)) * n + usize::from(u.yellow)) * n
-        + usize::from(u.red);
-    UNIT_LABELS[index].as_str().into()
+    let n = usize::from(LABELLED) + 1;
+    let at = match (u.purple, u.yellow, u.red) {
+        (p, y, 0) if p.max(y) <= LABELLED => usize::from(p) * n + usize::from(y),
+        (0, 0, r) if r <= LABELLED => n * n + usize::from(r),
+        _ => return format_unit_label(u).into(),
+    };
+    UNIT_LABELS[usize::from(u.st.0) * LABELS_PER_STATE + at]
+        .as_str()
+        .into()
 }
 
 fn format_unit_label(u: &Unit) -> String {
@@ -761,7 +772,17 @@ mod tests {
     #[test]
     fn a_label_made_once_reads_as_one_made_afresh() {
         for st in St::all() {
-            for (purple, yellow, red) in [(1, 0, 0), (0, 1, 0), (0, 0, 1), (2, 2, 0), (4, 0, 4)] {
+            for (purple, yellow, red) in [
+                (1, 0, 0),
+                (0, 1, 0),
+                (0, 0, 1),
+                (2, 2, 0),
+                (4, 0, 4),
+                (8, 8, 0),
+                (0, 0, 8),
+                (0, 8, 0),
+                (3, 5, 0),
+            ] {
                 let unit = Unit {
                     st,
                     purple,
@@ -773,10 +794,10 @@ mod tests {
         }
         let big = Unit {
             st: St(0),
-            purple: 5,
+            purple: 9,
             yellow: 0,
             red: 0,
         };
-        assert_eq!(unit_label(&big), format!("{}: 5 purple", St(0).name()));
+        assert_eq!(unit_label(&big), format!("{}: 9 purple", St(0).name()));
     }
 }
