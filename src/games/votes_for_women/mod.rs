@@ -6,6 +6,7 @@
 mod board;
 mod choices;
 pub mod data;
+mod decode;
 mod ops;
 mod rules;
 mod state;
@@ -119,6 +120,10 @@ impl Rules for VotesForWomen {
 
     fn choices(state: &State, seat: Seat) -> Vec<Choice> {
         choices::for_seat(state, seat)
+    }
+
+    fn decode(command: &serde_json::Value) -> Result<Command, serde_json::Error> {
+        decode::command(command)
     }
 
     fn apply(
