@@ -203,7 +203,7 @@ fn flow(
 ) -> Result<(), RuleError> {
     match (stop, command) {
         (Stop::HandCard, Command::Play { card: c, action }) => {
-            if !rules::hand_options(state, seat, *action).contains(c) {
+            if !rules::may_play(state, seat, *action, *c) {
                 return illegal(
                     format!("you may not play that card for {action:?}").to_lowercase(),
                 );
@@ -244,7 +244,7 @@ fn flow(
             Ok(())
         }
         (Stop::HandCard | Stop::AfterHand, Command::Claimed { card: c }) => {
-            if !rules::claimed_options(state, seat).contains(c) {
+            if !rules::may_play_claimed(state, seat, *c) {
                 return illegal("you may not play that claimed card now");
             }
             state.claimed[seat].retain(|x| x != c);
