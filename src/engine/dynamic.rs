@@ -5,7 +5,6 @@ use super::{
     Choice, Log, Match, OptionSpec, Outcome, RuleError, Rules, Seat, Seed, SetupError, Standing,
     Viewer,
 };
-use serde::Deserialize;
 use serde_json::Value;
 use std::marker::PhantomData;
 
@@ -216,15 +215,14 @@ where
         R::choices(&self.state, seat)
     }
     fn apply_json(&mut self, seat: Seat, command: &Value, log: &mut Log) -> Result<(), ApplyError> {
-        let command: R::Command =
-            R::Command::deserialize(command).map_err(|e| ApplyError::Malformed(e.to_string()))?;
+        let command = R::decode(command).map_err(|e| ApplyError::Malformed(e.to_string()))?;
         Ok(self.apply(seat, &command, log)?)
     }
     fn canonical(&self, command: &Value) -> Result<Value, ApplyError> {
         canonical::<R>(command)
     }
     fn redacted(&self, seat: Seat, command: &Value) -> Option<Value> {
-        match R::Command::deserialize(command) {
+        match R::decode(command) {
             Ok(parsed) => R::redacted(&self.state, seat, &parsed),
             // Not a command of this game: it would not replay either; show nothing of it.
             Err(_) => Some(serde_json::json!({"type": "unreadable"})),
@@ -268,8 +266,7 @@ pub fn canonical<R: Rules>(command: &Value) -> Result<Value, ApplyError> {
     if size > MAX_COMMAND_BYTES {
         return Err(ApplyError::TooLarge(size));
     }
-    let parsed =
-        R::Command::deserialize(command).map_err(|e| ApplyError::Malformed(e.to_string()))?;
+    let parsed = R::decode(command).map_err(|e| ApplyError::Malformed(e.to_string()))?;
     let canonical = serde_json::to_value(&parsed).expect("commands serialize");
     if let Some(path) = unknown_field(command, &canonical, "") {
         return Err(ApplyError::Malformed(format!("unknown field {path}")));

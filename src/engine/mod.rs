@@ -161,6 +161,13 @@ pub trait Rules: 'static {
     /// What a viewer is shown.
     type View: Serialize;
 
+    /// Reads a command from JSON. The default is the command's `Deserialize`; a game may read
+    /// its common shapes faster, provided it accepts exactly what `Deserialize` accepts, with
+    /// the same result, and refuses the rest with `Deserialize`'s error.
+    fn decode(command: &Value) -> Result<Self::Command, serde_json::Error> {
+        Self::Command::deserialize(command)
+    }
+
     /// How many seats the game takes, fewest and most.
     fn seat_counts() -> (usize, usize);
 

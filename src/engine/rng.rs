@@ -90,19 +90,32 @@ impl<'de> Deserialize<'de> for Seed {
 }
 
 /// The random source handed to `setup` (stream 0) and to the n-th command (stream n).
-pub struct GameRng(ChaCha20Rng);
+pub struct GameRng {
+    seed: Seed,
+    stream: u64,
+    chacha: Option<ChaCha20Rng>,
+}
 
 impl GameRng {
     /// The stream for command number `stream` of the game with this seed; setup is stream 0.
     pub fn new(seed: &Seed, stream: u64) -> GameRng {
-        let mut inner = ChaCha20Rng::from_seed(seed.0);
-        inner.set_stream(stream);
-        GameRng(inner)
+        GameRng {
+            seed: *seed,
+            stream,
+            chacha: None,
+        }
     }
 
     /// The next raw 32 bits of the stream.
     pub fn next_u32(&mut self) -> u32 {
-        self.0.next_u32()
+        let (seed, stream) = (&self.seed, self.stream);
+        self.chacha
+            .get_or_insert_with(|| {
+                let mut chacha = ChaCha20Rng::from_seed(seed.0);
+                chacha.set_stream(stream);
+                chacha
+            })
+            .next_u32()
     }
 
     /// A uniform integer in `0..n` (n > 0), by rejection sampling on 32-bit words, so every value

@@ -88,16 +88,19 @@ impl State {
             }
             return;
         }
-        let cube = if seat == OPP {
-            Cube::Red
-        } else if self.supply(cube) > 0 {
-            cube
-        } else if cube == Cube::Purple {
-            Cube::Yellow
-        } else {
-            Cube::Purple
+        let cube = if seat == OPP { Cube::Red } else { cube };
+        let (cube, left) = match self.supply(cube) {
+            0 if seat == SUFF => {
+                let other = if cube == Cube::Purple {
+                    Cube::Yellow
+                } else {
+                    Cube::Purple
+                };
+                (other, self.supply(other))
+            }
+            left => (cube, left),
         };
-        if self.supply(cube) == 0 {
+        if left == 0 {
             return;
         }
         let c = &mut self.states[i];

@@ -6,6 +6,7 @@
 mod board;
 mod choices;
 pub mod data;
+mod decode;
 mod fixed;
 mod ops;
 mod rules;
@@ -122,6 +123,10 @@ impl Rules for VotesForWomen {
         choices::for_seat(state, seat)
     }
 
+    fn decode(command: &serde_json::Value) -> Result<Command, serde_json::Error> {
+        decode::command(command)
+    }
+
     fn apply(
         state: &mut State,
         seat: Seat,
@@ -199,7 +204,7 @@ fn flow(
 ) -> Result<(), RuleError> {
     match (stop, command) {
         (Stop::HandCard, Command::Play { card: c, action }) => {
-            if !rules::hand_options(state, seat, *action).contains(c) {
+            if !rules::may_play(state, seat, *action, *c) {
                 return illegal(
                     format!("you may not play that card for {action:?}").to_lowercase(),
                 );
@@ -240,7 +245,7 @@ fn flow(
             Ok(())
         }
         (Stop::HandCard | Stop::AfterHand, Command::Claimed { card: c }) => {
-            if !rules::claimed_options(state, seat).contains(c) {
+            if !rules::may_play_claimed(state, seat, *c) {
                 return illegal("you may not play that claimed card now");
             }
             state.claimed[seat].retain(|x| x != c);

@@ -131,7 +131,7 @@ fn enter(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
     let dice = match op {
         Op::RollForSuccess(d) | Op::Roll(d) | Op::RollSixes(d) => Some(*d),
         Op::Lobby => Some(Dice {
-            count: state.campaigners_of(seat).len() as u8,
+            count: state.campaigner_count(seat),
             sides: if seat == SUFF && state.rest_of_turn.contains(&42) {
                 8
             } else {
@@ -239,8 +239,8 @@ fn branch_end(ops: &[Op], at: usize, stop_at_else: bool) -> usize {
 
 /// Applies an op that awaits no decision, and moves past it.
 fn exec(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
-    let frame = state.stack.last().expect("a frame").clone();
-    let seat = frame.seat;
+    let frame = state.stack.last().expect("a frame");
+    let (seat, ip, selected) = (frame.seat, frame.ip, frame.selected);
     let other = State::other(seat);
     match op {
         Op::AddCampaigner(colour, region) => {
@@ -251,7 +251,7 @@ fn exec(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
             log.push(|| format!("{} puts a campaigner in the {}", who(seat), region.name()));
         }
         Op::Congress { add, count } => {
-            let n = amount(state, &frame, *count).min(6) as u8;
+            let n = amount(state, frame, *count).min(6) as u8;
             state.move_congress(*add, n, log);
         }
         Op::Buttons(n) => {
@@ -260,12 +260,12 @@ fn exec(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
         }
         Op::SpendButtons(n) => state.buttons[seat] = state.buttons[seat].saturating_sub(*n),
         Op::OpponentLoses(count) => {
-            let n = amount(state, &frame, *count).min(255) as u8;
+            let n = amount(state, frame, *count).min(255) as u8;
             state.buttons[other] = state.buttons[other].saturating_sub(n);
             log.push(|| format!("{} loses {}", who(other), counted(n, "button")));
         }
         Op::PlaceSelected(n) => {
-            if let Some(st) = frame.selected {
+            if let Some(st) = selected {
                 let yellow = frame.yellow.min(*n);
                 for i in 0..*n {
                     let cube = if seat != SUFF {
@@ -285,7 +285,7 @@ fn exec(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
             }
         }
         Op::RemoveAllSelected(cubes) => {
-            if let Some(st) = frame.selected {
+            if let Some(st) = selected {
                 remove_all(state, st, *cubes);
             }
         }
@@ -295,13 +295,14 @@ fn exec(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
                 Cond::Suffragist => seat == SUFF,
             };
             if !holds {
-                let ops = ops_of(&frame);
-                let mut to = branch_end(ops, frame.ip as usize, true);
+                let ops = ops_of(frame);
+                let mut to = branch_end(ops, ip as usize, true);
                 if matches!(ops.get(to), Some(Op::Else)) {
                     to += 1;
                 }
                 if cond == &Cond::RollSucceeded {
-                    log.push(|| format!("{}: the roll fails", card(frame.card).name));
+                    let name = &card(frame.card).name;
+                    log.push(|| format!("{name}: the roll fails"));
                 }
                 let f = top(state);
                 f.ip = to as u16;
@@ -309,7 +310,7 @@ fn exec(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
             }
         }
         Op::Else => {
-            let to = branch_end(ops_of(&frame), frame.ip as usize, false);
+            let to = branch_end(ops_of(frame), ip as usize, false);
             let f = top(state);
             f.ip = to as u16;
             f.entered = false;
@@ -344,7 +345,7 @@ fn exec(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
             state.draw(other, n);
         }
         Op::Organize => {
-            let n = state.campaigners_of(seat).len() as u8;
+            let n = state.campaigner_count(seat);
             state.gain_buttons(seat, n);
             log.push(|| format!("{} organizes: {}", who(seat), counted(n, "button")));
         }
@@ -357,7 +358,7 @@ fn exec(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
     }
     if state.outcome.is_none() && !state.stack.is_empty() {
         let f = state.stack.last().expect("a frame");
-        if f.ip == frame.ip && f.entered {
+        if f.ip == ip && f.entered {
             advance(state);
         }
     }
@@ -664,7 +665,7 @@ pub fn decide(
                 c4,
             },
         ) => {
-            if !assignments(&top(state).dice).contains(dice) {
+            if !is_rearrangement(dice, &top(state).dice) {
                 return illegal("give each campaigner one of the dice rolled");
             }
             let specs = campaign_specs(state, seat, dice);
@@ -695,6 +696,12 @@ pub fn decide(
         }
         _ => illegal(stop_words(&stop)),
     }
+}
+
+/// Whether `dice` holds the faces of `rolled` in some order: one of its [`assignments`].
+fn is_rearrangement(dice: &[u8], rolled: &[u8]) -> bool {
+    let times = |faces: &[u8], face: u8| faces.iter().filter(|&&f| f == face).count();
+    dice.len() == rolled.len() && dice.iter().all(|&f| times(dice, f) == times(rolled, f))
 }
 
 /// What a stop asks, for a refusal.

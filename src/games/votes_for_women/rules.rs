@@ -2,8 +2,8 @@
 //! and the turn's flow between decisions (Planning, Strategy, rounds, Cleanup, Final Voting).
 
 use super::data::{BoxKind, Deck, OPP, Op, Prereq, SUFF, card};
-use super::state::{Action, Mark, Phase, State};
-use super::stops::{congress_room, reconsider_targets};
+use super::state::{Action, Phase, State};
+use super::stops::{any_check, any_reconsider_target, congress_room};
 use crate::engine::log::who;
 use crate::engine::{GameRng, Log, Seat};
 
@@ -33,8 +33,8 @@ pub fn playable(state: &State, seat: Seat, id: u8, from_hand: bool) -> bool {
             0
         };
     let targets = def.ops.iter().all(|op| match op {
-        Op::CheckToX => state.states.iter().any(|c| c.mark == Some(Mark::Check)),
-        Op::Reconsider => !reconsider_targets(state, seat).is_empty(),
+        Op::CheckToX => any_check(state),
+        Op::Reconsider => any_reconsider_target(state, seat),
         _ => true,
     });
     holds && targets && state.buttons[seat] >= cost
@@ -42,7 +42,7 @@ pub fn playable(state: &State, seat: Seat, id: u8, from_hand: bool) -> bool {
 
 /// Whether `seat` may play a hand card for `action`.
 pub fn action_open(state: &State, seat: Seat, action: Action) -> bool {
-    let campaigners = state.campaigners.iter().any(|c| c.seat() == seat);
+    let campaigners = state.campaigner_count(seat) > 0;
     match action {
         Action::Event | Action::Discard => true,
         Action::Campaign => {
@@ -64,20 +64,31 @@ pub fn hand_options(state: &State, seat: Seat, action: Action) -> Vec<u8> {
             .copied()
             .filter(|&c| playable(state, seat, c, true))
             .collect(),
-        Action::Discard => {
-            let stuck = [
-                Action::Event,
-                Action::Campaign,
-                Action::Organize,
-                Action::Lobby,
-            ]
-            .iter()
-            .all(|&a| hand_options(state, seat, a).is_empty());
-            if stuck { hand.clone() } else { Vec::new() }
-        }
+        Action::Discard if stuck(state, seat) => hand.clone(),
+        Action::Discard => Vec::new(),
         _ if action_open(state, seat, action) => hand.clone(),
         _ => Vec::new(),
     }
+}
+
+/// Whether [`hand_options`] holds card `c`, without listing them.
+pub fn may_play(state: &State, seat: Seat, action: Action, c: u8) -> bool {
+    state.hands[seat].contains(&c)
+        && match action {
+            Action::Event => playable(state, seat, c, true),
+            Action::Discard => stuck(state, seat),
+            _ => action_open(state, seat, action),
+        }
+}
+
+/// Whether no hand card can be played as an event or for an action.
+fn stuck(state: &State, seat: Seat) -> bool {
+    let hand = &state.hands[seat];
+    !hand.iter().any(|&c| playable(state, seat, c, true))
+        && (hand.is_empty()
+            || [Action::Campaign, Action::Organize, Action::Lobby]
+                .iter()
+                .all(|&a| !action_open(state, seat, a)))
 }
 
 /// The claimed cards `seat` may play now.
@@ -90,6 +101,19 @@ pub fn claimed_options(state: &State, seat: Seat) -> Vec<u8> {
         .copied()
         .filter(|&c| playable(state, seat, c, false))
         .collect()
+}
+
+/// Whether [`claimed_options`] holds card `c`, without listing them.
+pub fn may_play_claimed(state: &State, seat: Seat, c: u8) -> bool {
+    !state.claimed_done && state.claimed[seat].contains(&c) && playable(state, seat, c, false)
+}
+
+/// Whether [`claimed_options`] holds any card.
+fn any_claimed_option(state: &State, seat: Seat) -> bool {
+    !state.claimed_done
+        && state.claimed[seat]
+            .iter()
+            .any(|&c| playable(state, seat, c, false))
 }
 
 /// The most the Suffragist may commit.
@@ -113,7 +137,7 @@ pub fn settle(state: &mut State, rng: &mut GameRng, log: &mut Log) {
                     state.hand_done = true;
                     log.push(|| format!("{} has no card to play", who(seat)));
                 }
-                if !state.hand_done || !claimed_options(state, seat).is_empty() {
+                if !state.hand_done || any_claimed_option(state, seat) {
                     return;
                 }
                 end_part(state, log);

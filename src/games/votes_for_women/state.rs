@@ -307,6 +307,11 @@ impl State {
             .collect()
     }
 
+    /// How many campaigners one side has on the map.
+    pub fn campaigner_count(&self, seat: Seat) -> u8 {
+        self.campaigners.iter().filter(|c| c.seat() == seat).count() as u8
+    }
+
     /// The most buttons a side may hold.
     pub fn button_cap(seat: Seat) -> u8 {
         if seat == SUFF { 12 } else { 6 }

@@ -36,6 +36,17 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// An empty spec with room for `units` options and `groups` groups.
+    fn with_capacity(units: usize, groups: usize) -> Spec {
+        Spec {
+            units: Vec::with_capacity(units),
+            caps: Vec::with_capacity(units),
+            groups: Vec::with_capacity(groups),
+            group_of: Vec::with_capacity(units),
+            total: 0,
+        }
+    }
+
     fn push(&mut self, unit: Unit, cap: u32, group: Option<usize>) {
         if cap > 0 {
             self.units.push(unit);
@@ -49,16 +60,22 @@ impl Spec {
         self.groups.len() - 1
     }
 
-    /// The most units that fit.
-    pub fn capacity(&self) -> u32 {
-        let mut per_group = vec![0u32; self.groups.len()];
+    /// The sum of `value(i)` over the options of each group, and over the options of none.
+    fn group_sums(&self, value: impl Fn(usize) -> u32) -> ([u32; MAX_GROUPS], u32) {
+        let mut per_group = [0u32; MAX_GROUPS];
         let mut free = 0;
-        for (i, cap) in self.caps.iter().enumerate() {
-            match self.group_of[i] {
-                Some(g) => per_group[g] += cap,
-                None => free += cap,
+        for (i, group) in self.group_of.iter().enumerate() {
+            match group {
+                Some(g) => per_group[*g] += value(i),
+                None => free += value(i),
             }
         }
+        (per_group, free)
+    }
+
+    /// The most units that fit.
+    pub fn capacity(&self) -> u32 {
+        let (per_group, free) = self.group_sums(|i| self.caps[i]);
         free + per_group
             .iter()
             .zip(&self.groups)
@@ -68,22 +85,32 @@ impl Spec {
 
     fn with_total(mut self, wanted: u32) -> Spec {
         self.total = wanted.min(self.capacity());
-        let used: Vec<bool> = (0..self.groups.len())
-            .map(|g| self.group_of.contains(&Some(g)))
-            .collect();
-        let mut keep = Vec::new();
-        let mut index = vec![None; self.groups.len()];
-        for (g, group) in self.groups.iter().enumerate() {
+        self.drop_unused_groups();
+        self
+    }
+
+    /// Drops the groups no option belongs to, numbering the others again in order.
+    fn drop_unused_groups(&mut self) {
+        let mut used = [false; MAX_GROUPS];
+        for &g in self.group_of.iter().flatten() {
+            used[g] = true;
+        }
+        if used[..self.groups.len()].iter().all(|&u| u) {
+            return;
+        }
+        let mut index = [None; MAX_GROUPS];
+        let mut kept = 0;
+        for g in 0..self.groups.len() {
             if used[g] {
-                index[g] = Some(keep.len());
-                keep.push(*group);
+                index[g] = Some(kept);
+                self.groups[kept] = self.groups[g];
+                kept += 1;
             }
         }
-        self.groups = keep;
+        self.groups.truncate(kept);
         for g in &mut self.group_of {
             *g = g.and_then(|g| index[g]);
         }
-        self
     }
 
     /// True when only one allotment is possible.
@@ -92,13 +119,11 @@ impl Spec {
             return true;
         }
         let sum: u32 = self.caps.iter().sum();
-        let binding = self.groups.iter().enumerate().any(|(g, (_, cap))| {
-            let in_group: u32 = (0..self.caps.len())
-                .filter(|&i| self.group_of[i] == Some(g))
-                .map(|i| self.caps[i])
-                .sum();
-            in_group > *cap
-        });
+        let (per_group, _) = self.group_sums(|i| self.caps[i]);
+        let binding = per_group
+            .iter()
+            .zip(&self.groups)
+            .any(|(in_group, (_, cap))| in_group > cap);
         self.total == sum && !binding
     }
 
@@ -145,7 +170,7 @@ impl Spec {
         if counts.len() != self.units.len() {
             return Err(format!("expected {} counts", self.units.len()));
         }
-        let mut per_group = vec![0u32; self.groups.len()];
+        let mut per_group = [0u32; MAX_GROUPS];
         for (i, &n) in counts.iter().enumerate() {
             if n > self.caps[i] {
                 return Err(format!(
@@ -172,6 +197,9 @@ impl Spec {
         }
     }
 }
+
+/// The most groups of a spec: it groups by state or by region, each at most once.
+const MAX_GROUPS: usize = super::data::STATES;
 
 /// The most cubes of one colour in a unit whose label is made once, in [`UNIT_LABELS`].
 const LABELLED: u8 = 8;
@@ -243,7 +271,7 @@ pub fn units_spec(
     colour: Option<Cube>,
     wanted: u32,
 ) -> Spec {
-    let mut spec = Spec::default();
+    let mut spec = Spec::with_capacity(2 * states.len(), states.len());
     for &st in states {
         let cap = state.room(seat, st).min(max);
         if cap == 0 {
@@ -271,11 +299,17 @@ pub fn units_spec(
 
 /// Bundles of `n` cubes: one into each listed state (`per_region`: one state of each
 /// region), the Suffragist choosing how many of each bundle are yellow.
-pub fn bundle_spec(state: &State, seat: Seat, targets: &[(St, u8)], per_region: bool) -> Spec {
-    let mut spec = Spec::default();
-    let mut region_group: Vec<Option<usize>> = vec![None; 6];
+pub fn bundle_spec(
+    state: &State,
+    seat: Seat,
+    targets: impl Iterator<Item = (St, u8)>,
+    per_region: bool,
+) -> Spec {
+    let (len, _) = targets.size_hint();
+    let mut spec = Spec::with_capacity(len, len);
+    let mut region_group = [None; Region::ALL.len()];
     let mut wanted = 0;
-    for &(st, n) in targets {
+    for (st, n) in targets {
         if state.room(seat, st) == 0 || n == 0 {
             continue;
         }
@@ -318,25 +352,25 @@ pub fn removal_spec(state: &State, colours: &[Cube], max: u32, wanted: u32) -> S
     let mut spec = Spec::default();
     for st in St::all() {
         let c = &state.states[st.0 as usize];
-        let counts: Vec<(Cube, u8)> = colours
-            .iter()
-            .map(|&cube| {
-                (
-                    cube,
-                    match cube {
+        let counts = || {
+            colours
+                .iter()
+                .map(|&cube| {
+                    let n = match cube {
                         Cube::Purple => c.purple,
                         Cube::Yellow => c.yellow,
                         Cube::Red => c.red,
-                    },
-                )
-            })
-            .filter(|(_, n)| *n > 0)
-            .collect();
-        if counts.is_empty() {
+                    };
+                    (cube, n)
+                })
+                .filter(|(_, n)| *n > 0)
+        };
+        let present = counts().count();
+        if present == 0 {
             continue;
         }
-        let g = (counts.len() > 1).then(|| spec.group(st.code(), max));
-        for (cube, n) in counts {
+        let g = (present > 1).then(|| spec.group(st.code(), max));
+        for (cube, n) in counts() {
             let unit = Unit {
                 st,
                 purple: u8::from(cube == Cube::Purple),
@@ -525,7 +559,7 @@ pub fn campaign_dice(state: &State, seat: Seat) -> Dice {
         &[68, 81, 92]
     };
     Dice {
-        count: state.campaigners_of(seat).len() as u8,
+        count: state.campaigner_count(seat),
         sides: if own.iter().any(|c| state.rest_of_turn.contains(c)) {
             6
         } else {
@@ -536,12 +570,19 @@ pub fn campaign_dice(state: &State, seat: Seat) -> Dice {
 
 /// States a Reconsideration by `seat` may target.
 pub fn reconsider_targets(state: &State, seat: Seat) -> Vec<St> {
-    let want = if seat == SUFF { Mark::X } else { Mark::Check };
     St::all()
-        .filter(|&s| {
-            state.states[s.0 as usize].mark == Some(want) && !state.civil_war_bars(seat, s)
-        })
+        .filter(|&s| reconsiderable(state, seat, s))
         .collect()
+}
+
+/// Whether a Reconsideration by `seat` has a state to target.
+pub fn any_reconsider_target(state: &State, seat: Seat) -> bool {
+    St::all().any(|s| reconsiderable(state, seat, s))
+}
+
+fn reconsiderable(state: &State, seat: Seat, st: St) -> bool {
+    let want = if seat == SUFF { Mark::X } else { Mark::Check };
+    state.states[st.0 as usize].mark == Some(want) && !state.civil_war_bars(seat, st)
 }
 
 /// States holding a check.
@@ -549,6 +590,11 @@ pub fn check_states(state: &State) -> Vec<St> {
     St::all()
         .filter(|&s| state.states[s.0 as usize].mark == Some(Mark::Check))
         .collect()
+}
+
+/// Whether a state holds a check.
+pub fn any_check(state: &State) -> bool {
+    state.states.iter().any(|c| c.mark == Some(Mark::Check))
 }
 
 /// The Suffragist's yellow question for the next selected-state placement, if any.
@@ -591,16 +637,13 @@ fn raw_frame_stop(state: &State, frame: &Frame) -> Option<Stop> {
             (buttons > 0 && sixes(&frame.dice) < room).then_some(Stop::Reroll)
         }
         Op::PlaceFixed(list) => Some(Stop::Place {
-            spec: bundle_spec(state, seat, list, false),
+            spec: bundle_spec(state, seat, list.iter().copied(), false),
             reroll: false,
         }),
-        Op::PlaceOnePerRegion(n) => {
-            let all: Vec<(St, u8)> = St::all().map(|s| (s, *n)).collect();
-            Some(Stop::Place {
-                spec: bundle_spec(state, seat, &all, true),
-                reroll: false,
-            })
-        }
+        Op::PlaceOnePerRegion(n) => Some(Stop::Place {
+            spec: bundle_spec(state, seat, St::all().map(|s| (s, *n)), true),
+            reroll: false,
+        }),
         Op::PlaceLimit { count, max, states } => {
             let wanted = amount(state, frame, *count);
             let spec = units_spec(state, seat, states, u32::from(*max), None, wanted);
@@ -615,13 +658,10 @@ fn raw_frame_stop(state: &State, frame: &Frame) -> Option<Stop> {
                     .collect();
                 (!options.is_empty()).then_some(Stop::Region { options })
             }
-            Some(region) => {
-                let list: Vec<(St, u8)> = region.states().map(|s| (s, *n)).collect();
-                Some(Stop::Place {
-                    spec: bundle_spec(state, seat, &list, false),
-                    reroll: false,
-                })
-            }
+            Some(region) => Some(Stop::Place {
+                spec: bundle_spec(state, seat, region.states().map(|s| (s, *n)), false),
+                reroll: false,
+            }),
         },
         Op::RemoveLimit { cubes, count, max } => {
             let colours: &[Cube] = match cubes {
@@ -707,8 +747,8 @@ fn raw_frame_stop(state: &State, frame: &Frame) -> Option<Stop> {
             options: state.strategy_face_up.clone(),
             bottom: false,
         }),
-        Op::FreeMoves => (!state.campaigners_of(seat).is_empty()).then_some(Stop::Moves),
-        Op::Campaign => (!state.campaigners_of(seat).is_empty()).then_some(Stop::Campaign),
+        Op::FreeMoves => (state.campaigner_count(seat) > 0).then_some(Stop::Moves),
+        Op::Campaign => (state.campaigner_count(seat) > 0).then_some(Stop::Campaign),
         _ => None,
     }
 }
@@ -716,9 +756,10 @@ fn raw_frame_stop(state: &State, frame: &Frame) -> Option<Stop> {
 /// The campaigners' cube colours, in campaigner order.
 pub fn campaign_colours(state: &State, seat: Seat) -> Vec<(Cube, Region)> {
     state
-        .campaigners_of(seat)
+        .campaigners
         .iter()
-        .map(|(_, c)| {
+        .filter(|c| c.seat() == seat)
+        .map(|c| {
             (
                 match c.colour {
                     Colour::Purple => Cube::Purple,
@@ -754,7 +795,8 @@ fn permute(items: &mut Vec<u8>, k: usize, out: &mut Vec<Vec<u8>>) {
 
 /// A campaigner's placement with `die` cubes in its region.
 pub fn campaign_spec(state: &State, seat: Seat, cube: Cube, region: Region, die: u8) -> Spec {
-    let states: Vec<St> = region.states().collect();
+    let mut in_region = region.states();
+    let states: [St; 8] = std::array::from_fn(|_| in_region.next().expect("eight states"));
     units_spec(
         state,
         seat,
@@ -768,6 +810,25 @@ pub fn campaign_spec(state: &State, seat: Seat, cube: Cube, region: Region, die:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_placement_names_a_state_twice() {
+        // A spec has at most one group per state named, so its groups fit in MAX_GROUPS.
+        for id in 1..=128 {
+            for op in &card(id).ops {
+                let mut states: Vec<St> = match op {
+                    Op::PlaceFixed(list) => list.iter().map(|(st, _)| *st).collect(),
+                    Op::PlaceLimit { states, .. } => states.clone(),
+                    _ => continue,
+                };
+                let named = states.len();
+                states.sort_unstable();
+                states.dedup();
+                assert_eq!(states.len(), named, "card {id} names a state twice");
+                assert!(named <= MAX_GROUPS);
+            }
+        }
+    }
 
     #[test]
     fn a_label_made_once_reads_as_one_made_afresh() {
