@@ -35,14 +35,31 @@ use stops::{Stop, stop, vote_reroll_open};
 /// The Votes for Women rules.
 pub struct VotesForWomen;
 
+/// Each side's cards of each era, Late first (the bottom of the draw deck), listed once.
+static ERAS: std::sync::LazyLock<[Vec<Vec<u8>>; 2]> = std::sync::LazyLock::new(|| {
+    [Deck::Suffragist, Deck::Opposition].map(|deck| {
+        [Era::Late, Era::Middle, Era::Early]
+            .iter()
+            .map(|&era| {
+                (1..=104)
+                    .filter(|&c| card(c).deck == deck && card(c).era == era)
+                    .collect()
+            })
+            .collect()
+    })
+});
+
 fn deck_for(deck: Deck, rng: &mut GameRng) -> Vec<u8> {
-    let mut out = Vec::new();
-    for era in [Era::Late, Era::Middle, Era::Early] {
-        let mut cards: Vec<u8> = (1..=104)
-            .filter(|&c| card(c).deck == deck && card(c).era == era)
-            .collect();
-        rng.shuffle(&mut cards);
-        out.extend(cards);
+    let eras = match deck {
+        Deck::Suffragist => &ERAS[0],
+        Deck::Opposition => &ERAS[1],
+        _ => unreachable!("only the two sides' decks are dealt"),
+    };
+    let mut out = Vec::with_capacity(eras.iter().map(Vec::len).sum());
+    for era in eras {
+        let at = out.len();
+        out.extend_from_slice(era);
+        rng.shuffle(&mut out[at..]);
     }
     out
 }
