@@ -122,6 +122,7 @@ impl Rules for VotesForWomen {
             stack: Vec::new(),
             last_roll: None,
             outcome: None,
+            awaited: Default::default(),
         };
         state.draw(SUFF, 6);
         state.draw(OPP, 6);

@@ -7,7 +7,7 @@ use super::rules::{settle, take_strategy};
 use super::state::{Command, Frame, Mark, Script, Source, State};
 use super::stops::{
     Spec, Stop, amount, assignments, campaign_colours, campaign_dice, campaign_spec, congress_room,
-    frame_stop, ops_of, sixes,
+    frame_stop, ops_of, sixes, take_top_frame_stop,
 };
 use crate::engine::log::{count as counted, who};
 use crate::engine::{GameRng, Log, RuleError, Seat};
@@ -53,7 +53,10 @@ pub fn run(state: &mut State, rng: &mut GameRng, log: &mut Log) {
                 Some(command) => {
                     decide(state, seat, &command, rng, log).expect("a forced decision is legal")
                 }
-                None => return,
+                None => {
+                    state.awaited.keep(stop);
+                    return;
+                }
             },
             None => exec(state, &ops[frame.ip as usize], rng, log),
         }
@@ -437,10 +440,10 @@ pub fn decide(
     rng: &mut GameRng,
     log: &mut Log,
 ) -> Result<(), RuleError> {
-    let frame = state.stack.last().expect("a frame");
-    let Some(stop) = frame_stop(state, frame) else {
+    let Some(stop) = take_top_frame_stop(state) else {
         return illegal("nothing is awaited");
     };
+    let frame = state.stack.last().expect("a frame");
     let op = &ops_of(frame)[frame.ip as usize];
     match (&stop, command) {
         (Stop::Reroll, Command::Reroll)

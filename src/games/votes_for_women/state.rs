@@ -255,6 +255,11 @@ pub struct State {
     pub last_roll: Option<(Seat, String, Vec<u8>)>,
     /// The result, once over.
     pub outcome: Option<Outcome>,
+    /// The decision the top effect awaits, as worked out at the end of the last command: not
+    /// part of the game (never serialized, compared or hashed), only spared working it out
+    /// again for the choices and the next command.
+    #[serde(skip)]
+    pub awaited: super::stops::Awaited,
 }
 
 impl State {

@@ -419,6 +419,58 @@ pub enum Stop {
     Campaign,
 }
 
+/// The decision the top frame awaits, kept from the end of the command that left it there.
+/// Every change of a state goes through setup or `apply`, which sets or clears it; debug
+/// builds (the tests) check it against the decision worked out afresh.
+#[derive(Clone, Debug, Default)]
+pub struct Awaited(Option<Stop>);
+
+impl PartialEq for Awaited {
+    fn eq(&self, _: &Awaited) -> bool {
+        true
+    }
+}
+
+impl Awaited {
+    /// Keeps `stop` as the top frame's decision.
+    pub fn keep(&mut self, stop: Stop) {
+        self.0 = Some(stop);
+    }
+}
+
+/// The top frame's decision, taken out of the state (which is about to change): the kept one
+/// if any, else worked out.
+pub fn take_top_frame_stop(state: &mut State) -> Option<Stop> {
+    let kept = state.awaited.0.take();
+    let frame = state.stack.last()?;
+    match kept {
+        Some(kept) => {
+            debug_assert_eq!(
+                Some(&kept),
+                frame_stop(state, frame).as_ref(),
+                "the kept decision is stale"
+            );
+            Some(kept)
+        }
+        None => frame_stop(state, frame),
+    }
+}
+
+/// The top frame's decision: the kept one if any, else worked out.
+fn top_frame_stop(state: &State, frame: &Frame) -> Option<Stop> {
+    match &state.awaited.0 {
+        Some(kept) => {
+            debug_assert_eq!(
+                Some(kept),
+                frame_stop(state, frame).as_ref(),
+                "the kept decision is stale"
+            );
+            Some(kept.clone())
+        }
+        None => frame_stop(state, frame),
+    }
+}
+
 /// Whose decision it is, without working out the decision: after every command the top
 /// frame, if any, awaits one.
 pub fn awaited(state: &State) -> Option<Seat> {
@@ -446,7 +498,7 @@ pub fn stop(state: &State) -> Option<(Seat, Stop)> {
         return None;
     }
     if let Some(frame) = state.stack.last() {
-        return frame_stop(state, frame).map(|s| (frame.seat, s));
+        return top_frame_stop(state, frame).map(|s| (frame.seat, s));
     }
     match state.phase {
         Phase::Over => None,
@@ -810,6 +862,47 @@ pub fn campaign_spec(state: &State, seat: Seat, cube: Cube, region: Region, die:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Seed;
+    use crate::engine::testing::random_midgame;
+    use crate::games::votes_for_women::{Options, VotesForWomen};
+
+    /// A state whose top effect awaits a decision, kept by the command that led there.
+    fn awaiting_an_effect() -> State {
+        (0..)
+            .flat_map(|seed| [30, 60, 90].map(move |steps| (seed, steps)))
+            .map(|(seed, steps)| {
+                random_midgame::<VotesForWomen>(
+                    Options::default(),
+                    2,
+                    Seed::from_number(seed),
+                    steps,
+                )
+                .state
+            })
+            .find(|state| state.awaited.0.is_some())
+            .expect("some random game stops inside an effect")
+    }
+
+    #[test]
+    fn the_kept_decision_is_the_one_worked_out_afresh() {
+        let mut state = awaiting_an_effect();
+        let kept = stop(&state);
+        state.awaited = Awaited::default();
+        assert_eq!(kept, stop(&state));
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "the kept decision is stale")]
+    fn a_stale_kept_decision_is_caught_in_debug_builds() {
+        let mut state = awaiting_an_effect();
+        let other = match stop(&state) {
+            Some((_, Stop::Moves)) => Stop::Campaign,
+            _ => Stop::Moves,
+        };
+        state.awaited.keep(other);
+        let _ = stop(&state);
+    }
 
     #[test]
     fn no_placement_names_a_state_twice() {
