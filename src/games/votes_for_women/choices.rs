@@ -9,7 +9,7 @@ use super::fixed::{
 };
 use super::rules::{claimed_options, hand_options, max_commit};
 use super::state::{Action, Phase, State};
-use super::stops::{Stop, Unit, assignments, campaign_colours, stop, unit_label};
+use super::stops::{Stop, Unit, assignments, awaited_stop, campaign_colours, unit_label};
 use crate::engine::{Choice, Json, Param, ParamKind, PickOption, Seat, Text};
 use serde_json::{Value, json};
 
@@ -39,7 +39,7 @@ fn state_options(states: &[super::data::St]) -> Vec<PickOption> {
 
 /// The choices of `seat` now; empty when it is not awaited.
 pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
-    let Some((awaited, stop)) = stop(state) else {
+    let Some((awaited, stop)) = awaited_stop(state) else {
         return Vec::new();
     };
     if awaited != seat {
@@ -58,7 +58,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             );
         }
     };
-    match &stop {
+    match stop.as_ref() {
         Stop::HandCard => {
             let actions: [(Action, &str, Json); 5] = [
                 (
@@ -203,7 +203,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             ));
         }
         Stop::Place { spec, reroll } | Stop::Remove { spec, reroll } => {
-            let (command, label) = if matches!(stop, Stop::Place { .. }) {
+            let (command, label) = if matches!(stop.as_ref(), Stop::Place { .. }) {
                 (fixed_command!({"type": "place"}), "Place the cubes")
             } else {
                 (fixed_command!({"type": "remove"}), "Remove the cubes")

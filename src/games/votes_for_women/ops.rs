@@ -51,6 +51,7 @@ pub fn run(state: &mut State, rng: &mut GameRng, log: &mut Log) {
         match frame_stop(state, frame) {
             Some(stop) => match forced(state, &stop) {
                 Some(command) => {
+                    state.awaited.keep(stop);
                     decide(state, seat, &command, rng, log).expect("a forced decision is legal")
                 }
                 None => {

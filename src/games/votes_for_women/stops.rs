@@ -6,6 +6,7 @@ use super::data::{BoxKind, Colour, Dice, Op, Region, SUFF, St, card};
 use super::fixed::state_value;
 use super::state::{Frame, Mark, Phase, Script, State};
 use crate::engine::{GroupCap, ParamKind, PickOption, Seat, Text};
+use std::borrow::Cow;
 
 /// One unit of a placement or removal: so many cubes of each colour into one state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -457,7 +458,7 @@ pub fn take_top_frame_stop(state: &mut State) -> Option<Stop> {
 }
 
 /// The top frame's decision: the kept one if any, else worked out.
-fn top_frame_stop(state: &State, frame: &Frame) -> Option<Stop> {
+fn top_frame_stop<'a>(state: &'a State, frame: &Frame) -> Option<Cow<'a, Stop>> {
     match &state.awaited.0 {
         Some(kept) => {
             debug_assert_eq!(
@@ -465,9 +466,9 @@ fn top_frame_stop(state: &State, frame: &Frame) -> Option<Stop> {
                 frame_stop(state, frame).as_ref(),
                 "the kept decision is stale"
             );
-            Some(kept.clone())
+            Some(Cow::Borrowed(kept))
         }
-        None => frame_stop(state, frame),
+        None => frame_stop(state, frame).map(Cow::Owned),
     }
 }
 
@@ -494,28 +495,34 @@ pub fn awaited(state: &State) -> Option<Seat> {
 
 /// Whose decision it is, and what.
 pub fn stop(state: &State) -> Option<(Seat, Stop)> {
+    awaited_stop(state).map(|(seat, stop)| (seat, stop.into_owned()))
+}
+
+/// Whose decision it is, and what, borrowed from the state where it was kept.
+pub fn awaited_stop(state: &State) -> Option<(Seat, Cow<'_, Stop>)> {
     if state.outcome.is_some() {
         return None;
     }
     if let Some(frame) = state.stack.last() {
         return top_frame_stop(state, frame).map(|s| (frame.seat, s));
     }
+    let turn_stop = |seat: Seat, stop: Stop| Some((seat, Cow::Owned(stop)));
     match state.phase {
         Phase::Over => None,
-        Phase::StrategyCommit => Some((SUFF, Stop::Commit)),
-        Phase::StrategyAnswer => Some((1, Stop::Answer)),
-        Phase::StrategyPick => Some((
+        Phase::StrategyCommit => turn_stop(SUFF, Stop::Commit),
+        Phase::StrategyAnswer => turn_stop(1, Stop::Answer),
+        Phase::StrategyPick => turn_stop(
             SUFF,
             Stop::Card {
                 options: state.strategy_face_up.clone(),
                 bottom: false,
             },
-        )),
-        Phase::Operations if !state.hand_done => Some((state.to_play, Stop::HandCard)),
-        Phase::Operations => Some((state.to_play, Stop::AfterHand)),
+        ),
+        Phase::Operations if !state.hand_done => turn_stop(state.to_play, Stop::HandCard),
+        Phase::Operations => turn_stop(state.to_play, Stop::AfterHand),
         Phase::FinalVoting => match &state.vote {
-            Some(vote) => Some((vote_loser(state, vote), Stop::Reroll)),
-            None => Some((
+            Some(vote) => turn_stop(vote_loser(state, vote), Stop::Reroll),
+            None => turn_stop(
                 state.chooser,
                 Stop::State {
                     options: St::all()
@@ -523,7 +530,7 @@ pub fn stop(state: &State) -> Option<(Seat, Stop)> {
                         .collect(),
                     yellow: None,
                 },
-            )),
+            ),
         },
     }
 }
