@@ -143,13 +143,12 @@ impl Spec {
             options: self
                 .units
                 .iter()
-                .enumerate()
-                .map(|(i, u)| {
-                    let mut o = PickOption::fixed(state_value(u.st), unit_label(u));
-                    if let Some(g) = self.group_of[i] {
-                        o = o.grouped(self.groups[g].0);
-                    }
-                    o
+                .zip(&self.group_of)
+                .map(|(u, g)| PickOption {
+                    value: state_value(u.st),
+                    label: unit_label(u),
+                    weight: 0,
+                    group: g.map(|g| self.groups[g].0.into()),
                 })
                 .collect(),
             total: self.total,
