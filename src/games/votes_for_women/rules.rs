@@ -57,28 +57,39 @@ pub fn action_open(state: &State, seat: Seat, action: Action) -> bool {
 /// The hand cards `seat` may play for `action` now. Discarding for no effect is open only
 /// when no card can be played any other way.
 pub fn hand_options(state: &State, seat: Seat, action: Action) -> Vec<u8> {
-    let hand = &state.hands[seat];
-    match action {
-        Action::Event => hand
-            .iter()
-            .copied()
-            .filter(|&c| playable(state, seat, c, true))
-            .collect(),
-        Action::Discard if stuck(state, seat) => hand.clone(),
-        Action::Discard => Vec::new(),
-        _ if action_open(state, seat, action) => hand.clone(),
-        _ => Vec::new(),
+    if !open_to_hand(state, seat, action) {
+        return Vec::new();
     }
+    let hand = &state.hands[seat];
+    let mut cards = Vec::with_capacity(hand.len());
+    cards.extend(
+        hand.iter()
+            .copied()
+            .filter(|&c| card_fits(state, seat, action, c)),
+    );
+    cards
 }
 
 /// Whether [`hand_options`] holds card `c`, without listing them.
 pub fn may_play(state: &State, seat: Seat, action: Action, c: u8) -> bool {
     state.hands[seat].contains(&c)
-        && match action {
-            Action::Event => playable(state, seat, c, true),
-            Action::Discard => stuck(state, seat),
-            _ => action_open(state, seat, action),
-        }
+        && open_to_hand(state, seat, action)
+        && card_fits(state, seat, action, c)
+}
+
+/// Whether `action` is open to the hand at all; which cards fit it is [`card_fits`].
+fn open_to_hand(state: &State, seat: Seat, action: Action) -> bool {
+    match action {
+        Action::Event => true,
+        Action::Discard => stuck(state, seat),
+        _ => action_open(state, seat, action),
+    }
+}
+
+/// Whether card `c` fits an `action` open to the hand: any card does, but an event must be
+/// playable.
+fn card_fits(state: &State, seat: Seat, action: Action, c: u8) -> bool {
+    action != Action::Event || playable(state, seat, c, true)
 }
 
 /// Whether no hand card can be played as an event or for an action.
@@ -93,27 +104,28 @@ fn stuck(state: &State, seat: Seat) -> bool {
 
 /// The claimed cards `seat` may play now.
 pub fn claimed_options(state: &State, seat: Seat) -> Vec<u8> {
-    if state.claimed_done {
-        return Vec::new();
-    }
     state.claimed[seat]
         .iter()
         .copied()
-        .filter(|&c| playable(state, seat, c, false))
+        .filter(|&c| claimed_fits(state, seat, c))
         .collect()
 }
 
 /// Whether [`claimed_options`] holds card `c`, without listing them.
 pub fn may_play_claimed(state: &State, seat: Seat, c: u8) -> bool {
-    !state.claimed_done && state.claimed[seat].contains(&c) && playable(state, seat, c, false)
+    state.claimed[seat].contains(&c) && claimed_fits(state, seat, c)
 }
 
 /// Whether [`claimed_options`] holds any card.
 fn any_claimed_option(state: &State, seat: Seat) -> bool {
-    !state.claimed_done
-        && state.claimed[seat]
-            .iter()
-            .any(|&c| playable(state, seat, c, false))
+    state.claimed[seat]
+        .iter()
+        .any(|&c| claimed_fits(state, seat, c))
+}
+
+/// Whether `seat` may play its claimed card `c` now: one claimed card a part of a round.
+fn claimed_fits(state: &State, seat: Seat, c: u8) -> bool {
+    !state.claimed_done && playable(state, seat, c, false)
 }
 
 /// The most the Suffragist may commit.
