@@ -87,25 +87,44 @@ pub enum ParamKind {
 /// For each option of a [`ParamKind::Allot`], the index in `groups` of the first cap of its
 /// group, if any.
 pub fn group_indices(options: &[PickOption], groups: &[GroupCap]) -> Vec<Option<usize>> {
-    let mut names: Vec<&str> = groups.iter().map(|g| g.group.as_ref()).collect();
-    names.sort_unstable();
-    let distinct = names.windows(2).all(|w| w[0] != w[1]);
-    // Options usually list their groups in the groups' order: while every name is distinct,
-    // the group of the option before, or the one after it, is tried first.
+    // Options usually list their groups in the groups' order, so the group of the option
+    // before is tried first, then the one after it. The one before is always a first cap (it
+    // was an answer, or it is cap 0); the one after is, when no name repeats.
+    let mut distinct = None;
     let mut last = 0;
+    let named = |g: usize, name: &str| groups.get(g).is_some_and(|cap| cap.group == name);
     options
         .iter()
         .map(|o| {
             let name = o.group.as_deref()?;
-            let near = [last, last + 1]
-                .into_iter()
-                .filter(|_| distinct)
-                .find(|&g| groups.get(g).is_some_and(|cap| cap.group == name));
-            let g = near.or_else(|| groups.iter().position(|cap| cap.group == name))?;
+            let g = if named(last, name) {
+                last
+            } else if named(last + 1, name)
+                && *distinct.get_or_insert_with(|| names_distinct(groups))
+            {
+                last + 1
+            } else {
+                groups.iter().position(|cap| cap.group == name)?
+            };
             last = g;
             Some(g)
         })
         .collect()
+}
+
+/// Whether no two caps name one group, told by a hash of each name: equal hashes answer
+/// "perhaps not", which only sends [`group_indices`] to its exact scan.
+fn names_distinct(groups: &[GroupCap]) -> bool {
+    let mut hashes: Vec<u64> = groups
+        .iter()
+        .map(|cap| {
+            cap.group.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            })
+        })
+        .collect();
+    hashes.sort_unstable();
+    hashes.windows(2).all(|w| w[0] != w[1])
 }
 
 /// The most units a [`ParamKind::Allot`] may put on all the options of one group together.
