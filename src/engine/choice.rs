@@ -92,7 +92,13 @@ pub fn group_indices(options: &[PickOption], groups: &[GroupCap]) -> Vec<Option<
     // was an answer, or it is cap 0); the one after is, when no name repeats.
     let mut distinct = None;
     let mut last = 0;
-    let named = |g: usize, name: &str| groups.get(g).is_some_and(|cap| cap.group == name);
+    // A game usually borrows an option's group and its cap's from one table: the same
+    // pointer is the same name, without comparing the bytes.
+    let named = |g: usize, name: &str| {
+        groups
+            .get(g)
+            .is_some_and(|cap| std::ptr::eq(&*cap.group, name) || cap.group == name)
+    };
     options
         .iter()
         .map(|o| {

@@ -4,8 +4,8 @@ use super::board::Cube;
 use super::data::Region;
 use super::data::SUFF;
 use super::fixed::{
-    campaigner_prompt, campaigner_words, card_label, fixed_command, move_label, region_value,
-    state_value,
+    assign_command, campaigner_prompt, campaigner_words, card_label, fixed_command, move_label,
+    region_value, state_value,
 };
 use super::rules::{claimed_options, hand_options, max_commit};
 use super::state::{Action, Phase, State};
@@ -45,7 +45,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
     if awaited != seat {
         return Vec::new();
     }
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(8);
     let claimed = |out: &mut Vec<Choice>, label: &'static str| {
         let cards = claimed_options(state, seat);
         if !cards.is_empty() {
@@ -317,7 +317,8 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
     let colours = campaign_colours(state, seat);
     let mut made: Vec<Placement> = Vec::new();
     for dice in assignments(&frame.dice) {
-        let mut label = String::from("Place cubes: ");
+        let mut label = String::with_capacity(64);
+        label.push_str("Place cubes: ");
         let mut params = Vec::with_capacity(dice.len());
         for (i, ((&(cube, region), (_, c)), &die)) in
             colours.iter().zip(&own).zip(&dice).enumerate()
@@ -347,7 +348,7 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
                 kind: placement.param.clone(),
             });
         }
-        let mut choice = Choice::action(label, json!({"type": "assign", "dice": dice}));
+        let mut choice = Choice::fixed(label, assign_command(&dice));
         choice.params = params;
         out.push(choice);
     }

@@ -47,6 +47,38 @@ pub fn card_label(c: u8) -> &'static str {
     CARD_LABELS[usize::from(c)].as_str()
 }
 
+/// The `assign` commands for one or two dice of up to [`MOST_CUBES`] each, by
+/// [`assign_at`].
+static ASSIGN_COMMANDS: LazyLock<Vec<Value>> = LazyLock::new(|| {
+    let dice = 0..=MOST_CUBES as u8;
+    let one = dice.clone().map(|d| vec![d]);
+    let two = dice
+        .clone()
+        .flat_map(|a| dice.clone().map(move |b| vec![a, b]));
+    one.chain(two)
+        .map(|dice| serde_json::json!({"type": "assign", "dice": dice}))
+        .collect()
+});
+
+fn assign_at(dice: &[u8]) -> Option<usize> {
+    let n = MOST_CUBES as usize + 1;
+    match *dice {
+        [a] if u32::from(a) <= MOST_CUBES => Some(usize::from(a)),
+        [a, b] if u32::from(a.max(b)) <= MOST_CUBES => {
+            Some(n + usize::from(a) * n + usize::from(b))
+        }
+        _ => None,
+    }
+}
+
+/// The command handing out `dice` to the campaigners in order.
+pub fn assign_command(dice: &[u8]) -> Json {
+    match assign_at(dice) {
+        Some(at) => Json::Borrowed(&ASSIGN_COMMANDS[at]),
+        None => Json::Owned(serde_json::json!({"type": "assign", "dice": dice})),
+    }
+}
+
 const COLOURS: [Colour; 3] = [Colour::Purple, Colour::Yellow, Colour::Red];
 
 /// The most cubes a campaigner's prompt is made once for (a die of eight sides).

@@ -249,17 +249,14 @@ pub fn unit_label(u: &Unit) -> Text {
 }
 
 fn format_unit_label(u: &Unit) -> String {
-    let mut parts = Vec::new();
-    if u.purple > 0 {
-        parts.push(format!("{} purple", u.purple));
+    use std::fmt::Write;
+    let mut label = format!("{}: ", u.st.name());
+    let parts = [(u.purple, "purple"), (u.yellow, "yellow"), (u.red, "red")];
+    for (i, (n, colour)) in parts.into_iter().filter(|(n, _)| *n > 0).enumerate() {
+        let join = if i > 0 { " + " } else { "" };
+        write!(label, "{join}{n} {colour}").expect("a string takes any words");
     }
-    if u.yellow > 0 {
-        parts.push(format!("{} yellow", u.yellow));
-    }
-    if u.red > 0 {
-        parts.push(format!("{} red", u.red));
-    }
-    format!("{}: {}", u.st.name(), parts.join(" + "))
+    label
 }
 
 /// Single cubes of `seat` (of `colour` when fixed) into `states`, at most `max` in one state.
