@@ -193,6 +193,20 @@ mod tests {
     }
 
     #[test]
+    fn assign_commands_made_once_read_as_commands_made_afresh() {
+        let dice = 0..=MOST_CUBES as u8 + 1;
+        let afresh = |dice: &[u8]| serde_json::json!({"type": "assign", "dice": dice});
+        for a in dice.clone() {
+            assert_eq!(*assign_command(&[a]), afresh(&[a]));
+            for b in dice.clone() {
+                assert_eq!(*assign_command(&[a, b]), afresh(&[a, b]));
+                assert_eq!(*assign_command(&[a, b, 1]), afresh(&[a, b, 1]));
+            }
+        }
+        assert!(matches!(assign_command(&[2, 5]), Json::Borrowed(_)));
+    }
+
+    #[test]
     fn words_made_once_read_as_words_made_afresh() {
         for c in COLOURS {
             for r in Region::ALL {

@@ -956,5 +956,14 @@ mod tests {
             red: 0,
         };
         assert_eq!(unit_label(&big), format!("{}: 9 purple", St(0).name()));
+        let mixed = Unit { yellow: 2, ..big };
+        let name = St(0).name();
+        assert_eq!(unit_label(&mixed), format!("{name}: 9 purple + 2 yellow"));
+        let both = Unit {
+            purple: 3,
+            yellow: 5,
+            ..big
+        };
+        assert_eq!(unit_label(&both), format!("{name}: 3 purple + 5 yellow"));
     }
 }
