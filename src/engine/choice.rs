@@ -118,19 +118,11 @@ pub fn group_indices(options: &[PickOption], groups: &[GroupCap]) -> Vec<Option<
         .collect()
 }
 
-/// Whether no two caps name one group, told by a hash of each name: equal hashes answer
-/// "perhaps not", which only sends [`group_indices`] to its exact scan.
+/// Whether no two caps name one group.
 fn names_distinct(groups: &[GroupCap]) -> bool {
-    let mut hashes: Vec<u64> = groups
-        .iter()
-        .map(|cap| {
-            cap.group.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-            })
-        })
-        .collect();
-    hashes.sort_unstable();
-    hashes.windows(2).all(|w| w[0] != w[1])
+    let mut names: Vec<&str> = groups.iter().map(|cap| cap.group.as_ref()).collect();
+    names.sort_unstable();
+    names.windows(2).all(|w| w[0] != w[1])
 }
 
 /// The most units a [`ParamKind::Allot`] may put on all the options of one group together.
