@@ -8,7 +8,7 @@ mod common;
 
 use awc::Client;
 use base64::Engine;
-use common::{TestDb, create_game, spawn_app};
+use common::{TestDb, create_game, spawn_app, wait};
 use serde_json::{Value, json};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -45,16 +45,22 @@ impl Driver {
             .expect("chromedriver runs (Debian package chromium-driver)");
         let base = format!("http://127.0.0.1:{port}");
         let client = Client::builder().timeout(Duration::from_secs(60)).finish();
-        for _ in 0..100 {
-            if let Ok(mut res) = client.get(format!("{base}/status")).send().await {
-                let status: Value =
-                    serde_json::from_slice(&res.body().await.unwrap()).unwrap_or_default();
-                if status["value"]["ready"] == true {
-                    break;
-                }
+        wait::until("chromedriver to be ready", wait::PATIENCE, async || {
+            let mut res = client
+                .get(format!("{base}/status"))
+                .send()
+                .await
+                .map_err(|e| e.to_string())?;
+            let status: Value =
+                serde_json::from_slice(&res.body().await.map_err(|e| e.to_string())?)
+                    .unwrap_or_default();
+            if status["value"]["ready"] == true {
+                Ok(())
+            } else {
+                Err(status.to_string())
             }
-            actix_web::rt::time::sleep(Duration::from_millis(100)).await;
-        }
+        })
+        .await;
         let profile = common::scratch::Scratch::new("chromium");
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
@@ -121,8 +127,59 @@ impl Driver {
             .to_string()
     }
 
+    /// Opens `url` and waits until the browser shows that address's document, fully loaded:
+    /// a read right after is a read of that page, never of the one before.
     async fn goto(&self, url: &str) {
         self.call("POST", "/url", Some(json!({ "url": url }))).await;
+        let wanted = url.to_string();
+        wait::until(&format!("the page {url}"), wait::PATIENCE, async || {
+            let at = self
+                .script("return [location.href, document.readyState];")
+                .await;
+            if at[0] == wanted.as_str() && at[1] == "complete" {
+                Ok(())
+            } else {
+                Err(format!("{at}"))
+            }
+        })
+        .await;
+    }
+
+    /// Waits until the page's source satisfies `test`; the source. On failure the panic says
+    /// `what` was awaited and shows the page as it was.
+    async fn wait_source(&self, what: &str, test: impl Fn(&str) -> bool) -> String {
+        wait::until(what, wait::PATIENCE, async || {
+            let page = self.source().await;
+            if test(&page) {
+                Ok(page)
+            } else {
+                Err(format!("{}\n{}", self.address().await, visible_text(&page)))
+            }
+        })
+        .await
+    }
+
+    /// Waits until `script` (a function body) returns something other than `null`; that.
+    async fn wait_script(&self, what: &str, script: &str) -> Value {
+        wait::until(what, wait::PATIENCE, async || {
+            let found = self.script(script).await;
+            if found.is_null() {
+                let page = self.source().await;
+                Err(format!("{}\n{}", self.address().await, visible_text(&page)))
+            } else {
+                Ok(found)
+            }
+        })
+        .await
+    }
+
+    /// The browser's address now.
+    async fn address(&self) -> String {
+        self.call("GET", "/url", None)
+            .await
+            .as_str()
+            .unwrap_or("")
+            .to_string()
     }
 
     /// Runs `script` (a function body) in the page and returns what it returns.
@@ -189,6 +246,27 @@ impl Driver {
     }
 }
 
+/// The text of a page without its markup, shortened: what a failure message shows of it.
+fn visible_text(page: &str) -> String {
+    let body = page.split("<body").nth(1).unwrap_or(page);
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in body.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let joined = words.join(" ");
+    joined.chars().take(1500).collect()
+}
+
 #[actix_web::test]
 async fn a_player_moves_by_clicking_and_sees_the_board_update() {
     let db = TestDb::new().await;
@@ -196,14 +274,8 @@ async fn a_player_moves_by_clicking_and_sees_the_board_update() {
     let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 31).await;
     let seat = db.store.load(id).await.unwrap().game.active()[0];
     let names = ["Ann", "Bo", "Cy", "Di"];
-    let mut driver = Driver::start().await;
-    driver
-        .call(
-            "POST",
-            "/url",
-            Some(json!({"url": format!("{base}/play/{}", tokens[seat])})),
-        )
-        .await;
+    let driver = Driver::start().await;
+    driver.goto(&format!("{base}/play/{}", tokens[seat])).await;
     let before = driver.source().await;
     assert!(
         before.contains("Your move"),
@@ -214,44 +286,24 @@ async fn a_player_moves_by_clicking_and_sees_the_board_update() {
         "its hand is drawn as cards"
     );
     // The first choice of the bidding is "Pass": click its button.
-    let button = driver.find("form.choice button").await;
-    driver
-        .call("POST", &format!("/element/{button}/click"), None)
+    driver.click("form.choice button").await;
+    let passes = format!("{} passes", names[seat]);
+    let after = driver
+        .wait_source("the log to show the pass", |page| page.contains(&passes))
         .await;
-    let mut after = String::new();
-    for _ in 0..50 {
-        after = driver.source().await;
-        if after.contains(&format!("{} passes", names[seat])) {
-            break;
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(
-        after.contains(&format!("{} passes", names[seat])),
-        "the log shows the move"
-    );
     assert!(
         after.contains("Waiting for"),
         "the page now waits for the next player: {after}"
     );
     assert_eq!(db.store.game(id).await.unwrap().unwrap().head_seq, 1);
-    let png = driver.call("GET", "/screenshot", None).await;
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(png.as_str().unwrap())
-        .unwrap();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-play.png");
-    // The build may use a target folder elsewhere (CARGO_TARGET_DIR): make this one.
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, bytes).unwrap();
+    driver.screenshot("play").await;
     // One step of the replay viewer, and a step forward with the arrow key.
+    driver.goto(&format!("{base}/games/{id}/replay?at=0")).await;
     driver
-        .call(
-            "POST",
-            "/url",
-            Some(json!({"url": format!("{base}/games/{id}/replay?at=0")})),
-        )
+        .wait_source("the replay at move 0", |page| {
+            page.contains("Move <b>0</b> of 1")
+        })
         .await;
-    assert!(driver.source().await.contains("Move <b>0</b> of 1"));
     let body = driver.find("body").await;
     driver
         .call(
@@ -260,28 +312,13 @@ async fn a_player_moves_by_clicking_and_sees_the_board_update() {
             Some(json!({"text": "\u{E014}"})),
         )
         .await;
-    let mut stepped = false;
-    for _ in 0..50 {
-        if driver.source().await.contains("Move <b>1</b> of 1") {
-            stepped = true;
-            break;
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(stepped, "the right arrow steps forward");
-    let png = driver.call("GET", "/screenshot", None).await;
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(png.as_str().unwrap())
-        .unwrap();
-    std::fs::write(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser-replay.png"),
-        bytes,
-    )
-    .unwrap();
-    driver.call("DELETE", "", None).await;
-    driver.process.kill().ok();
-    driver.process.wait().ok();
-    driver.process.wait().ok();
+    driver
+        .wait_source("the right arrow to step forward", |page| {
+            page.contains("Move <b>1</b> of 1")
+        })
+        .await;
+    driver.screenshot("replay").await;
+    driver.stop().await;
     db.drop().await;
 }
 
@@ -289,15 +326,26 @@ fn spectator_view(loaded: &postplay::store::Loaded) -> Value {
     loaded.game.view(postplay::engine::Viewer::Spectator)
 }
 
-/// Waits until game `id` has moved past `head`.
-async fn moved_past(db: &TestDb, id: i64, head: i64) -> bool {
-    for _ in 0..100 {
-        if db.store.game(id).await.unwrap().unwrap().head_seq > head {
-            return true;
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
-    }
-    false
+/// Waits until game `id` has moved past `head` after the browser made a move.
+async fn wait_moved_past(db: &TestDb, driver: &Driver, id: i64, head: i64) {
+    wait::until(
+        &format!("game {id} to move past {head}"),
+        wait::PATIENCE,
+        async || {
+            let now = db.store.game(id).await.unwrap().unwrap().head_seq;
+            if now > head {
+                Ok(())
+            } else {
+                let page = driver.source().await;
+                Err(format!(
+                    "head {now}; {}\n{}",
+                    driver.address().await,
+                    visible_text(&page)
+                ))
+            }
+        },
+    )
+    .await
 }
 
 /// Every card on the table must be readable: each text's colour differs from the colour of
@@ -402,24 +450,7 @@ async fn a_whole_whitehouse_hand_is_played_by_tapping_cards_at_phone_size() {
             driver.screenshot("phone-tap").await;
         }
         driver.click("button.tap").await;
-        if !moved_past(&db, id, loaded.row.head_seq).await {
-            driver.screenshot("tap-failed").await;
-            let now = db.store.load(id).await.unwrap();
-            panic!(
-                "tap {taps} by seat {seat} at head {} played nothing; head now {}, active {:?}; log {:?}; page: {}",
-                loaded.row.head_seq,
-                now.row.head_seq,
-                now.game.active(),
-                now.log.iter().rev().take(3).collect::<Vec<_>>(),
-                driver
-                    .source()
-                    .await
-                    .split("<main")
-                    .next()
-                    .unwrap_or("")
-                    .len()
-            );
-        }
+        wait_moved_past(&db, &driver, id, loaded.row.head_seq).await;
         taps += 1;
     }
     assert_eq!(
@@ -463,22 +494,16 @@ async fn a_refused_kitty_keeps_its_ticks_in_the_browser() {
         .await;
     assert_eq!(ticked, 18, "the hand and the kitty, ticked on the hand");
     driver.click("form.hand button.primary").await;
-    let mut answer = Value::Null;
-    for _ in 0..50 {
-        answer = driver
-            .script(
-                "const alert = document.querySelector('[role=alert]');
-                 return alert ? {
-                   alert: alert.textContent,
-                   checked: document.querySelectorAll('form.hand input:checked').length,
-                 } : null;",
-            )
-            .await;
-        if !answer.is_null() {
-            break;
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
-    }
+    let answer = driver
+        .wait_script(
+            "the refusal of the kitty",
+            "const alert = document.querySelector('[role=alert]');
+             return alert ? {
+               alert: alert.textContent,
+               checked: document.querySelectorAll('form.hand input:checked').length,
+             } : null;",
+        )
+        .await;
     assert!(
         answer["alert"]
             .as_str()
@@ -514,14 +539,20 @@ async fn creating_then_reloading_makes_one_game_and_errors_are_pages() {
         )
         .await;
     driver.click("form button.primary").await;
-    for _ in 0..50 {
-        if driver.source().await.contains("/play/") {
-            break;
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
-    }
+    driver
+        .wait_source("the page of the new game's links", |page| {
+            page.contains("/play/")
+        })
+        .await;
+    driver.script("window.beforeReload = true;").await;
     driver.call("POST", "/refresh", None).await;
-    assert!(driver.source().await.contains("/play/"), "the links again");
+    driver
+        .wait_script(
+            "the links again after reloading",
+            "return !window.beforeReload && document.readyState === 'complete'
+                && document.body.innerHTML.includes('/play/') ? true : null;",
+        )
+        .await;
     let count = |sql: &'static str| {
         let pool = db.store.pool().clone();
         async move {
@@ -553,15 +584,16 @@ async fn creating_then_reloading_makes_one_game_and_errors_are_pages() {
     let play = links.iter().find(|l| l.contains("/play/")).unwrap().clone();
     driver.goto(&desk).await;
     driver.click("form[action$='/invite/1'] button").await;
-    let mut resent = 0;
-    for _ in 0..50 {
-        resent = count("SELECT count(*) FROM outbox WHERE kind = 'invite'").await;
-        if resent == 5 {
-            break;
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(resent, 5, "the invitation went again");
+    driver
+        .wait_source("the desk to say the invitation went again", |page| {
+            page.contains("Invitation sent again")
+        })
+        .await;
+    assert_eq!(
+        count("SELECT count(*) FROM outbox WHERE kind = 'invite'").await,
+        5,
+        "the invitation went again"
+    );
     driver
         .script(
             "document.querySelector('[name=reason]').value = 'Bo moved away';
@@ -569,15 +601,16 @@ async fn creating_then_reloading_makes_one_game_and_errors_are_pages() {
         )
         .await;
     driver.click("form[action$='/cancel'] button").await;
-    let mut over = false;
-    for _ in 0..50 {
-        if count("SELECT count(*) FROM games WHERE status = 'over'").await == 1 {
-            over = true;
-            break;
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(over, "the game is cancelled");
+    driver
+        .wait_source("the desk to say the game is cancelled", |page| {
+            page.contains("The game is cancelled")
+        })
+        .await;
+    assert_eq!(
+        count("SELECT count(*) FROM games WHERE status = 'over'").await,
+        1,
+        "the game is cancelled"
+    );
     driver.goto(&play).await;
     let banner = driver
         .script("return document.querySelector('.notice').textContent;")
@@ -628,30 +661,28 @@ async fn every_game_shows_the_move_on_a_phones_first_screen() {
             if loaded.game.outcome().is_some() {
                 break;
             }
-            let mut first = Value::Null;
-            // Under load a page has once shown a later position than the store had just
-            // given (seen once, in a full run on a loaded machine): look again, and say so.
-            for attempt in 0..3 {
-                let now = db.store.load(id).await.unwrap();
-                let seat = now.game.active()[0];
-                driver.goto(&format!("{base}/play/{}", tokens[seat])).await;
-                first = driver
-                    .script(
-                        "const c = document.querySelector('#choices button, #choices input:not([type=hidden])');
-                         return c ? c.getBoundingClientRect().top < window.innerHeight : null;",
-                    )
-                    .await;
-                if !first.is_null() {
-                    break;
-                }
-                let shown = driver
-                    .script("return document.getElementById('live').dataset.head;")
-                    .await;
-                eprintln!(
-                    "{kind}: attempt {attempt}: seat {seat} at head {} has no move on a page at head {shown}",
-                    now.row.head_seq
-                );
-            }
+            let seat = loaded.game.active()[0];
+            let head = loaded.row.head_seq;
+            driver.goto(&format!("{base}/play/{}", tokens[seat])).await;
+            let first = wait::until(
+                &format!("{kind}: seat {seat}'s page at move {head} with its move"),
+                wait::PATIENCE,
+                async || {
+                    let page = driver
+                        .script(
+                            "const c = document.querySelector('#choices button, #choices input:not([type=hidden])');
+                             return [c ? c.getBoundingClientRect().top < window.innerHeight : null,
+                                     document.getElementById('live').dataset.head];",
+                        )
+                        .await;
+                    if page[0].is_null() {
+                        Err(format!("no control on a page at head {}", page[1]))
+                    } else {
+                        Ok(page[0].clone())
+                    }
+                },
+            )
+            .await;
             if first != true {
                 driver.screenshot(&format!("phone-{kind}-{step}")).await;
             }
@@ -680,22 +711,22 @@ async fn use_session(driver: &Driver, base: &str, token: &str) {
         .await;
 }
 
-/// Waits until the browser's address contains `part`; the address.
+/// Waits until the browser's address contains `part` and its page is loaded; the address.
 async fn wait_for_url(driver: &Driver, part: &str) -> String {
-    let mut url = String::new();
-    for _ in 0..200 {
-        url = driver
-            .call("GET", "/url", None)
-            .await
-            .as_str()
-            .unwrap_or("")
-            .to_string();
-        if url.contains(part) {
-            return url;
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the browser did not reach {part}: it is at {url}");
+    wait::until(
+        &format!("the browser to reach {part}"),
+        wait::PATIENCE,
+        async || {
+            let at = driver
+                .script("return [location.href, document.readyState];")
+                .await;
+            match at[0].as_str() {
+                Some(url) if url.contains(part) && at[1] == "complete" => Ok(url.to_string()),
+                _ => Err(at.to_string()),
+            }
+        },
+    )
+    .await
 }
 
 /// Signs in as a new player would: types the address on /signin, follows the link of the mail
@@ -716,24 +747,24 @@ async fn sign_in_by_mail(
         ))
         .await;
     driver.click("form button.primary").await;
-    let mut token = None;
-    for _ in 0..400 {
-        token = sink
-            .received()
-            .iter()
-            .filter(|m| m.to == vec![email.to_string()])
-            .find_map(|m| {
-                m.data
-                    .split_whitespace()
-                    .find_map(|w| w.split("/signin/").nth(1))
-                    .map(|t| t.chars().take(40).collect::<String>())
-            });
-        if token.is_some() {
-            break;
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
-    }
-    let token = token.unwrap_or_else(|| panic!("no sign-in mail to {email}"));
+    let token = wait::until(
+        &format!("the sign-in mail to {email}"),
+        wait::PATIENCE,
+        async || {
+            let mails = sink.received();
+            mails
+                .iter()
+                .filter(|m| m.to == vec![email.to_string()])
+                .find_map(|m| {
+                    m.data
+                        .split_whitespace()
+                        .find_map(|w| w.split("/signin/").nth(1))
+                        .map(|t| t.chars().take(40).collect::<String>())
+                })
+                .ok_or_else(|| format!("{} mails, none to {email} with a link", mails.len()))
+        },
+    )
+    .await;
     driver.goto(&format!("{base}/signin/{token}")).await;
     driver
         .script(&format!(
@@ -746,6 +777,36 @@ async fn sign_in_by_mail(
         .as_str()
         .expect("a session cookie after signing in")
         .to_string()
+}
+
+/// Waits until the move the browser just sent is made (true) or refused on the page (false).
+async fn made_or_refused(db: &TestDb, driver: &Driver, id: i64, head: i64) -> bool {
+    wait::until(
+        "the move to be made or refused",
+        wait::PATIENCE,
+        async || {
+            if db.store.game(id).await.unwrap().unwrap().head_seq > head {
+                return Ok(true);
+            }
+            let refused = driver
+                .script(
+                    "return document.readyState === 'complete'
+                        && document.querySelector('[role=alert]') ? true : null;",
+                )
+                .await;
+            if refused == true {
+                Ok(false)
+            } else {
+                let page = driver.source().await;
+                Err(format!(
+                    "head {head}; {}\n{}",
+                    driver.address().await,
+                    visible_text(&page)
+                ))
+            }
+        },
+    )
+    .await
 }
 
 /// Makes the page's move as a player would, for the choice numbered `arguments[0]`: a tap on
@@ -795,39 +856,29 @@ async fn a_table_opened_in_the_lobby_fills_with_three_players_and_is_played_to_i
         )
         .await;
     driver.click("form button.primary").await;
-    let mut url = Value::Null;
-    for _ in 0..100 {
-        url = driver.call("GET", "/url", None).await;
-        if !url.as_str().unwrap_or("").contains("/new/") {
-            break;
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
-    }
-    let table: i64 = url
-        .as_str()
-        .unwrap()
-        .rsplit('/')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap_or_else(|_| panic!("the new table's page, not {url}"));
+    let table: i64 = wait::until("the new table's page", wait::PATIENCE, async || {
+        let at = driver
+            .script("return [location.pathname, document.readyState];")
+            .await;
+        at[0]
+            .as_str()
+            .and_then(|path| path.strip_prefix("/lobby/"))
+            .and_then(|id| id.parse().ok())
+            .filter(|_| at[1] == "complete")
+            .ok_or_else(|| at.to_string())
+    })
+    .await;
     for session in &sessions[1..] {
         use_session(&driver, &base, session).await;
         driver.goto(&format!("{base}/lobby")).await;
         driver.click(&format!("a[href='/lobby/{table}']")).await;
+        wait_for_url(&driver, &format!("/lobby/{table}")).await;
         driver.click("#join").await;
-        let mut page = String::new();
-        for _ in 0..100 {
-            page = driver.source().await;
-            if page.contains("You have a seat") || page.contains("has started") {
-                break;
-            }
-            actix_web::rt::time::sleep(Duration::from_millis(50)).await;
-        }
-        assert!(
-            page.contains("You have a seat") || page.contains("has started"),
-            "{page}"
-        );
+        driver
+            .wait_source("the table to seat the player", |page| {
+                page.contains("You have a seat") || page.contains("has started")
+            })
+            .await;
     }
     let page = driver.source().await;
     assert!(page.contains("its game has started"), "{page}");
@@ -884,12 +935,12 @@ async fn a_table_opened_in_the_lobby_fills_with_three_players_and_is_played_to_i
                 Some(json!({"script": MAKE_A_MOVE, "args": [choice, rng.index(64)]})),
             )
             .await;
-        if how != "none" && moved_past(&db, id, loaded.row.head_seq).await {
+        if how != "none" && made_or_refused(&db, &driver, id, loaded.row.head_seq).await {
             clicked += 1;
             continue;
         }
-        // A choice this simple clicker cannot fill (a pick with a rule): the bot's move,
-        // through the store.
+        // A choice this simple clicker cannot fill (a pick with a rule, refused on the page):
+        // the bot's move, through the store.
         let command = postplay::engine::bot::fill_at_random(&choices[choice], &mut rng);
         db.store
             .submit(id, seat, &command, Some(loaded.row.head_seq))

@@ -6,7 +6,6 @@ mod common;
 use awc::Client;
 use common::{TestDb, create_game};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
 
 fn start_server(db: &TestDb, port: u16) -> Child {
     Command::new(env!("CARGO_BIN_EXE_postplay"))
@@ -21,15 +20,16 @@ fn start_server(db: &TestDb, port: u16) -> Child {
 }
 
 async fn wait_healthy(client: &Client, base: &str) {
-    for _ in 0..200 {
-        if let Ok(res) = client.get(format!("{base}/healthz")).send().await
-            && res.status().is_success()
-        {
-            return;
-        }
-        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the server did not become healthy");
+    common::wait::until(
+        "the server to answer /healthz",
+        common::wait::PATIENCE,
+        async || match client.get(format!("{base}/healthz")).send().await {
+            Ok(res) if res.status().is_success() => Ok(()),
+            Ok(res) => Err(format!("status {}", res.status())),
+            Err(e) => Err(e.to_string()),
+        },
+    )
+    .await
 }
 
 async fn move_once(client: &Client, base: &str, id: i64, tokens: &[String], db: &TestDb) -> i64 {

@@ -285,8 +285,8 @@ async fn a_whole_game_played_through_the_links_in_the_mail() {
     assert_eq!(invitations.len(), 4);
     assert_eq!(organiser_mails, 1, "the organiser's link, once");
     assert!(turns > 10, "{turns} your-turn notices");
-    // Nothing more comes: every notice was for an event, once.
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // Nothing more comes: once the outbox is drained, every notice was for an event, once.
+    drain(&db, 30).await;
     assert_eq!(sink.received().len(), seen);
     let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM outbox WHERE status = 'sent'")
         .fetch_one(db.store.pool())
@@ -382,8 +382,8 @@ async fn while_the_mail_server_is_down_nothing_is_lost_and_nothing_comes_twice()
     drain(&db, 20).await;
     let queued = outbox_count(&db, "true").await as usize;
     assert!(queued > 4, "invitations and turn notices: {queued}");
-    let mail = expect_mail(&sink, queued, 10).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mail = expect_mail(&sink, queued, 30).await;
+    drain(&db, 30).await;
     let mail_after = sink.received();
     assert_eq!(mail_after.len(), mail.len(), "nothing twice");
     assert_eq!(mail.len(), queued, "nothing lost");
@@ -512,8 +512,7 @@ async fn two_worker_processes_send_each_message_exactly_once() {
     let queued = outbox_count(&db, "true").await as usize;
     assert!(queued >= 200);
     let mail = expect_mail(&sink, queued, 60).await;
-    drain(&db, 10).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    drain(&db, 30).await;
     for w in &mut workers {
         let _ = std::process::Command::new("kill")
             .arg(w.id().to_string())
@@ -609,7 +608,7 @@ async fn a_digest_gathers_a_players_games_and_one_click_unsubscribe_stops_mail()
         .filter(|m| m.to[0] == "ann@example.org")
         .count();
     assert!(play_until_active(&db, games[0].id, 0, &mut rng).await);
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    drain(&db, 30).await;
     let to_ann_after = sink
         .received()
         .iter()
@@ -839,26 +838,39 @@ async fn the_organiser_is_told_once_of_a_seat_that_has_not_moved() {
         .unwrap();
     let text = part(&idle.data, "text/plain").unwrap();
     assert!(text.contains(NAMES[first]), "{text}");
-    // Many more looks, no second notice for the same position.
-    tokio::time::sleep(Duration::from_millis(800)).await;
-    assert_eq!(idle_to_organiser(&sink.received()).len(), 1);
+    // More looks, no second notice for the same position: a game made now is noticed idle
+    // by a later look, which finds the first game's seat already told of.
+    let later = create(&db, "whitehouse", json!({}), &emails(), 72).await.id;
+    let later_subject = format!("Whitehouse #{later}: ");
+    common::wait::holds(
+        "a later look, seen by its notice of another game",
+        async || {
+            idle_to_organiser(&sink.received())
+                .iter()
+                .any(|s| s.starts_with(&later_subject))
+        },
+    )
+    .await;
+    let of_first = |mail: &[postplay::mail::sink::Received]| -> Vec<String> {
+        idle_to_organiser(mail)
+            .into_iter()
+            .filter(|s| s.starts_with(&format!("Whitehouse #{id}: ")))
+            .collect()
+    };
+    assert_eq!(of_first(&sink.received()).len(), 1);
     // The game moves on (the next seat is told it is its turn) and stalls again.
     let mut rng = bot_rng(&Seed::from_number(71));
     play_moves(&db, id, 1, &mut rng).await;
     let next = db.store.load(id).await.unwrap().game.active()[0];
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while idle_to_organiser(&sink.received()).len() < 2 {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "no second idle notice"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    common::wait::holds("a second idle notice of the first game", async || {
+        of_first(&sink.received()).len() >= 2
+    })
+    .await;
     assert_eq!(
-        idle_to_organiser(&sink.received())[1],
+        of_first(&sink.received())[1],
         format!("Whitehouse #{id}: {} has not moved", NAMES[next])
     );
-    let rows = outbox_count(&db, "kind = 'idle'").await;
+    let rows = outbox_count(&db, &format!("kind = 'idle' AND game_id = {id}")).await;
     assert_eq!(rows, 2);
     worker.stop().await;
     db.drop().await;

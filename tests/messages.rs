@@ -500,13 +500,18 @@ fn to<'a>(mails: &'a [Received], who: &str) -> Vec<&'a Received> {
 
 /// The first mail to `who` among those received after the first `start`, waited for.
 async fn next_mail_to(sink: &SmtpSink, start: usize, who: &str) -> Received {
-    for _ in 0..100 {
-        if let Some(mail) = to(&sink.received()[start..], who).first() {
-            return (*mail).clone();
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    panic!("no mail to {who}");
+    common::wait::until(
+        &format!("a mail to {who}"),
+        common::wait::PATIENCE,
+        async || {
+            let mail = sink.received();
+            to(&mail[start..], who)
+                .first()
+                .map(|m| (*m).clone())
+                .ok_or_else(|| format!("{} mails since, none to {who}", mail.len() - start))
+        },
+    )
+    .await
 }
 
 /// Plays random moves until `seat` is to move after the head `after`.

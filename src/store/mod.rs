@@ -887,7 +887,13 @@ impl Store {
             let mut game = self.start(row)?;
             let mut silent = Log::silent();
             for (i, entry) in commands.iter_mut().enumerate() {
-                let public = if viewer.sees_seat(entry.seat) || entry.by().is_some() {
+                // Every entry is redacted by the game's rule, whoever made it (a seat, the
+                // clock, any later mark); only the server's own endings are not game commands.
+                let ends = matches!(
+                    crate::engine::record::ending(entry.by(), &entry.command),
+                    Ok(Some(_))
+                );
+                let public = if viewer.sees_seat(entry.seat) || ends {
                     None
                 } else {
                     game.redacted(entry.seat, &entry.command)

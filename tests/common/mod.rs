@@ -8,6 +8,7 @@ pub mod mime;
 pub mod replyrig;
 pub mod scratch;
 pub mod visitor;
+pub mod wait;
 
 use postplay::pg::PrivateCluster;
 use postplay::store::Store;
