@@ -182,8 +182,8 @@ impl Scheduler {
         Ok(())
     }
 
-    /// A game without a time limit: the organiser hears that a seat has not moved, once per
-    /// wait.
+    /// A game without a time limit: the organiser (or, in a game without a desk, every
+    /// player) hears that a seat has not moved, once per wait.
     async fn ask_organiser(
         &self,
         game: i64,
@@ -196,7 +196,7 @@ impl Scheduler {
         let row = sqlx::query(
             "UPDATE seat_clocks c SET due_at = NULL, lease_until = NULL FROM seats s, games g \
              WHERE c.game_id = $1 AND c.seat = $2 AND s.game_id = c.game_id AND s.seat = c.seat \
-             AND g.id = c.game_id RETURNING s.name, g.kind, c.awaited_seq",
+             AND g.id = c.game_id RETURNING s.name, g.kind, g.has_desk, c.awaited_seq",
         )
         .bind(game)
         .bind(seat)
@@ -204,24 +204,35 @@ impl Scheduler {
         .await?;
         let name: String = row.try_get("name")?;
         let kind: String = row.try_get("kind")?;
+        let has_desk: bool = row.try_get("has_desk")?;
         let seq: Option<i64> = row.try_get("awaited_seq")?;
         let game_name = crate::engine::find_game(&kind).map_or(kind.clone(), |g| g.name().into());
+        let since = format!(
+            "{name} has not moved since {} ({}).",
+            (now - clock.settings.first_allowance()).format("%Y-%m-%d"),
+            clock.settings.describe()
+        );
+        // A game without a desk (a lobby game) has no organiser: every player is asked.
+        let (readers, what_now) = if has_desk {
+            (
+                Readers::Organiser,
+                "You may remind them, give the seat a new link, or cancel the game from your organiser page.",
+            )
+        } else {
+            (
+                Readers::Everyone,
+                "The game has no time limit, so it waits for them. Write to them in the game's messages, or reach them another way.",
+            )
+        };
         enqueue_clock(
             &mut tx,
             game,
             &game_name,
-            Readers::Organiser,
+            readers,
             News {
                 event: format!("safety:{}:{seat}", seq.unwrap_or(0)),
                 headline: &format!("{name} has not moved for a long time"),
-                lines: vec![
-                    format!(
-                        "{name} has not moved since {} ({}).",
-                        (now - clock.settings.first_allowance()).format("%Y-%m-%d"),
-                        clock.settings.describe()
-                    ),
-                    "You may remind them, give the seat a new link, or cancel the game from your organiser page.".into(),
-                ],
+                lines: vec![since, what_now.into()],
             },
         )
         .await?;

@@ -71,6 +71,14 @@ impl EmailAddress {
     }
 }
 
+/// An address as the pages show it to anyone but its owner: enough to tell which of the
+/// player's addresses the mail went to, not enough to write to it ("b…@e…").
+pub fn masked(address: &str) -> String {
+    let (local, domain) = address.rsplit_once('@').unwrap_or((address, ""));
+    let first = |part: &str| part.chars().next().map(String::from).unwrap_or_default();
+    format!("{}…@{}…", first(local), first(domain))
+}
+
 impl FromStr for EmailAddress {
     type Err = InvalidEmail;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -148,5 +156,12 @@ mod tests {
         }
         let long = format!("{}@example.org", "a".repeat(250));
         assert!(EmailAddress::parse(&long).is_err());
+    }
+
+    #[test]
+    fn a_masked_address_keeps_two_letters() {
+        assert_eq!(masked("bo@example.org"), "b…@e…");
+        assert_eq!(masked("Ann.Lee@x.io"), "A…@x…");
+        assert!(!masked("bo@example.org").contains("example"));
     }
 }

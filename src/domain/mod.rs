@@ -11,7 +11,7 @@ mod reason;
 mod table;
 
 pub use account::{InvalidAccountField, LocalPath, TimeZoneName, TokenLabel};
-pub use address::{EmailAddress, InvalidEmail};
+pub use address::{EmailAddress, InvalidEmail, masked};
 pub use clock::{ClockSettings, OnTimeout, TimeControl};
 pub use message::{InvalidMessage, MAX_MESSAGE_CHARS, MessageText};
 pub use names::{InvalidName, MAX_NAME_CHARS, PlayerName};

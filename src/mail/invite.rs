@@ -156,6 +156,9 @@ pub enum InviteError {
     /// The database failed.
     #[error("database: {0}")]
     Db(#[from] sqlx::Error),
+    /// The store failed while renewing the seat's keys.
+    #[error("{0}")]
+    Store(#[from] crate::store::StoreError),
 }
 
 /// Queues the invitation of `seat` once more, with a fresh link minted for it (it opens the
@@ -172,19 +175,23 @@ pub async fn invite_again(
     Ok(to)
 }
 
-/// Gives `seat` a new address and sends the invitation there, in one transaction. The seat's
-/// mail preference starts again at "every turn" (the old address's reader chose the old one),
-/// and messages still waiting for the old address are not sent. The old address is not told;
-/// links already mailed to it keep opening the seat until the organiser gives it a new link.
-/// Returns the old address, if there was one.
+/// Gives `seat` a new address and sends the invitation there, in one transaction that also
+/// ends every older credential of the seat (its links, reply addresses, an account's claim:
+/// DESIGN.md "Identity"); the seat's owner is then the new address's account, if any. The
+/// seat's mail preference starts again at "every turn" (the old address's reader chose the old
+/// one), and messages still waiting for the old address are not sent. The old address is not
+/// told. Returns the old address, if there was one.
 pub async fn change_address(
-    pool: &PgPool,
+    store: &crate::store::Store,
     row: &GameRow,
     game: &dyn DynMatch,
     seat: Seat,
     new: &EmailAddress,
 ) -> Result<Option<String>, InviteError> {
-    let mut tx = pool.begin().await?;
+    if game.outcome().is_some() {
+        return Err(InviteError::Over);
+    }
+    let mut tx = store.pool().begin().await?;
     let old: Option<String> =
         sqlx::query_scalar("SELECT email FROM seats WHERE game_id = $1 AND seat = $2 FOR UPDATE")
             .bind(row.id)
@@ -195,17 +202,10 @@ pub async fn change_address(
     if old.as_deref() == Some(new.as_str()) {
         return Err(InviteError::SameAddress);
     }
-    sqlx::query(
-        "UPDATE seats SET email = $3, \
-         mail_pref = COALESCE((SELECT mail_pref FROM accounts WHERE lower(email) = lower($3)), 'every'), \
-         account_id = (SELECT id FROM accounts WHERE lower(email) = lower($3)) \
-         WHERE game_id = $1 AND seat = $2",
-    )
-    .bind(row.id)
-    .bind(seat as i32)
-    .bind(new.as_str())
-    .execute(&mut *tx)
-    .await?;
+    store
+        .rekey_seat_in(&mut tx, row.id, seat, Some(new))
+        .await?
+        .ok_or(InviteError::NoSeat)?;
     if let Some(old) = &old {
         sqlx::query(
             "UPDATE outbox SET status = 'failed', \

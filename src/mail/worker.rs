@@ -558,7 +558,8 @@ impl Worker {
     }
 }
 
-/// Queues the organiser notice for a seat's undeliverable mail (one per seat and address).
+/// Queues the notice of a seat's undeliverable mail (one per seat and address): to the
+/// organiser, or, in a game without a desk, to every other player.
 async fn tell_organiser(
     tx: &mut sqlx::PgConnection,
     row: &Claimed,
@@ -582,21 +583,36 @@ async fn tell_organiser(
             seat: format!("seat {}", seat + 1),
         },
     };
-    let notice = Notice::Undeliverable(Undeliverable {
-        game,
-        seat: player,
+    // The organiser hears the address and what the mail server said; in a game without a
+    // desk (a lobby game) every other player hears only that the mail did not arrive.
+    let for_organiser = Notice::Undeliverable(Undeliverable {
+        game: game.clone(),
+        seat: player.clone(),
         address: row.recipient.clone(),
         error: error.to_string(),
+    });
+    let for_players = Notice::Undeliverable(Undeliverable {
+        game,
+        seat: player,
+        address: String::new(),
+        error: String::new(),
     });
     sqlx::query(
         "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload) \
          SELECT id, NULL, $2, 'undeliverable', organiser_email, 'Organiser', $3 FROM games \
-         WHERE id = $1 AND organiser_email IS NOT NULL \
+         WHERE id = $1 AND has_desk AND organiser_email IS NOT NULL \
+         UNION ALL \
+         SELECT s.game_id, NULL, $2, 'undeliverable', s.email, s.name, $4 FROM seats s \
+         JOIN games g ON g.id = s.game_id \
+         WHERE g.id = $1 AND NOT g.has_desk AND s.seat <> $5 AND s.email IS NOT NULL \
+         AND s.mail_pref <> 'off' \
          ON CONFLICT (game_id, event, recipient) DO NOTHING",
     )
     .bind(row.game_id)
     .bind(format!("undeliverable:{seat}:{}", row.recipient))
-    .bind(serde_json::to_value(&notice).expect("notices serialize"))
+    .bind(serde_json::to_value(&for_organiser).expect("notices serialize"))
+    .bind(serde_json::to_value(&for_players).expect("notices serialize"))
+    .bind(seat as i32)
     .execute(&mut *tx)
     .await?;
     sqlx::query("SELECT pg_notify($1, '')")

@@ -123,6 +123,18 @@ pub trait Effects: Send + Sync {
         entry: &'a Appended<'a>,
     ) -> BoxFuture<'a, Result<(), EffectError>>;
 
+    /// Inside the transaction that ends every credential of a seat (a new link, a new
+    /// address, a handover taken up): whatever credential the effect keeps for the seat ends
+    /// too. Nothing by default.
+    fn seat_rekeyed<'a>(
+        &'a self,
+        _tx: &'a mut PgConnection,
+        _game_id: i64,
+        _seat: Seat,
+    ) -> BoxFuture<'a, Result<(), EffectError>> {
+        Box::pin(async { Ok(()) })
+    }
+
     /// Inside the transaction that stores a message of the game's thread (not a command).
     fn message_posted<'a>(
         &'a self,

@@ -307,6 +307,29 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Hides a message of the game's thread written by `seat`, on its writer's request: kept,
+    /// marked hidden by the writer. False if the seat wrote no such visible message.
+    pub async fn hide_own_message(
+        &self,
+        game_id: i64,
+        message_id: i64,
+        seat: Seat,
+    ) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "UPDATE game_messages SET hidden_at = $4, hidden_by = 'writer' \
+             WHERE game_id = $1 AND id = $2 AND seat = $3 AND hidden_at IS NULL",
+        )
+        .bind(game_id)
+        .bind(message_id)
+        .bind(seat as i32)
+        .bind(self.now())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}
+
 /// A message of a record checked for import.
 pub(super) struct Imported {
     seat: Option<i32>,

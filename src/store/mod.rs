@@ -9,6 +9,7 @@ pub mod effects;
 mod history;
 mod messages;
 mod my_games;
+mod seat_keys;
 mod sign_in;
 mod table_start;
 mod tables;
@@ -24,6 +25,7 @@ pub use messages::{
     THREAD_OPEN_DAYS_AFTER_END,
 };
 pub use my_games::{MAX_FINISHED, MyGame, MyGames, Standing};
+pub use seat_keys::{Handover, Rekeyed, SeatKeys, TakeUp};
 pub use sign_in::{
     LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem, PendingSignIn, SIGN_IN_MINUTES,
     TooManyLinks, issue_link,
@@ -151,8 +153,11 @@ pub struct CreatedGame {
     pub id: i64,
     /// The organiser's token.
     pub organiser_token: String,
-    /// Each seat's token, by seat.
+    /// Each seat's token, by seat. Never shown to the organiser: a seat with an address gets
+    /// it by mail, a seat without one is taken up through its handover link.
     pub seat_tokens: Vec<String>,
+    /// The one-time handover link's token of each seat without an address, by seat.
+    pub handovers: Vec<Option<String>>,
 }
 
 /// A game's row.
@@ -456,10 +461,13 @@ impl Store {
         for effect in &self.effects {
             effect.created(tx, &creation).await?;
         }
+        let with_address: Vec<bool> = seats.iter().map(|s| s.email.is_some()).collect();
+        let handovers = seat_keys::first_handovers(tx, id, &with_address, self.now()).await?;
         Ok(CreatedGame {
             id,
             organiser_token,
             seat_tokens,
+            handovers,
         })
     }
 
@@ -511,7 +519,7 @@ impl Store {
         if !looks_like_token(token) {
             return Ok(None);
         }
-        let row = sqlx::query("SELECT id FROM games WHERE organiser_token_hash = $1")
+        let row = sqlx::query("SELECT id FROM games WHERE organiser_token_hash = $1 AND has_desk")
             .bind(token_hash(token))
             .fetch_optional(&self.pool)
             .await?;
@@ -1022,31 +1030,22 @@ impl Store {
         messages::store_imported(&mut tx, id, &messages).await?;
         tx.commit().await?;
         tracing::info!(game = id, kind = %record.game, commands = record.commands.len(), "game imported");
+        let handovers = vec![None; seat_tokens.len()];
         Ok(CreatedGame {
             id,
             organiser_token,
             seat_tokens,
+            handovers,
         })
     }
 
-    /// Gives a seat a new private link; the old token stops working. `None` if no such seat.
-    pub async fn relink_seat(&self, id: i64, seat: Seat) -> Result<Option<String>, sqlx::Error> {
-        let token = new_token();
+    /// Ends every credential of a seat and gives it new keys ([`Store::rekey_seat_in`]) in a
+    /// transaction of its own. `None` if no such seat.
+    pub async fn relink_seat(&self, id: i64, seat: Seat) -> Result<Option<Rekeyed>, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let done = sqlx::query("UPDATE seats SET token_hash = $3 WHERE game_id = $1 AND seat = $2")
-            .bind(id)
-            .bind(seat as i32)
-            .bind(token_hash(&token))
-            .execute(&mut *tx)
-            .await?;
-        // The links sent in earlier mail stop working too.
-        sqlx::query("DELETE FROM seat_links WHERE game_id = $1 AND seat = $2")
-            .bind(id)
-            .bind(seat as i32)
-            .execute(&mut *tx)
-            .await?;
+        let rekeyed = self.rekey_seat_in(&mut tx, id, seat, None).await?;
         tx.commit().await?;
-        Ok((done.rows_affected() == 1).then_some(token))
+        Ok(rekeyed)
     }
 
     /// When each seat last moved itself (not the clock for it), by seat; `None` for a seat

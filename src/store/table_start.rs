@@ -110,7 +110,8 @@ impl Store {
     /// Starts the table's game if every place is now an account's (`added` places were taken
     /// since `table` was read): draws the seating if random, then the seed, and creates the
     /// game through the store with each seat's account (its name, address and ownership) and
-    /// the creator's address as the organiser's; the creation's effects mail everyone.
+    /// no organiser: a lobby game has no desk, its players serve themselves. The creation's
+    /// effects mail everyone.
     async fn start_if_full(
         &self,
         tx: &mut PgConnection,
@@ -157,12 +158,6 @@ impl Store {
                 })
             })
             .collect::<Result<Vec<_>, TableError>>()?;
-        let organiser: String = sqlx::query_scalar("SELECT email FROM accounts WHERE id = $1")
-            .bind(table.creator_id)
-            .fetch_one(&mut *tx)
-            .await?;
-        let organiser =
-            EmailAddress::parse(&organiser).map_err(|e| TableError::Invalid(e.to_string()))?;
         let settings: serde_json::Value =
             sqlx::query_scalar("SELECT settings FROM open_tables WHERE id = $1")
                 .bind(table.id)
@@ -175,9 +170,15 @@ impl Store {
                 &table.options,
                 &seats,
                 Seed::random(),
-                Some(&organiser),
+                None,
                 &settings,
             )
+            .await?;
+        // A lobby game has no organiser desk: its players serve themselves (DESIGN.md
+        // "Identity"; docs/lobby.md).
+        sqlx::query("UPDATE games SET has_desk = false WHERE id = $1")
+            .bind(created.id)
+            .execute(&mut *tx)
             .await?;
         for (seat, (position, _, _)) in players.iter().enumerate() {
             sqlx::query(

@@ -27,6 +27,10 @@ struct DeskSeat {
     last_move: String,
     mail_sent: i64,
     mail_failed: i64,
+    /// The account that owns the seat, by name.
+    owner: Option<String>,
+    /// How a seat without an address stands with its handover link, in words.
+    handover: String,
 }
 
 struct MailLine {
@@ -51,9 +55,9 @@ struct Desk {
     commitment: String,
     seed: Option<String>,
     head_hash: String,
-    new_link: Option<String>,
     new_link_for: String,
-    new_link_mailed: bool,
+    new_handover: Option<String>,
+    new_link_mailed_to: Option<String>,
     note: Option<String>,
     error: Option<String>,
     mail_sent: i64,
@@ -96,6 +100,7 @@ async fn desk_page(state: &AppState, token: &str, csrf_token: String) -> Result<
             error: t.last_error.unwrap_or_default(),
         })
         .collect();
+    let keys = state.store.seat_keys(id).await?;
     let (clock, _) = crate::clock::deadlines(&state.store, id).await?;
     let paused: bool = sqlx::query_scalar("SELECT paused_at IS NOT NULL FROM games WHERE id = $1")
         .bind(id)
@@ -126,6 +131,17 @@ async fn desk_page(state: &AppState, token: &str, csrf_token: String) -> Result<
                     .map_or_else(|| "not yet".to_string(), |at| when(&at)),
                 mail_sent: per_seat.get(s.seat).map_or(0, |m| m.sent),
                 mail_failed: per_seat.get(s.seat).map_or(0, |m| m.failed),
+                owner: keys.get(s.seat).and_then(|k| k.owner.clone()),
+                handover: match keys.get(s.seat) {
+                    Some(k) if s.email.is_none() => match (k.handover_made_at, k.taken_up_at) {
+                        (_, Some(at)) => format!("handover link taken up {}", when(&at)),
+                        (Some(at), None) => {
+                            format!("handover link made {}, not yet taken up", when(&at))
+                        }
+                        (None, None) => String::new(),
+                    },
+                    _ => String::new(),
+                },
                 name: s.name,
                 email: s.email.unwrap_or_default(),
             })
@@ -134,9 +150,9 @@ async fn desk_page(state: &AppState, token: &str, csrf_token: String) -> Result<
         commitment: loaded.row.commitment.clone(),
         seed: (loaded.row.status == "over").then(|| loaded.row.seed.to_hex()),
         head_hash: loaded.row.head_hash.clone(),
-        new_link: None,
         new_link_for: String::new(),
-        new_link_mailed: false,
+        new_handover: None,
+        new_link_mailed_to: None,
         note: None,
         error: None,
     })
@@ -162,12 +178,13 @@ const NOTE_COOKIE: &str = "pp_desk_note";
 /// How long a note from a POST waits for the desk to show it.
 const NOTE_SECS: i64 = 300;
 
-/// What the desk shows after a relink.
+/// What the desk shows after a relink: where the new link was mailed ("b…@e…"), or the new
+/// handover link of a seat without an address. Never the seat's link itself.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Relinked {
     seat: usize,
-    link: String,
-    mailed: bool,
+    mailed_to: Option<String>,
+    handover: Option<String>,
 }
 
 fn read_cookie<T: serde::de::DeserializeOwned>(req: &HttpRequest, name: &str) -> Option<T> {
@@ -213,8 +230,8 @@ pub async fn manage(
             .get(relinked.seat)
             .map(|s| s.seat_name.clone())
             .unwrap_or_default();
-        page.new_link = Some(relinked.link);
-        page.new_link_mailed = relinked.mailed;
+        page.new_handover = relinked.handover;
+        page.new_link_mailed_to = relinked.mailed_to;
     }
     page.note = read_cookie::<String>(&req, NOTE_COOKIE);
     let shown = page.note.is_some();
@@ -253,8 +270,10 @@ async fn unprocessable(
     refused(req, state, token, StatusCode::UNPROCESSABLE_ENTITY, error).await
 }
 
-/// `POST /manage/{token}/relink/{seat}`: a new private link for a seat; the old one and every
-/// link in earlier mail stop working. The new link is mailed to the seat's address.
+/// `POST /manage/{token}/relink/{seat}`: new keys for a seat. Every older credential of the
+/// seat ends in the same transaction (its links, the links in earlier mail, reply addresses,
+/// an account's claim); the new link is mailed to the seat's address, or, for a seat without
+/// one, a new handover link is shown to the organiser to give the player.
 pub async fn relink(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -265,12 +284,6 @@ pub async fn relink(
     csrf::check(&req, field(&parse_form(&body)?, "csrf"))?;
     let id = organised(&state, &token).await?;
     state.limits.relink_in_game(id).map_err(WebError::TooMany)?;
-    let fresh = state
-        .store
-        .relink_seat(id, seat)
-        .await?
-        .ok_or(WebError::NotFound)?;
-    let link = format!("{}/play/{fresh}", state.base_url);
     let kind = state
         .store
         .game(id)
@@ -278,10 +291,60 @@ pub async fn relink(
         .map(|g| g.kind)
         .unwrap_or_default();
     let name = find_game(&kind).map_or(kind.clone(), |g| g.name().to_string());
-    let mailed =
-        crate::mail::outbox::enqueue_new_link(state.store.pool(), id, &name, seat, &fresh).await?;
-    let flash = Relinked { seat, link, mailed };
+    let mut tx = state.store.pool().begin().await?;
+    let rekeyed = state
+        .store
+        .rekey_seat_in(&mut tx, id, seat, None)
+        .await?
+        .ok_or(WebError::NotFound)?;
+    let flash = match &rekeyed.email {
+        Some(email) => {
+            crate::mail::outbox::enqueue_new_link(&mut tx, id, &name, seat, &rekeyed.token).await?;
+            Relinked {
+                seat,
+                mailed_to: Some(crate::domain::masked(email)),
+                handover: None,
+            }
+        }
+        None => Relinked {
+            seat,
+            mailed_to: None,
+            handover: rekeyed
+                .handover
+                .as_ref()
+                .map(|h| format!("{}/take/{h}", state.base_url)),
+        },
+    };
+    tx.commit().await?;
+    tracing::info!(game = id, seat, "seat given new keys by the organiser");
     Ok(back_to_desk(&state, &token, RELINKED_COOKIE, &flash))
+}
+
+/// `POST /manage/{token}/release/{seat}`: the account that owns the seat owns it no more (the
+/// links made for its devices end); the seat's own link is untouched.
+pub async fn release(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, usize)>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let (token, seat) = path.into_inner();
+    csrf::check(&req, field(&parse_form(&body)?, "csrf"))?;
+    let id = organised(&state, &token).await?;
+    if !state.store.release_owner(id, seat).await? {
+        return refused(
+            &req,
+            &state,
+            &token,
+            StatusCode::CONFLICT,
+            "no account owns this seat".into(),
+        )
+        .await;
+    }
+    let note = "The seat is no account's any more; the links made for that account's devices no \
+                longer open it."
+        .to_string();
+    Ok(back_to_desk(&state, &token, NOTE_COOKIE, &note))
 }
 
 /// `POST /manage/{token}/invite/{seat}`: the seat's invitation once more, as the game stands,
@@ -304,8 +367,9 @@ pub async fn invite(
     match invite_again(state.store.pool(), &loaded.row, loaded.game.as_ref(), seat).await {
         Ok(to) => {
             let note = format!(
-                "Invitation sent again to {}.",
-                who(&state, id, seat, &to).await?
+                "Invitation sent again to {}, mailed to {}.",
+                seat_name_of(&state, id, seat).await?,
+                crate::domain::masked(to.as_str())
             );
             Ok(back_to_desk(&state, &token, NOTE_COOKIE, &note))
         }
@@ -339,7 +403,7 @@ pub async fn address(
         .map_err(WebError::TooMany)?;
     let loaded = state.store.load(id).await?;
     match readdress(
-        state.store.pool(),
+        &state.store,
         &loaded.row,
         loaded.game.as_ref(),
         seat,
@@ -349,9 +413,10 @@ pub async fn address(
     {
         Ok(_) => {
             let note = format!(
-                "New address for {}; the invitation is on its way there. Links mailed to the \
-                 old address still open the seat: give it a new link if they should not.",
-                who(&state, id, seat, &email).await?
+                "New address for {}: the invitation with a new link was mailed to {}. Every \
+                 older link, reply address and account claim of the seat has ended.",
+                seat_name_of(&state, id, seat).await?,
+                crate::domain::masked(email.as_str())
             );
             Ok(back_to_desk(&state, &token, NOTE_COOKIE, &note))
         }
@@ -359,17 +424,16 @@ pub async fn address(
     }
 }
 
-/// "Bo <bo@example.org>".
-async fn who(state: &AppState, id: i64, seat: Seat, to: &EmailAddress) -> Result<String, WebError> {
-    let name = state
+/// The seat's player's name.
+async fn seat_name_of(state: &AppState, id: i64, seat: Seat) -> Result<String, WebError> {
+    Ok(state
         .store
         .seats(id)
         .await?
         .into_iter()
         .find(|s| s.seat == seat)
         .map(|s| s.name)
-        .unwrap_or_default();
-    Ok(format!("{name} <{to}>"))
+        .unwrap_or_default())
 }
 
 async fn invite_refused(
@@ -380,6 +444,7 @@ async fn invite_refused(
 ) -> Result<HttpResponse, WebError> {
     let status = match e {
         InviteError::Db(e) => return Err(e.into()),
+        InviteError::Store(e) => return Err(e.into()),
         InviteError::NoSeat | InviteError::UnknownGame(_) => return Err(WebError::NotFound),
         InviteError::SameAddress => StatusCode::UNPROCESSABLE_ENTITY,
         InviteError::Over | InviteError::NoAddress | InviteError::MailOff => StatusCode::CONFLICT,

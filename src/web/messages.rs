@@ -30,6 +30,10 @@ pub struct ThreadLine {
     pub text: Option<String>,
     /// "hidden by the organiser on Tue 24 Nov, 11:00 UTC", when hidden.
     pub hidden: Option<String>,
+    /// The seat that wrote it, if a player did.
+    pub seat: Option<usize>,
+    /// True on the page of the seat that wrote it: its writer may hide it.
+    pub mine: bool,
 }
 
 fn when(at: &DateTime<Utc>) -> String {
@@ -51,6 +55,8 @@ pub fn thread_lines(messages: &[Message]) -> Vec<ThreadLine> {
                 .hidden
                 .as_ref()
                 .map(|(at, by)| format!("a message hidden by the {by} on {}", when(at))),
+            seat: m.seat,
+            mine: false,
         })
         .collect()
 }
@@ -66,6 +72,8 @@ pub struct ThreadPanel {
     pub note: Option<String>,
     /// False when the reader may not read this game's messages at all.
     pub readable: bool,
+    /// On a seat's page, where its own messages' hide buttons post (`…/messages`).
+    pub hide_action: Option<String>,
 }
 
 impl ThreadPanel {
@@ -76,6 +84,7 @@ impl ThreadPanel {
             action: None,
             note: Some(CLOSED_TO_SPECTATORS.into()),
             readable: false,
+            hide_action: None,
         }
     }
 }
@@ -176,6 +185,24 @@ pub async fn post_as_seat(
         field(&fields, "text").unwrap_or(""),
     )
     .await?;
+    Ok(back_to(format!("/play/{token}")))
+}
+
+/// `POST /play/{token}/messages/{message}/hide`: the seat hides a message it wrote; it stays
+/// stored, marked hidden by its writer, and is shown, mailed and exported no more.
+pub async fn hide_own(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, i64)>,
+    body: web::Bytes,
+) -> Result<HttpResponse, WebError> {
+    let (token, message) = path.into_inner();
+    let (id, seat) = seat_of(&state, &token).await?;
+    csrf::check(&req, field(&parse_form(&body)?, "csrf"))?;
+    if !state.store.hide_own_message(id, message, seat).await? {
+        return Err(WebError::NotFound);
+    }
+    tracing::info!(game = id, message, "message hidden by its writer");
     Ok(back_to(format!("/play/{token}")))
 }
 

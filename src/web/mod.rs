@@ -9,6 +9,7 @@ mod csrf;
 mod desk;
 pub mod events;
 mod hand;
+mod handover;
 mod history;
 pub mod limits;
 mod lobby;
@@ -271,6 +272,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(messages::post_as_seat),
         )
         .route(
+            "/play/{token}/messages/{message}/hide",
+            web::post().to(messages::hide_own),
+        )
+        .route(
             "/games/{id}/messages",
             web::post().to(messages::post_signed_in),
         )
@@ -285,6 +290,13 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/manage/{token}/clock", web::post().to(desk::clock_control))
         .route("/games/{id}", get().to(pages::spectate))
+        .route("/take/{token}", get().to(handover::offer))
+        .route("/take/{token}", web::post().to(handover::take))
+        .route("/games/{id}/lost-link", web::post().to(handover::lost_link))
+        .route(
+            "/manage/{token}/release/{seat}",
+            web::post().to(desk::release),
+        )
         .route("/games/{id}/log", get().to(history::public_log))
         .route("/games/{id}/replay", get().to(history::replay))
         .route("/games/{id}/events", get().to(events::events))

@@ -217,8 +217,19 @@ struct Created {
     id: i64,
     name: String,
     organiser_link: String,
-    seats: Vec<(String, String, String)>,
+    seats: Vec<CreatedSeat>,
     commitment: String,
+}
+
+/// How a seat of a new game gets its link: never shown to the organiser (DESIGN.md "Identity").
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CreatedSeat {
+    seat_name: String,
+    name: String,
+    /// "b…@e…": the invitation, with the seat's private link, was mailed there.
+    mailed_to: Option<String>,
+    /// For a seat without an address, its one-time handover link.
+    handover: Option<String>,
 }
 
 /// The cookie that carries a new game's links from the POST that made it to the page that
@@ -350,12 +361,13 @@ pub async fn create_game(
         seats: seats
             .iter()
             .enumerate()
-            .map(|(i, s)| {
-                (
-                    game.seat_name(i, seats.len()),
-                    s.name.to_string(),
-                    format!("{base}/play/{}", created.seat_tokens[i]),
-                )
+            .map(|(i, s)| CreatedSeat {
+                seat_name: game.seat_name(i, seats.len()),
+                name: s.name.to_string(),
+                mailed_to: s.email.as_ref().map(|e| crate::domain::masked(e.as_str())),
+                handover: created.handovers[i]
+                    .as_ref()
+                    .map(|h| format!("{base}/take/{h}")),
             })
             .collect(),
         commitment: seed.commitment(),
@@ -481,6 +493,19 @@ struct Play {
     /// The seat and the signed-in account, when the visitor is signed in (see [`SeatAccount`]).
     seat_account: Option<SeatAccount>,
     thread: super::messages::ThreadPanel,
+    /// On the game's public page: the way back to a seat this browser took up, and the form
+    /// that mails a seat's player a new link.
+    seat_help: Option<SeatHelp>,
+}
+
+/// What the game's public page offers a player who is not on their seat's page.
+struct SeatHelp {
+    /// The seat link this browser was given when it took a seat up.
+    your_seat: Option<String>,
+    /// The seats with an address, as (seat, "Bo (East)"): a new link can be mailed there.
+    mailable: Vec<(usize, String)>,
+    /// A link was just mailed.
+    mailed: bool,
 }
 
 /// How the seat on a play page stands to the signed-in visitor's account.
@@ -700,12 +725,25 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             .collect(),
         vacation,
         seat_account: None,
+        seat_help: None,
         thread: if reads_thread {
+            let own = match (viewer, token) {
+                (Viewer::Seat(seat), Some(t)) => Some((seat, format!("/play/{t}/messages"))),
+                _ => None,
+            };
+            let mut lines =
+                super::messages::thread_lines(&state.store.messages(loaded.row.id).await?);
+            if let Some((seat, _)) = &own {
+                for line in &mut lines {
+                    line.mine = line.seat == Some(*seat) && line.text.is_some();
+                }
+            }
             super::messages::ThreadPanel {
-                lines: super::messages::thread_lines(&state.store.messages(loaded.row.id).await?),
+                lines,
                 action: writer.as_ref().ok().cloned(),
                 note: writer.err(),
                 readable: true,
+                hide_action: own.map(|(_, action)| action),
             }
         } else {
             super::messages::ThreadPanel::closed()
@@ -964,7 +1002,43 @@ pub async fn spectate(
         },
     )
     .await?;
+    let mut page = page;
+    page.seat_help = Some(seat_help(&state, &req, &loaded).await?);
     let mut response = html(StatusCode::OK, page)?;
     csrf::attach(&mut response, cookie);
     Ok(response)
+}
+
+/// The public page's help for players: back to the seat this browser took up, or a new link
+/// mailed to a seat's own address.
+async fn seat_help(
+    state: &AppState,
+    req: &HttpRequest,
+    loaded: &Loaded,
+) -> Result<SeatHelp, WebError> {
+    let id = loaded.row.id;
+    let mut your_seat = None;
+    if let Some(cookie) = req.cookie(&super::handover::seat_cookie_name(id))
+        && let Some((game, _)) = state.store.seat_by_token(cookie.value()).await?
+        && game == id
+    {
+        your_seat = Some(format!("/play/{}", cookie.value()));
+    }
+    let mut mailable = Vec::new();
+    if loaded.game.outcome().is_none() {
+        let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
+        let seats = state.store.seats(id).await?;
+        let count = seats.len();
+        for s in seats.into_iter().filter(|s| s.email.is_some()) {
+            mailable.push((
+                s.seat,
+                format!("{} ({})", s.name, game.seat_name(s.seat, count)),
+            ));
+        }
+    }
+    Ok(SeatHelp {
+        your_seat,
+        mailable,
+        mailed: req.query_string().split('&').any(|p| p == "mailed=1"),
+    })
 }

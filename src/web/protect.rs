@@ -31,6 +31,7 @@ fn holds_secret(path: &str) -> bool {
         "/signin/",
         "/me",
         "/lobby/invite/",
+        "/take/",
     ]
     .iter()
     .any(|prefix| path.starts_with(prefix))

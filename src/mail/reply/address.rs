@@ -45,6 +45,20 @@ pub async fn mint(
     Ok(secret)
 }
 
+/// Ends every reply address of a seat (its keys were renewed: DESIGN.md "Identity").
+pub async fn end_for_seat(
+    tx: &mut PgConnection,
+    game_id: i64,
+    seat: Seat,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM reply_addresses WHERE game_id = $1 AND seat = $2")
+        .bind(game_id)
+        .bind(seat as i32)
+        .execute(tx)
+        .await?;
+    Ok(())
+}
+
 /// What a secret is bound to, if it is one of ours.
 pub async fn find(pool: &sqlx::PgPool, secret: &str) -> Result<Option<Bound>, sqlx::Error> {
     if !looks_like_token(secret) {
