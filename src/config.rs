@@ -17,7 +17,7 @@
 //! | `POSTPLAY_LIMIT_MAILS_PER_HOUR` | invitations one client address (and one organiser address) may cause an hour; 0: no limit | 60 |
 //! | `POSTPLAY_LIMIT_RELINKS_PER_HOUR` | new seat links one client address (and one game's organiser) may make an hour; 0: no limit | 20 |
 //! | `POSTPLAY_STREAMS_PER_CLIENT` | open live-refresh streams per client address | 16 |
-//! | `POSTPLAY_STREAMS_TOTAL` | open live-refresh streams in all | 2000 |
+//! | `POSTPLAY_STREAMS_TOTAL` | open live-refresh streams in all (`serve` lowers it to the limit on open files less 200, see [`crate::fds`]) | 2000 |
 //! | `POSTPLAY_STREAM_KEEPALIVE_SECS` | a comment on every open stream this often, to find closed ones | 15 |
 //! | `POSTPLAY_REQUEST_TIMEOUT_SECS` | time a client has to send a request's headers, and again its body | 10 |
 //! | `POSTPLAY_MAILBOX_PUBLIC` | `true`: the dev mailbox shows its links to any client, not only loopback | false |

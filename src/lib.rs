@@ -9,6 +9,7 @@ pub mod clock;
 pub mod config;
 pub mod domain;
 pub mod engine;
+pub mod fds;
 pub mod games;
 pub mod logging;
 pub mod mail;

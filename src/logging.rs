@@ -16,31 +16,72 @@ pub fn mask_secrets(text: &str) -> String {
     mask_emails(&mask_tokens(text))
 }
 
+/// Length of a SHA-256 hash in hex: a run of exactly this many digits, written out as such, is
+/// a hash (a record's chain head), not a token.
+const HASH_LEN: usize = 64;
+
+/// The hex digit a percent escape at the start of `bytes` stands for, if it is `%XX` for one.
+fn escaped_digit(bytes: &[u8]) -> Option<Option<u8>> {
+    match bytes {
+        [b'%', h, l, ..] if h.is_ascii_hexdigit() && l.is_ascii_hexdigit() => {
+            let value = u8::from_str_radix(std::str::from_utf8(&[*h, *l]).ok()?, 16).ok()?;
+            Some(value.is_ascii_hexdigit().then_some(value))
+        }
+        _ => None,
+    }
+}
+
+/// Every run of 40 or more hex digits (a link token, or one with something glued to it) cut
+/// to its first six digits and "…", whether written out or percent-encoded (`%20` before a
+/// token does not join the token's run; `%61` counts as the digit `a`). SHA-256 hashes,
+/// written out, stay.
 fn mask_tokens(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
+    let mut copied = 0;
     while i < bytes.len() {
-        if bytes[i].is_ascii_hexdigit() {
-            let start = i;
-            while i < bytes.len() && bytes[i].is_ascii_hexdigit() {
-                i += 1;
-            }
-            let run = &text[start..i];
-            if run.len() == TOKEN_LEN {
-                out.push_str(&run[..TOKEN_PREFIX]);
-                out.push('…');
+        // One unit: a literal hex digit, or an escape of one; its length in bytes.
+        let unit = |at: usize| -> Option<usize> {
+            if bytes[at].is_ascii_hexdigit() {
+                Some(1)
+            } else if let Some(Some(_)) = escaped_digit(&bytes[at..]) {
+                Some(3)
             } else {
-                out.push_str(run);
+                None
             }
-        } else {
-            let start = i;
-            while i < bytes.len() && !bytes[i].is_ascii_hexdigit() {
-                i += 1;
+        };
+        let Some(first) = unit(i) else {
+            // Another escape (`%20`) is passed over whole, so its digits start no run.
+            i += if escaped_digit(&bytes[i..]).is_some() {
+                3
+            } else {
+                1
+            };
+            continue;
+        };
+        let start = i;
+        let (mut digits, mut escaped, mut prefix_end) = (0, false, start);
+        let mut len = first;
+        loop {
+            escaped |= len == 3;
+            digits += 1;
+            i += len;
+            if digits == TOKEN_PREFIX {
+                prefix_end = i;
             }
-            out.push_str(&text[start..i]);
+            match (i < bytes.len()).then(|| unit(i)).flatten() {
+                Some(next) => len = next,
+                None => break,
+            }
+        }
+        if digits >= TOKEN_LEN && (digits != HASH_LEN || escaped) {
+            out.push_str(&text[copied..prefix_end]);
+            out.push('…');
+            copied = i;
         }
     }
+    out.push_str(&text[copied..]);
     out
 }
 
@@ -124,6 +165,32 @@ mod tests {
             mask_secrets(&format!("/manage/{token}/relink/1")),
             "/manage/012345…/relink/1"
         );
+    }
+
+    #[test]
+    fn tokens_with_something_glued_or_percent_encoded_are_cut() {
+        let token = "0123456789abcdef0123456789abcdef01234567";
+        assert_eq!(
+            mask_secrets(&format!("GET /play/%20{token} HTTP/1.1")),
+            "GET /play/%20012345… HTTP/1.1"
+        );
+        assert_eq!(
+            mask_secrets(&format!("GET /play/{token}%0A 404")),
+            "GET /play/012345…%0A 404"
+        );
+        assert_eq!(
+            mask_secrets(&format!("/play/7{token}")),
+            "/play/701234…",
+            "41 digits"
+        );
+        let encoded: String = token.bytes().map(|b| format!("%{b:02X}")).collect();
+        assert_eq!(
+            mask_secrets(&format!("/play/{encoded}")),
+            "/play/%30%31%32%33%34%35…"
+        );
+        let mixed = format!("%30{}", &token[1..]);
+        assert_eq!(mask_secrets(&mixed), "%3012345…");
+        assert!(!mask_secrets(&format!("a{token}é{token}")).contains(token));
     }
 
     #[test]

@@ -416,6 +416,138 @@ async fn a_vacation_stops_the_clocks_of_two_games_and_never_shortens_a_deadline(
 }
 
 #[actix_web::test]
+async fn a_vacation_begun_after_the_deadline_leaves_that_timeout_standing() {
+    let rig = Rig::new().await;
+    let ann = "ann@example.org";
+    let late = rig
+        .game(
+            "nationhood",
+            &[("Ann", Some(ann)), ("Bo", None)],
+            per_move(1),
+        )
+        .await;
+    while !rig.active(late).await.contains(&0) {
+        rig.play(late).await.unwrap();
+    }
+    let due = rig.due(late, 0).await.expect("a deadline");
+    // Past the deadline, before the scheduler's tick.
+    rig.clock
+        .advance(due - rig.clock.now() + Duration::milliseconds(200));
+    postplay::clock::controls::start_vacation(&rig.store, ann, 5, 14)
+        .await
+        .expect("the vacation itself begins");
+    assert_eq!(
+        rig.due(late, 0).await,
+        Some(due),
+        "an overdue wait keeps its deadline"
+    );
+    match rig.play(late).await {
+        Err(SubmitError::Refused(m)) => assert!(m.contains("your time ran out"), "{m}"),
+        other => panic!("a late move must be refused: {other:?}"),
+    }
+    let tick = Scheduler::new(rig.store.clone()).tick().await.unwrap();
+    assert_eq!(
+        tick.timeouts, 1,
+        "the scheduler applies the timeout: {tick:?}"
+    );
+    assert!(
+        rig.store
+            .commands(late, 0)
+            .await
+            .unwrap()
+            .last()
+            .unwrap()
+            .by_clock
+    );
+    // Ending the vacation leaves the game as the clock left it.
+    postplay::clock::controls::end_vacation(&rig.store, ann)
+        .await
+        .unwrap();
+    rig.db.drop().await;
+}
+
+#[actix_web::test]
+async fn ten_vacations_started_at_once_give_exactly_one() {
+    let rig = Rig::new().await;
+    let ann = "ann@example.org";
+    // Ten requests a millisecond apart, each through its own store and clock, all at once.
+    let stores: Vec<Store> = (0..10)
+        .map(|i| {
+            postplay::startup::store_on(
+                rig.db.store.pool().clone(),
+                Arc::new(ManualClock::at(monday() + Duration::milliseconds(i))),
+            )
+        })
+        .collect();
+    let results = futures_util::future::join_all(
+        stores
+            .iter()
+            .map(|s| postplay::clock::controls::start_vacation(s, ann, 3, 14)),
+    )
+    .await;
+    let begun = results.iter().filter(|r| r.is_ok()).count();
+    let refusals: Vec<String> = results
+        .iter()
+        .filter_map(|r| r.as_ref().err().map(|e| e.to_string()))
+        .collect();
+    assert_eq!(begun, 1, "exactly one starts: {refusals:?}");
+    assert!(
+        refusals
+            .iter()
+            .all(|m| m == "your vacation has already begun"),
+        "the others are told why: {refusals:?}"
+    );
+    let running: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM vacations WHERE email = $1 AND ended_at IS NULL")
+            .bind(ann)
+            .fetch_one(rig.db.store.pool())
+            .await
+            .unwrap();
+    assert_eq!(running, 1);
+    rig.db.drop().await;
+}
+
+#[actix_web::test]
+async fn the_migration_ends_duplicate_running_vacations_instead_of_failing() {
+    let rig = Rig::new().await;
+    let pool = rig.db.store.pool();
+    // A database as the race left it: the old, non-unique index and two running vacations.
+    for sql in [
+        "DROP INDEX vacations_running",
+        "CREATE INDEX vacations_running ON vacations (email) WHERE ended_at IS NULL",
+        "INSERT INTO vacations (email, started_at, ends_at) VALUES \
+         ('bo@example.org', '2026-11-20T09:00:00Z', '2026-11-25T09:00:00Z'), \
+         ('bo@example.org', '2026-11-20T09:00:00.2Z', '2026-11-25T09:00:00.2Z')",
+        "DELETE FROM _sqlx_migrations WHERE version = 12",
+    ] {
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(pool)
+            .await
+            .unwrap();
+    }
+    rig.db.store.migrate().await.expect("the migration runs");
+    let running: Vec<DateTime<Utc>> = sqlx::query_scalar(
+        "SELECT started_at FROM vacations WHERE email = 'bo@example.org' AND ended_at IS NULL",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        running,
+        vec!["2026-11-20T09:00:00Z".parse::<DateTime<Utc>>().unwrap()],
+        "the earliest runs on"
+    );
+    assert_eq!(
+        postplay::clock::controls::vacation_days_left(&rig.store, "bo@example.org", 14)
+            .await
+            .unwrap(),
+        9,
+        "the ended duplicate counts no days"
+    );
+    rig.db.drop().await;
+}
+
+#[actix_web::test]
 async fn the_organiser_extends_and_pauses_and_everyone_is_told() {
     let rig = Rig::new().await;
     let id = rig

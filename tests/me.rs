@@ -406,3 +406,51 @@ async fn authorization_table_of_every_account_route() {
     }
     db.drop().await;
 }
+
+#[actix_web::test]
+async fn every_answer_with_a_seat_link_a_session_or_a_seats_view_is_never_stored() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let (id, tokens) = create_game_for(&db, "statehood", &["Ann", "Bo"], true, 9).await;
+    let ann = signed_in(&base, &db, "ann@example.org").await;
+    let session = format!(
+        "pp_session={}",
+        ann.cookie("pp_session").expect("a session cookie")
+    );
+    let bearer = format!("Bearer {}", tokens[0]);
+    let client = awc::Client::builder().disable_redirects().finish();
+    for (path, header) in [
+        ("/api/me/games".to_string(), ("Cookie", session.as_str())),
+        ("/me".to_string(), ("Cookie", session.as_str())),
+        ("/me/settings".to_string(), ("Cookie", session.as_str())),
+        (format!("/games/{id}"), ("Cookie", session.as_str())),
+        ("/".to_string(), ("Cookie", session.as_str())),
+        (
+            format!("/api/games/{id}/view"),
+            ("Authorization", bearer.as_str()),
+        ),
+        (
+            format!("/api/games/{id}/choices"),
+            ("Authorization", bearer.as_str()),
+        ),
+        (format!("/api/play/{}/view", tokens[0]), ("X-None", "")),
+        (format!("/play/{}", tokens[0]), ("X-None", "")),
+    ] {
+        let res = client
+            .get(format!("{base}{path}"))
+            .insert_header(header)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 200, "{path}");
+        assert_eq!(
+            res.headers()
+                .get("cache-control")
+                .map(|v| v.to_str().unwrap().to_string()),
+            Some("no-store".to_string()),
+            "{path} with {}",
+            header.0
+        );
+    }
+    db.drop().await;
+}

@@ -488,6 +488,10 @@ async fn names_and_addresses_that_could_trick_a_reader_are_refused() {
         ("Bob", "bob@[127.0.0.1]", 422),
         ("Bob", "bob@192.0.2.1", 422),
         (&"x".repeat(41), "", 422),
+        ("Bob\u{2028}Bcc: eve", "", 422),
+        ("Bob\u{2029}", "", 422),
+        ("B\u{FFF9}ob\u{FFFA}hidden\u{FFFB}", "", 422),
+        ("Bob\u{E0041}\u{E007F}", "", 422),
     ] {
         let (got, page, headers) = post_form(
             &client,
@@ -832,6 +836,18 @@ async fn the_server_log_holds_no_token_and_no_address_after_a_game() {
     let (organiser, seats) = (secrets[0].clone(), secrets[1..].to_vec());
     // Every path that carries a token, visited: pages, the API, a relink, mail settings.
     for token in &seats {
+        // A token with something glued to it is logged cut all the same.
+        for glued in [
+            format!("%20{token}"),
+            format!("{token}%0A"),
+            format!("0{token}"),
+        ] {
+            client
+                .get(format!("{base}/play/{glued}"))
+                .send()
+                .await
+                .unwrap();
+        }
         let res = client
             .get(format!("{base}/play/{token}"))
             .send()
@@ -1110,4 +1126,292 @@ async fn reloading_the_created_page_makes_no_second_game() {
     let page = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
     assert!(page.contains("organiser page") && !page.contains("/play/"));
     db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_json_key_given_twice_is_refused_and_nothing_is_stored() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let (id, tokens) = create_game(&db, "nationhood", &["Ann", "Bo"], 41).await;
+    let client = Client::default();
+    let loaded = db.store.load(id).await.unwrap();
+    let seat = loaded.game.active()[0];
+    let command = postplay::engine::bot::fill_at_random(
+        &loaded.game.choices(seat)[0],
+        &mut postplay::engine::GameRng::new(&postplay::engine::Seed::from_number(1), 0),
+    );
+    let command = command.to_string();
+    let twice = command.replacen('{', r#"{"type": "forfeit", "#, 1);
+    for body in [
+        format!(r#"{{"command": {command}, "expected_seq": 0, "expected_seq": 1}}"#),
+        format!(r#"{{"command": {{"type": "x"}}, "command": {command}}}"#),
+        format!(r#"{{"command": {twice}, "expected_seq": 0}}"#),
+    ] {
+        let (status, answer) = post_command(&client, &base, &tokens[seat], &body).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains("given twice"),
+            "{answer}"
+        );
+    }
+    assert_eq!(head_of(&db, id).await, (0, 0), "nothing stored");
+    let mut res = client
+        .post(format!("{base}/api/play/{}/messages", tokens[0]))
+        .insert_header(("Content-Type", "application/json"))
+        .send_body(r#"{"text": "hello", "text": "other"}"#)
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 400);
+    let answer: Value = serde_json::from_slice(&res.body().await.unwrap()).unwrap();
+    assert!(answer["error"].as_str().unwrap().contains("given twice"));
+    assert_eq!(count(&db, "game_messages").await, 0);
+    // The same bodies without the second key are taken.
+    let (status, _) = post_command(
+        &client,
+        &base,
+        &tokens[seat],
+        &format!(r#"{{"command": {command}, "expected_seq": 0}}"#),
+    )
+    .await;
+    assert_eq!(status, 201);
+    db.drop().await;
+}
+
+/// `postplay serve` as a process under a limit on open files (soft and hard), its stderr to
+/// `log`.
+fn serve_with_open_files(
+    envs: &[(&str, String)],
+    log: &std::path::Path,
+    open_files: u32,
+) -> std::process::Child {
+    let mut command = std::process::Command::new("sh");
+    command
+        .args([
+            "-c",
+            &format!("ulimit -n {open_files} && exec \"$0\" serve"),
+            env!("CARGO_BIN_EXE_postplay"),
+        ])
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(log).unwrap());
+    for (k, v) in envs {
+        command.env(k, v);
+    }
+    command.spawn().expect("postplay serve starts")
+}
+
+/// A log's text without its terminal colour codes.
+fn strip_colours(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Opens a live-refresh stream as `client` (through the trusted proxy's header): its status,
+/// or `None` if the server did not answer within five seconds.
+async fn open_stream(
+    address: &str,
+    id: i64,
+    client: &str,
+) -> (Option<u16>, Option<tokio::net::TcpStream>) {
+    let attempt = async {
+        let mut stream = tokio::net::TcpStream::connect(address).await.ok()?;
+        let request = format!(
+            "GET /games/{id}/events HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: {client}\r\n\r\n"
+        );
+        stream.write_all(request.as_bytes()).await.ok()?;
+        let mut buf = [0u8; 64];
+        let n = stream.read(&mut buf).await.ok()?;
+        let status = String::from_utf8_lossy(&buf[..n.min(12)])
+            .strip_prefix("HTTP/1.1 ")?
+            .parse::<u16>()
+            .ok()?;
+        Some((status, stream))
+    };
+    match tokio::time::timeout(Duration::from_secs(5), attempt).await {
+        Ok(Some((status, stream))) => (Some(status), Some(stream)),
+        _ => (None, None),
+    }
+}
+
+#[actix_web::test]
+async fn with_every_stream_slot_taken_under_a_low_file_limit_the_server_still_answers() {
+    let db = TestDb::new().await;
+    let (id, _) = create_game(&db, "nationhood", &["Ann", "Bo"], 42).await;
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let dir = std::env::temp_dir().join(format!("postplay-nofile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("server.log");
+    let mut server = serve_with_open_files(
+        &[
+            ("DATABASE_URL", db.url()),
+            ("POSTPLAY_BIND", format!("127.0.0.1:{port}")),
+            ("POSTPLAY_MAIL", "off".into()),
+            ("POSTPLAY_TRUSTED_PROXIES", "127.0.0.1".into()),
+        ],
+        &log,
+        256,
+    );
+    wait_healthy(&base).await;
+    let text = strip_colours(&std::fs::read_to_string(&log).unwrap());
+    let cap: usize = text
+        .split("streams_total=")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("serve logs the stream cap it chose: {text}"));
+    assert!(
+        cap > 0 && cap < 256,
+        "the cap fits under 256 open files: {cap}"
+    );
+    // Streams from client after client (16 each), until the server refuses one.
+    let address = format!("127.0.0.1:{port}");
+    let mut open = Vec::new();
+    let mut refused = None;
+    'clients: for client in 1..=40 {
+        for _ in 0..16 {
+            match open_stream(&address, id, &format!("10.0.0.{client}")).await {
+                (Some(200), Some(stream)) => open.push(stream),
+                (Some(503), _) => {
+                    refused = Some(client);
+                    break 'clients;
+                }
+                (status, _) => panic!(
+                    "stream {} (client {client}) got {status:?} instead of 200 or 503",
+                    open.len() + 1
+                ),
+            }
+        }
+    }
+    assert!(
+        refused.is_some(),
+        "the server refuses streams beyond its cap"
+    );
+    assert_eq!(open.len(), cap, "every slot up to the cap, none beyond");
+    // Every slot is taken: the server still answers everything else, at once.
+    let client = Client::builder().timeout(Duration::from_secs(10)).finish();
+    for path in [
+        "/healthz".to_string(),
+        "/".to_string(),
+        format!("/games/{id}"),
+        format!("/api/games/{id}/view"),
+    ] {
+        for _ in 0..5 {
+            let started = std::time::Instant::now();
+            let res = client.get(format!("{base}{path}")).send().await;
+            let took = started.elapsed();
+            let status = res.map(|r| r.status().as_u16());
+            assert!(
+                matches!(status, Ok(200)) && took < Duration::from_secs(2),
+                "{path}: {status:?} after {took:?} with {} streams open",
+                open.len()
+            );
+        }
+    }
+    let (status, _) = open_stream(&address, id, "10.0.1.1").await;
+    assert_eq!(status, Some(503), "a fresh client meets the total cap");
+    drop(open);
+    terminate(&mut server);
+    let _ = std::fs::remove_dir_all(&dir);
+    db.drop().await;
+}
+
+/// Kills a data directory's postmaster as a crash would, and waits until it is gone.
+async fn kill_postmaster(cluster: &postplay::pg::PrivateCluster) {
+    let pid = std::fs::read_to_string(cluster.data_dir().join("postmaster.pid"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .trim()
+        .to_string();
+    std::process::Command::new("kill")
+        .args(["-KILL", &pid])
+        .status()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while cluster.is_running() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the postmaster {pid} is still running 10 s after SIGKILL"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[actix_web::test]
+async fn a_server_that_no_longer_owns_the_private_cluster_leaves_it_running() {
+    let dir = std::env::temp_dir().join(format!("postplay-owner-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let data = dir.join("pg");
+    let old = postplay::pg::PrivateCluster::ensure(&data).expect("the first server starts");
+    assert!(old.started_here && old.owns());
+    // Its postmaster is killed; a new server starts the cluster again.
+    kill_postmaster(&old).await;
+    let new = postplay::pg::PrivateCluster::ensure_waiting(&data, Duration::ZERO)
+        .expect("the second server starts");
+    assert!(new.started_here && new.owns());
+    assert!(!old.owns(), "the old server no longer owns the cluster");
+    // The old server, on its way out, stops what it started: not the new one's cluster.
+    old.stop().unwrap();
+    assert!(new.is_running(), "the new server's cluster still runs");
+    let mut conn = sqlx::ConnectOptions::connect(&new.connect_options("postgres"))
+        .await
+        .expect("the new cluster takes connections");
+    let one: i32 = sqlx::query_scalar("SELECT 1")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(one, 1);
+    drop(conn);
+    // Its owner stops it.
+    new.stop().unwrap();
+    assert!(!new.is_running());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[actix_web::test]
+async fn pages_needing_the_database_answer_503_within_two_seconds_while_it_is_down() {
+    let dir = std::env::temp_dir().join(format!("postplay-down-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cluster = postplay::pg::PrivateCluster::ensure(&dir.join("pg")).unwrap();
+    let store = postplay::store::Store::connect(cluster.connect_options("postgres"))
+        .await
+        .unwrap();
+    store.migrate().await.unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let server = postplay::web::start(Arc::new(store), base.clone(), listener).unwrap();
+    actix_web::rt::spawn(server);
+    let client = Client::builder().timeout(Duration::from_secs(40)).finish();
+    let res = client.get(format!("{base}/games/1")).send().await.unwrap();
+    assert_eq!(res.status().as_u16(), 404, "up: no such game");
+    cluster.stop().unwrap();
+    for path in ["/games/1", "/api/games/1/view", "/games/1", "/"] {
+        let started = std::time::Instant::now();
+        let mut res = client.get(format!("{base}{path}")).send().await.unwrap();
+        let took = started.elapsed();
+        let body = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
+        assert_eq!(res.status().as_u16(), 503, "{path} after {took:?}: {body}");
+        assert!(took < Duration::from_millis(2500), "{path}: {took:?}");
+        assert!(
+            body.contains("the database is not reachable, try again shortly"),
+            "{path}: {body}"
+        );
+        assert!(res.headers().contains_key("retry-after"), "{path}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

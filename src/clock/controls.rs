@@ -296,25 +296,45 @@ pub async fn start_vacation(
     let now = store.now();
     let ends = now + Duration::days(days.into());
     let mut tx = store.pool().begin().await?;
-    sqlx::query("INSERT INTO vacations (email, started_at, ends_at) VALUES ($1, $2, $3)")
-        .bind(&email)
-        .bind(now)
-        .bind(ends)
-        .execute(&mut *tx)
-        .await?;
+    // One running vacation per address is the database's rule (a unique index): of two
+    // starts at once, the second fails here instead of running beside the first.
+    let inserted =
+        sqlx::query("INSERT INTO vacations (email, started_at, ends_at) VALUES ($1, $2, $3)")
+            .bind(&email)
+            .bind(now)
+            .bind(ends)
+            .execute(&mut *tx)
+            .await;
+    match inserted {
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+            return Err(ControlError::Refused(
+                "your vacation has already begun".into(),
+            ));
+        }
+        other => other?,
+    };
     for (game, seat) in seats_of(&mut tx, &email).await? {
         let clock = waits::game_clock(&mut tx, game).await?;
-        if clock.settings.vacation {
-            waits::suspend(&mut tx, &clock, game, seat, now).await?;
-            let name = seat_name(&mut tx, game, seat).await?;
-            record(
-                &mut tx,
-                game,
-                now,
-                &format!("{name} is on vacation until {}.", ends.format("%Y-%m-%d")),
-            )
-            .await?;
+        if !clock.settings.vacation {
+            continue;
         }
+        // A wait already past its deadline is not suspended: that seat's timeout stands.
+        let overdue = waits::wait(&mut tx, game, seat)
+            .await?
+            .and_then(|w| w.due_at)
+            .is_some_and(|due| due <= now);
+        if overdue {
+            continue;
+        }
+        waits::suspend(&mut tx, &clock, game, seat, now).await?;
+        let name = seat_name(&mut tx, game, seat).await?;
+        record(
+            &mut tx,
+            game,
+            now,
+            &format!("{name} is on vacation until {}.", ends.format("%Y-%m-%d")),
+        )
+        .await?;
     }
     tx.commit().await?;
     Ok(ends)
@@ -346,7 +366,12 @@ async fn resume_address(
 ) -> Result<(), sqlx::Error> {
     for (game, seat) in seats_of(tx, email).await? {
         let clock = waits::game_clock(tx, game).await?;
-        if clock.settings.vacation && !clock.paused {
+        // Only waits the vacation suspended: one left running (it was overdue) keeps its
+        // deadline.
+        let suspended = waits::wait(tx, game, seat)
+            .await?
+            .is_some_and(|w| w.stretch_start.is_none());
+        if clock.settings.vacation && !clock.paused && suspended {
             waits::resume(tx, &clock, game, seat, now, Duration::zero()).await?;
         }
     }

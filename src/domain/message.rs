@@ -1,6 +1,6 @@
 //! The text of a message in a game's thread, parsed once at the edge.
 
-use super::names::is_bidi_control;
+use super::names::{is_bidi_control, is_hidden_format};
 use std::fmt;
 
 /// The most characters a message may have.
@@ -11,7 +11,8 @@ pub const MAX_MESSAGE_LINES: usize = 30;
 
 /// Plain text for a game's thread: line breaks as `\n`, trimmed, 1 to
 /// [`MAX_MESSAGE_CHARS`] characters in at most [`MAX_MESSAGE_LINES`] lines, no control
-/// characters but line breaks and tabs, no characters that reverse the text around them.
+/// characters but line breaks and tabs, no characters that reverse the text around them, no
+/// line or paragraph separators, annotation or tag characters.
 /// Pages and mail escape it like any other text; it is never markup.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MessageText(String);
@@ -38,6 +39,11 @@ impl MessageText {
         }
         if trimmed.chars().any(is_bidi_control) {
             return refuse("a message cannot hold characters that reverse the text around it");
+        }
+        if text.chars().any(is_hidden_format) {
+            return refuse(
+                "a message cannot hold line or paragraph separators (use an ordinary line break) or hidden characters",
+            );
         }
         let chars = trimmed.chars().count();
         if chars > MAX_MESSAGE_CHARS {
@@ -83,6 +89,25 @@ mod tests {
         assert!(MessageText::parse("a\u{7}b").is_err());
         assert!(MessageText::parse("a\0b").is_err());
         assert!(MessageText::parse("a\u{202E}b").is_err());
+        for hidden in [
+            '\u{2028}',
+            '\u{2029}',
+            '\u{FFF9}',
+            '\u{FFFA}',
+            '\u{FFFB}',
+            '\u{E0000}',
+            '\u{E0041}',
+            '\u{E007F}',
+        ] {
+            assert!(
+                MessageText::parse(&format!("a{hidden}b")).is_err(),
+                "{hidden:?}"
+            );
+            assert!(
+                MessageText::parse(&format!("ab{hidden}")).is_err(),
+                "{hidden:?} at the end"
+            );
+        }
         assert!(MessageText::parse(&"a\n".repeat(MAX_MESSAGE_LINES + 1)).is_err());
     }
 }

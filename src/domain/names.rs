@@ -7,7 +7,8 @@ use std::fmt;
 pub const MAX_NAME_CHARS: usize = 40;
 
 /// A display name: trimmed, 1 to 40 visible characters, no control characters (so no line
-/// breaks and no NUL), no bidirectional overrides, not only invisible characters.
+/// breaks and no NUL), no bidirectional overrides, no line or paragraph separators, annotation
+/// or tag characters, not only invisible characters.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PlayerName(String);
 
@@ -23,6 +24,13 @@ pub struct InvalidName {
 /// embeddings, overrides and isolates, and the directional marks.
 pub(super) fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// Characters that break or hide text without looking like it: the line and paragraph
+/// separators (a line break a reader does not expect), the interlinear annotation characters
+/// (they hide the text between them) and the tag characters (invisible, they smuggle text).
+pub(super) fn is_hidden_format(c: char) -> bool {
+    matches!(c, '\u{2028}' | '\u{2029}' | '\u{FFF9}'..='\u{FFFB}' | '\u{E0000}'..='\u{E007F}')
 }
 
 /// Characters that take no room on the page.
@@ -50,6 +58,9 @@ impl PlayerName {
         }
         if trimmed.chars().any(is_bidi_control) {
             return refuse("a name cannot hold characters that reverse the text around it");
+        }
+        if text.chars().any(is_hidden_format) {
+            return refuse("a name cannot hold line separators or hidden characters");
         }
         let visible = trimmed.chars().filter(|&c| !is_invisible(c)).count();
         if visible == 0 {
@@ -96,6 +107,12 @@ mod tests {
             "ok\u{2066}",
             "\u{200B}\u{200B}",
             "\u{3164}",
+            "Ann\u{2028}Bcc",
+            "Ann\u{2029}",
+            "\u{2028}Ann",
+            "A\u{FFF9}nn\u{FFFA}x\u{FFFB}",
+            "Ann\u{E0041}\u{E007F}",
+            "\u{E0001}Ann",
             &"x".repeat(41),
         ] {
             assert!(PlayerName::parse(bad).is_err(), "{bad:?} must be refused");

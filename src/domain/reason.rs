@@ -7,7 +7,8 @@ use std::fmt;
 pub const MAX_REASON_CHARS: usize = 500;
 
 /// A reason: trimmed, 1 to 500 characters, at least one visible, no control characters (so
-/// no line breaks and no NUL), no bidirectional overrides and no braces.
+/// no line breaks and no NUL), no bidirectional overrides, line separators, annotation or tag
+/// characters, and no braces.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CancelReason(String);
 
@@ -26,6 +27,9 @@ impl CancelReason {
         }
         if trimmed.chars().any(super::names::is_bidi_control) {
             return refuse("a reason cannot hold characters that reverse the text around it");
+        }
+        if text.chars().any(super::names::is_hidden_format) {
+            return refuse("a reason is one line: no line separators or hidden characters");
         }
         if trimmed.chars().all(super::names::is_invisible) {
             return refuse("give a reason: the players are told it");
@@ -75,6 +79,8 @@ mod tests {
             "nul\0",
             "\u{202E}reversed",
             "ask {s1}",
+            "two\u{2028}lines",
+            "hidden\u{E0041}",
             &"x".repeat(501),
         ] {
             assert!(CancelReason::parse(bad).is_err(), "{bad:?} must be refused");

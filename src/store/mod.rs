@@ -28,7 +28,7 @@ pub use my_games::{MAX_FINISHED, MyGame, MyGames, Standing};
 pub use seat_keys::{Handover, Rekeyed, SeatKeys, TakeUp};
 pub use sign_in::{
     LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem, PendingSignIn, SIGN_IN_MINUTES,
-    TooManyLinks, issue_link,
+    SLOW_LINK_MINUTES, SLOWER_LINK_MINUTES, TooManyLinks, issue_link,
 };
 pub use tables::{
     Joined, LOBBY_PAGE, LobbyEntry, MAX_OPEN_TABLES, NewTable, Table, TableError, TablePlace,
@@ -289,11 +289,17 @@ macro_rules! game_columns {
     };
 }
 
+/// How long a request waits for a database connection before it is told the database is not
+/// reachable (sqlx's default is 30 seconds).
+pub const ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
 impl Store {
-    /// Connects a pool with these options.
+    /// Connects a pool with these options: at most 32 connections, each waited for at most
+    /// [`ACQUIRE_TIMEOUT`].
     pub async fn connect(options: sqlx::postgres::PgConnectOptions) -> Result<Store, sqlx::Error> {
         let pool = PgPoolOptions::new()
             .max_connections(32)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect_with(options)
             .await?;
         Ok(Store::from_pool(pool))

@@ -9,12 +9,17 @@ use sqlx::{PgConnection, Row};
 
 /// How long a sign-in link is valid.
 pub const SIGN_IN_MINUTES: i64 = 15;
-/// At most this many links to one address in a quarter of an hour.
+/// This many links to one address in a quarter of an hour go out at once.
 pub const LINKS_PER_QUARTER_HOUR: i64 = 3;
-/// At most this many links to one address in a day.
+/// This many links to one address in a day go out at the quarter hour's pace.
 pub const LINKS_PER_DAY: i64 = 10;
+/// Past [`LINKS_PER_QUARTER_HOUR`], one more link goes out once the last is this old.
+pub const SLOW_LINK_MINUTES: i64 = 15;
+/// Past [`LINKS_PER_DAY`], one more link goes out once the last is this old.
+pub const SLOWER_LINK_MINUTES: i64 = 60;
 
-/// Too many links were asked for one address: when the next one may be.
+/// No link was mailed now, because the address had its links lately (the one asking is not
+/// told: see [`issue_link`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TooManyLinks {
     /// How long until one more link may be sent.
@@ -45,9 +50,14 @@ pub struct PendingSignIn {
     pub suggested_name: String,
 }
 
-/// Makes a sign-in link for `email` inside `tx` unless the address had too many lately; the
+/// Makes a sign-in link for `email` inside `tx` unless the address had its links lately; the
 /// raw token, shown once (in the mail). Links of the same address are counted under a lock on
 /// the address, so two processes cannot both slip under the limit.
+///
+/// Nobody can lock an address out: past [`LINKS_PER_QUARTER_HOUR`] in a quarter hour or
+/// [`LINKS_PER_DAY`] in a day, links only slow down — one more goes out once the last is
+/// [`SLOW_LINK_MINUTES`] old ([`SLOWER_LINK_MINUTES`] past the daily number) — and every link,
+/// whoever asked for it, goes to the address itself.
 pub async fn issue_link(
     tx: &mut PgConnection,
     email: &EmailAddress,
@@ -71,16 +81,21 @@ pub async fn issue_link(
     .fetch_all(&mut *tx)
     .await?;
     let quarter = Duration::minutes(15);
-    let in_quarter: Vec<&DateTime<Utc>> = recent.iter().filter(|t| now - **t < quarter).collect();
-    if in_quarter.len() as i64 >= LINKS_PER_QUARTER_HOUR {
-        return Ok(Err(TooManyLinks {
-            retry_after: *in_quarter[0] + quarter - now,
-        }));
-    }
-    if recent.len() as i64 >= LINKS_PER_DAY {
-        return Ok(Err(TooManyLinks {
-            retry_after: recent[0] + Duration::days(1) - now,
-        }));
+    let in_quarter = recent.iter().filter(|t| now - **t < quarter).count() as i64;
+    let in_day = recent.len() as i64;
+    if let Some(&last) = recent.last()
+        && (in_quarter >= LINKS_PER_QUARTER_HOUR || in_day >= LINKS_PER_DAY)
+    {
+        let pace = Duration::minutes(if in_day >= LINKS_PER_DAY {
+            SLOWER_LINK_MINUTES
+        } else {
+            SLOW_LINK_MINUTES
+        });
+        if now - last < pace {
+            return Ok(Err(TooManyLinks {
+                retry_after: last + pace - now,
+            }));
+        }
     }
     let token = new_token();
     sqlx::query(

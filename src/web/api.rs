@@ -83,7 +83,7 @@ async fn submit(
     seat: Seat,
     body: &[u8],
 ) -> Result<HttpResponse, WebError> {
-    let submission: Submission = serde_json::from_slice(body).map_err(|e| {
+    let submission: Submission = super::json::from_body(body).map_err(|e| {
         WebError::BadRequest(format!(
             "expected {{\"command\": …, \"expected_seq\": n}}: {e}"
         ))

@@ -282,7 +282,7 @@ pub async fn api_post(
         .seat_by_token(&token)
         .await?
         .ok_or(WebError::Unauthorized)?;
-    let new: NewMessage = serde_json::from_slice(&body)
+    let new: NewMessage = super::json::from_body(&body)
         .map_err(|e| WebError::BadRequest(format!("expected {{\"text\": \"…\"}}: {e}")))?;
     let message = post(&state, id, Author::Seat(seat), "", &new.text).await?;
     Ok(HttpResponse::Created().json(message_json(&message)))

@@ -11,6 +11,7 @@ pub mod events;
 mod hand;
 mod handover;
 mod history;
+mod json;
 pub mod limits;
 mod lobby;
 mod mail;
@@ -88,14 +89,34 @@ pub enum WebError {
     /// 413.
     #[error("{0}")]
     TooLarge(String),
+    /// 503: the database cannot be reached (it is down or every connection is busy).
+    #[error("the database is not reachable, try again shortly")]
+    DatabaseDown(String),
     /// 500.
     #[error("internal error: {0}")]
     Internal(String),
 }
 
+/// When a client told the database is down should try again.
+const DATABASE_RETRY: Duration = Duration::from_secs(5);
+
 impl From<sqlx::Error> for WebError {
     fn from(e: sqlx::Error) -> WebError {
-        WebError::Internal(e.to_string())
+        let unreachable = matches!(
+            e,
+            sqlx::Error::PoolTimedOut
+                | sqlx::Error::PoolClosed
+                | sqlx::Error::Io(_)
+                | sqlx::Error::Tls(_)
+                | sqlx::Error::WorkerCrashed
+        ) || matches!(&e, sqlx::Error::Database(d)
+            // admin_shutdown, crash_shutdown, cannot_connect_now: the server is going away.
+            if matches!(d.code().as_deref(), Some("57P01" | "57P02" | "57P03")));
+        if unreachable {
+            WebError::DatabaseDown(e.to_string())
+        } else {
+            WebError::Internal(e.to_string())
+        }
     }
 }
 
@@ -104,6 +125,7 @@ impl From<StoreError> for WebError {
         match e {
             StoreError::NotFound => WebError::NotFound,
             StoreError::Invalid(m) => WebError::BadRequest(m),
+            StoreError::Db(e) => e.into(),
             other => WebError::Internal(other.to_string()),
         }
     }
@@ -113,6 +135,7 @@ impl From<SubmitError> for WebError {
     fn from(e: SubmitError) -> WebError {
         match e {
             SubmitError::NotFound => WebError::NotFound,
+            SubmitError::Db(e) => e.into(),
             other => WebError::Internal(other.to_string()),
         }
     }
@@ -129,14 +152,18 @@ impl ResponseError for WebError {
             WebError::Conflict(_) => StatusCode::CONFLICT,
             WebError::Gone(_) => StatusCode::GONE,
             WebError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
-            WebError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            WebError::Busy { .. } | WebError::DatabaseDown(_) => StatusCode::SERVICE_UNAVAILABLE,
             WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     fn error_response(&self) -> HttpResponse {
-        if let WebError::Internal(detail) = self {
-            tracing::error!(%detail, "request failed");
+        match self {
+            WebError::Internal(detail) => tracing::error!(%detail, "request failed"),
+            WebError::DatabaseDown(detail) => {
+                tracing::warn!(%detail, "request failed: the database is not reachable");
+            }
+            _ => {}
         }
         let message = match self {
             WebError::Internal(_) => "something went wrong on the server".to_string(),
@@ -146,6 +173,7 @@ impl ResponseError for WebError {
         let retry_after = match self {
             WebError::TooMany(limited) => Some(limited.retry_after),
             WebError::Busy { retry_after, .. } => Some(*retry_after),
+            WebError::DatabaseDown(_) => Some(DATABASE_RETRY),
             _ => None,
         };
         if let Some(wait) = retry_after {
@@ -389,6 +417,7 @@ pub fn start_with(
 /// `postplay serve`: the private PostgreSQL (unless DATABASE_URL), migrations, the web app;
 /// stops the private cluster on shutdown.
 pub async fn serve(config: Config) -> Result<(), String> {
+    let open_files = crate::fds::raise_open_files();
     let (store, cluster) = crate::startup::connect(&config).await?;
     store
         .migrate()
@@ -427,14 +456,22 @@ pub async fn serve(config: Config) -> Result<(), String> {
                 if config.web.mailbox_public { "; POSTPLAY_MAILBOX_PUBLIC shows every seat's link to anyone" } else { "; its links show only to loopback clients" });
         }
     }
-    let server = start_with(
-        store,
-        config.base_url.clone(),
-        listener,
-        mailbox,
-        config.web.clone(),
-    )
-    .map_err(|e| e.to_string())?;
+    let mut web = config.web.clone();
+    web.streams_total = crate::fds::stream_cap(config.web.streams_total, open_files);
+    tracing::info!(
+        open_files = %open_files.map_or("unknown".to_string(), |n| n.to_string()),
+        streams_total = web.streams_total,
+        configured = config.web.streams_total,
+        reserved = crate::fds::RESERVED_FILES,
+        "live-refresh streams sized below the limit on open files"
+    );
+    if web.streams_total < config.web.streams_total {
+        tracing::warn!(
+            "the limit on open files allows fewer live-refresh streams than configured: raise it (LimitNOFILE=65536 in the systemd unit)"
+        );
+    }
+    let server = start_with(store, config.base_url.clone(), listener, mailbox, web)
+        .map_err(|e| e.to_string())?;
     let result = server.await.map_err(|e| e.to_string());
     let _ = stop_worker.send(true);
     if let Some(worker) = worker {

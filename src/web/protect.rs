@@ -80,6 +80,7 @@ pub async fn protect(
         tokio::time::Instant::now() + timeout,
     ));
     let path = req.path().to_string();
+    let signed_in = req.cookie(super::session::COOKIE).is_some();
     let mut res = next.call(req).await?.map_into_boxed_body();
     if !is_api(&path)
         && res.status().is_client_error() | res.status().is_server_error()
@@ -105,7 +106,11 @@ pub async fn protect(
         header::CONTENT_SECURITY_POLICY,
         CONTENT_SECURITY_POLICY,
     );
-    if holds_secret(&path) {
+    // A seat link, a session or a seat's view is never kept by a cache: the paths that carry
+    // or show links, the whole API (a bearer sees its seat's view), anything answered to a
+    // session, and any response setting a cookie.
+    if holds_secret(&path) || is_api(&path) || signed_in || headers.contains_key(header::SET_COOKIE)
+    {
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }
     Ok(res)
@@ -123,6 +128,7 @@ fn error_page(error: &WebError) -> HttpResponse {
     let json = actix_web::ResponseError::error_response(error);
     let status = json.status();
     let heading = match status {
+        _ if matches!(error, WebError::DatabaseDown(_)) => "Not available just now",
         StatusCode::NOT_FOUND => "Not found",
         StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => "Not allowed",
         StatusCode::TOO_MANY_REQUESTS => "Too many requests",

@@ -70,8 +70,9 @@ pub async fn form(req: HttpRequest, who: MaybeSignedIn) -> Result<HttpResponse, 
     Ok(response)
 }
 
-/// `POST /signin`: mails a sign-in link to the address (within its limits and the client's),
-/// and says so in the same words whether the address has an account or not.
+/// `POST /signin`: mails a sign-in link to the address (at its pace, within the client's
+/// limit), and answers in the same words whether the address has an account or not and
+/// whether a mail went out now or one went lately.
 pub async fn ask(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -103,13 +104,13 @@ pub async fn ask(
         .limits
         .sign_in_by_client(client)
         .map_err(WebError::TooMany)?;
-    if let Err(limited) =
-        queue_sign_in(state.store.pool(), &email, &next, state.store.now()).await?
-    {
-        return Err(WebError::TooMany(super::limits::Limited {
-            what: "ask for sign-in links for this address",
-            retry_after: limited.retry_after.to_std().unwrap_or_default(),
-        }));
+    // Past the address's own pace no mail goes out, and the answer is the same: whoever asks
+    // learns neither whether the address is known nor whether a mail went now.
+    if let Err(paced) = queue_sign_in(state.store.pool(), &email, &next, state.store.now()).await? {
+        tracing::info!(
+            next_in_secs = paced.retry_after.num_seconds(),
+            "sign-in link not mailed: the address had its links lately"
+        );
     }
     html(
         StatusCode::OK,
