@@ -52,7 +52,12 @@ async fn reply_limits_hold_across_receive_processes() {
     // An auto-responder that does not mark itself: each reply a process of its own.
     let mut printed = Vec::new();
     for n in 0..7 {
-        let raw = reply(&format!("<loop{n}@example.org>"), &email(first), &to, "fold");
+        let raw = reply(
+            &format!("<loop{n}@example.org>"),
+            &email(first),
+            &to,
+            "fold",
+        );
         printed.push(receive_by_pipe(&rig, &to, raw.as_bytes(), &limit));
     }
     let refused = printed.iter().filter(|p| p.starts_with("Refused(")).count();
@@ -99,7 +104,10 @@ async fn reply_limits_hold_across_receive_processes() {
         .filter(|p| p.contains("another address"))
         .count();
     assert_eq!(refused, 3, "{printed:#?}");
-    assert!(printed[3].contains("too many replies this hour"), "{printed:#?}");
+    assert!(
+        printed[3].contains("too many replies this hour"),
+        "{printed:#?}"
+    );
     assert_eq!(
         answers(&rig, games[0]).await + answers(&rig, games[1]).await,
         3
@@ -128,19 +136,25 @@ async fn a_reply_address_ends_a_week_after_its_game_and_is_pruned() {
             .receive(reply(&id, &me, &to, line).as_bytes(), &[])
             .await
             .unwrap();
-        assert_eq!(outcome, Outcome::Refused("the game is over".into()), "{line}");
+        assert_eq!(
+            outcome,
+            Outcome::Refused("the game is over".into()),
+            "{line}"
+        );
     }
     assert_eq!(answers(&rig, game).await, 2);
 
     // Six days after the end the address still leads to the seat.
     let pool = rig.db.store.pool().clone();
     let ended_ago = async |days: i32| {
-        sqlx::query("UPDATE games SET updated_at = now() - make_interval(days => $2) WHERE id = $1")
-            .bind(game)
-            .bind(days)
-            .execute(&pool)
-            .await
-            .unwrap();
+        sqlx::query(
+            "UPDATE games SET updated_at = now() - make_interval(days => $2) WHERE id = $1",
+        )
+        .bind(game)
+        .bind(days)
+        .execute(&pool)
+        .await
+        .unwrap();
     };
     ended_ago(6).await;
     let id = rig.message_id();
@@ -240,7 +254,9 @@ async fn mail_for_no_reply_address_is_capped_by_count_and_bytes() {
     }
     let (rows, _, keys) = unknown_stored(&rig).await;
     assert_eq!(rows, 10, "{keys:?}");
-    let newest: Vec<String> = (20..30).map(|n| format!("mid:small{n}@example.org")).collect();
+    let newest: Vec<String> = (20..30)
+        .map(|n| format!("mid:small{n}@example.org"))
+        .collect();
     assert_eq!(keys, newest);
 
     // Large messages from many senders: the bytes are the bound.
@@ -352,7 +368,10 @@ async fn a_noop_loop_is_cut_off_and_a_message_resets_the_count() {
         "{:?}",
         answered.last()
     );
-    assert_eq!(session.told(Duration::from_secs(10)).await.as_deref(), Some(""));
+    assert_eq!(
+        session.told(Duration::from_secs(10)).await.as_deref(),
+        Some("")
+    );
 
     // A relay that delivers in between goes on.
     let mut session = Session::open(rig.port, Duration::from_secs(10))
@@ -360,7 +379,10 @@ async fn a_noop_loop_is_cut_off_and_a_message_resets_the_count() {
         .unwrap();
     for round in 0..3 {
         for _ in 0..15 {
-            assert!(session.say("NOOP").await.starts_with("250"), "round {round}");
+            assert!(
+                session.say("NOOP").await.starts_with("250"),
+                "round {round}"
+            );
         }
         for command in [
             "MAIL FROM:<stranger@example.net>".to_string(),
@@ -370,7 +392,9 @@ async fn a_noop_loop_is_cut_off_and_a_message_resets_the_count() {
         }
         assert!(session.say("DATA").await.starts_with("354"));
         let done = session
-            .say(&format!("Message-ID: <r{round}@example.net>\r\n\r\nhi\r\n."))
+            .say(&format!(
+                "Message-ID: <r{round}@example.net>\r\n\r\nhi\r\n."
+            ))
             .await;
         assert!(done.starts_with("250"), "{done}");
     }

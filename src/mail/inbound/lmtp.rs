@@ -96,7 +96,13 @@ impl Place {
 
     /// Marks the session as waiting for a command, or working.
     fn waiting(&self, waiting: bool) {
-        if let Some(slot) = self.slots.lock().expect("slots lock").open.get_mut(&self.id) {
+        if let Some(slot) = self
+            .slots
+            .lock()
+            .expect("slots lock")
+            .open
+            .get_mut(&self.id)
+        {
             slot.waiting_since = waiting.then(Instant::now);
         }
     }
@@ -379,7 +385,10 @@ mod tests {
         assert_eq!(line, b"aaaaaaaaaa");
         read_line(&mut reader, &mut line, 10, until).await.unwrap();
         assert_eq!(line, b"next\r\n");
-        assert_eq!(read_line(&mut reader, &mut line, 10, until).await.unwrap(), 0);
+        assert_eq!(
+            read_line(&mut reader, &mut line, 10, until).await.unwrap(),
+            0
+        );
     }
 
     #[test]

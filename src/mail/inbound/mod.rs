@@ -3,7 +3,9 @@
 //! it, then: machines and our own mail are ignored, a sender other than the seat's is refused,
 //! and the first line is read against the choices of the position the mail was about
 //! ([`crate::mail::reply`]). A move is made through the store like any other; every reply a
-//! person wrote is answered in the game's thread, through the outbox.
+//! person wrote is answered in the game's thread, through the outbox. The bounds ([`limits`],
+//! the cap on mail for no seat in [`ledger`], [`prune`]) are kept in PostgreSQL, so they hold
+//! across processes (docs/inbound-mail.md).
 
 mod html;
 pub mod ledger;
@@ -74,8 +76,7 @@ impl InboundSettings {
             max_bytes: number("POSTPLAY_INBOUND_MAX_KB", 256)?.max(1) as usize * 1024,
             per_hour: number("POSTPLAY_LIMIT_REPLIES_PER_HOUR", 60)?,
             unknown_rows: number("POSTPLAY_INBOUND_UNKNOWN_MAX", 1000)?.max(1),
-            unknown_bytes: number("POSTPLAY_INBOUND_UNKNOWN_MAX_KB", 4096)?.max(1) as usize
-                * 1024,
+            unknown_bytes: number("POSTPLAY_INBOUND_UNKNOWN_MAX_KB", 4096)?.max(1) as usize * 1024,
         })
     }
 }
