@@ -111,6 +111,7 @@ async fn by_mail(
             reply_domain: Some("pp.example".into()),
             max_bytes: 256 * 1024,
             per_hour: 0,
+            ..InboundSettings::default()
         },
     ));
     let mut shares: Vec<Vec<i64>> = (0..clients).map(|_| Vec::new()).collect();

@@ -7,7 +7,8 @@ mod common;
 
 use common::mime::header;
 use common::replyrig::{
-    NAMES, Rig, email, eventually, line_for, listed, reply, reply_address, rng, text,
+    NAMES, Rig, email, eventually, line_for, listed, receive_by_pipe, reply, reply_address, rng,
+    text,
 };
 use postplay::mail::inbound::{InboundSettings, Outcome};
 use postplay::mail::sink::Received;
@@ -113,33 +114,6 @@ async fn a_whole_statehood_game_by_replies_over_smtp() {
     whole_game("statehood", json!({"target": 12}), 3, 19, false).await;
 }
 
-/// Runs `postplay receive` with `raw` on standard input, against the rig's database.
-fn receive_by_pipe(rig: &Rig, recipient: &str, raw: &[u8]) -> String {
-    use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_postplay"))
-        .arg("receive")
-        .arg("--recipient")
-        .arg(recipient)
-        .env("DATABASE_URL", rig.db.url())
-        .env("POSTPLAY_MAIL", "off")
-        .env("POSTPLAY_MAIL_FROM", "postplay <games@pp.example>")
-        .env("POSTPLAY_REPLY_DOMAIN", "pp.example")
-        .env("POSTPLAY_INBOUND_MAX_KB", "64")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(raw).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "postplay receive: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 async fn head(rig: &Rig, game: i64) -> i64 {
     rig.db.store.game(game).await.unwrap().unwrap().head_seq
 }
@@ -209,7 +183,7 @@ async fn every_kind_of_reply_gets_the_right_answer_or_none() {
     // Too large, through `postplay receive` on standard input.
     let id = rig.message_id();
     let big = reply(&id, &me, &to, &format!("pass\n\n{}", "x".repeat(80 * 1024)));
-    let printed = receive_by_pipe(&rig, &to, big.as_bytes());
+    let printed = receive_by_pipe(&rig, &to, big.as_bytes(), &[]);
     assert!(printed.contains("too large"), "{printed}");
     expected += 1;
     assert_eq!(head(&rig, game).await, 0, "nothing was played");
@@ -283,7 +257,7 @@ async fn every_kind_of_reply_gets_the_right_answer_or_none() {
         &to_now,
         "1\n\nOn Monday postplay wrote:\n> 2  Bid\n-- \nAnn",
     );
-    let printed = receive_by_pipe(&rig, &to_now, quoted.as_bytes());
+    let printed = receive_by_pipe(&rig, &to_now, quoted.as_bytes(), &[]);
     assert!(printed.starts_with("Done("), "{printed}");
     assert_eq!(head(&rig, game).await, before + 1);
     expected += 1;
@@ -356,6 +330,7 @@ async fn replies_over_the_hourly_limit_are_ignored_without_an_answer() {
         reply_domain: Some("pp.example".into()),
         max_bytes: 64 * 1024,
         per_hour: 2,
+        ..InboundSettings::default()
     })
     .await;
     let game = rig.game("whitehouse", json!({}), 4, 8).await;

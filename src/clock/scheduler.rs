@@ -31,6 +31,8 @@ pub struct Tick {
     pub vacations_ended: usize,
     /// Lobby tables that expired unfilled.
     pub tables_expired: usize,
+    /// Inbound mail rows pruned (ended reply addresses, old mail for no seat).
+    pub mail_pruned: usize,
 }
 
 impl Tick {
@@ -74,7 +76,8 @@ impl Scheduler {
     }
 
     /// One tick: vacations that ran out, due deadlines, due reminders, lobby tables past
-    /// their time; until none is left (in batches).
+    /// their time; until none is left (in batches); then the inbound mail that ended is
+    /// pruned.
     pub async fn tick(&self) -> Result<Tick, sqlx::Error> {
         let now = self.store.now();
         let mut tick = Tick {
@@ -103,6 +106,10 @@ impl Scheduler {
                     break;
                 }
             }
+        }
+        match crate::mail::inbound::prune::prune(self.store.pool(), now).await {
+            Ok(p) => tick.mail_pruned = (p.reply_addresses + p.unknown_mail) as usize,
+            Err(e) => tracing::error!(error = %e, "pruning inbound mail failed"),
         }
         Ok(tick)
     }

@@ -44,6 +44,11 @@ pub struct Rig {
 impl Rig {
     /// Starts everything with these inbound settings.
     pub async fn start(settings: InboundSettings) -> Rig {
+        Rig::start_with(settings, lmtp::Limits::default()).await
+    }
+
+    /// Starts everything with these inbound settings and listener bounds.
+    pub async fn start_with(settings: InboundSettings, limits: lmtp::Limits) -> Rig {
         let db = TestDb::new().await;
         let sink = SmtpSink::start().await.unwrap();
         let worker = spawn_worker(&db, "http://pp.test", sink.port(), quick());
@@ -55,7 +60,7 @@ impl Rig {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let (stop, stopped) = watch::channel(false);
-        tokio::spawn(lmtp::serve(listener, inbox.clone(), stopped));
+        tokio::spawn(lmtp::serve_with(listener, inbox.clone(), limits, stopped));
         Rig {
             db,
             sink,
@@ -73,6 +78,7 @@ impl Rig {
             reply_domain: Some("pp.example".into()),
             max_bytes: 64 * 1024,
             per_hour: 100_000,
+            ..InboundSettings::default()
         })
         .await
     }
@@ -150,6 +156,35 @@ impl Rig {
         self.worker.stop().await;
         self.db.drop().await;
     }
+}
+
+/// Runs the real `postplay receive` with `raw` on standard input, against the rig's database,
+/// with these settings besides the rig's; returns what it printed.
+pub fn receive_by_pipe(rig: &Rig, recipient: &str, raw: &[u8], env: &[(&str, &str)]) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_postplay"))
+        .arg("receive")
+        .arg("--recipient")
+        .arg(recipient)
+        .env("DATABASE_URL", rig.db.url())
+        .env("POSTPLAY_MAIL", "off")
+        .env("POSTPLAY_MAIL_FROM", "postplay <games@pp.example>")
+        .env("POSTPLAY_REPLY_DOMAIN", "pp.example")
+        .env("POSTPLAY_INBOUND_MAX_KB", "64")
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(raw).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "postplay receive: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// A minimal LMTP/SMTP client: one message, one recipient.

@@ -50,9 +50,30 @@ pub struct NewMessage<'a> {
     pub seat: Option<(i64, Seat)>,
 }
 
-/// Stores a message and claims it; `None` when a message with this key is already stored.
-pub async fn store(pool: &PgPool, message: NewMessage<'_>) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+/// How much stored mail for no reply address of ours is kept, at most: the newest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnknownCap {
+    /// Messages.
+    pub rows: i64,
+    /// Bytes kept of them, in all.
+    pub bytes: i64,
+}
+
+/// Stores a message and claims it; `None` when a message with this key is already stored. A
+/// message for no seat is stored with the older ones for no seat trimmed to `cap`, in one
+/// transaction under a lock, so the cap holds whatever number of processes receive at once.
+pub async fn store(
+    pool: &PgPool,
+    message: NewMessage<'_>,
+    cap: UnknownCap,
+) -> Result<Option<i64>, sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    if message.seat.is_none() {
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended('inbound-unknown', 0))")
+            .execute(&mut *tx)
+            .await?;
+    }
+    let id: Option<i64> = sqlx::query_scalar(
         "INSERT INTO inbound_mail (message_key, size, raw, reply_hash, game_id, seat, claimed_until) \
          VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7)) \
          ON CONFLICT (message_key) DO NOTHING RETURNING id",
@@ -64,8 +85,51 @@ pub async fn store(pool: &PgPool, message: NewMessage<'_>) -> Result<Option<i64>
     .bind(message.seat.map(|s| s.0))
     .bind(message.seat.map(|s| s.1 as i32))
     .bind(CLAIM.as_secs_f64())
-    .fetch_optional(pool)
-    .await
+    .fetch_optional(&mut *tx)
+    .await?;
+    if message.seat.is_none() && id.is_some() {
+        trim_unknown(&mut tx, cap).await?;
+    }
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// Deletes the oldest stored messages for no seat beyond `cap`; returns how many.
+async fn trim_unknown(tx: &mut PgConnection, cap: UnknownCap) -> Result<u64, sqlx::Error> {
+    let deleted = sqlx::query(
+        "DELETE FROM inbound_mail WHERE id IN (SELECT id FROM \
+             (SELECT id, row_number() OVER newest AS n, sum(octet_length(raw)) OVER newest AS bytes \
+              FROM inbound_mail WHERE game_id IS NULL \
+              WINDOW newest AS (ORDER BY id DESC ROWS UNBOUNDED PRECEDING)) kept \
+         WHERE n > $1 OR bytes > $2)",
+    )
+    .bind(cap.rows)
+    .bind(cap.bytes)
+    .execute(tx)
+    .await?;
+    Ok(deleted.rows_affected())
+}
+
+/// How long stored mail for no seat is kept at most.
+pub const UNKNOWN_DAYS: i32 = 7;
+
+/// Deletes stored mail for no seat older than [`UNKNOWN_DAYS`] at `now`, a batch of at most
+/// `limit`; returns how many.
+pub async fn prune_unknown(
+    pool: &PgPool,
+    now: chrono::DateTime<chrono::Utc>,
+    limit: i64,
+) -> Result<u64, sqlx::Error> {
+    let deleted = sqlx::query(
+        "DELETE FROM inbound_mail WHERE id IN (SELECT id FROM inbound_mail \
+         WHERE game_id IS NULL AND received_at < $1 - make_interval(days => $2) LIMIT $3)",
+    )
+    .bind(now)
+    .bind(UNKNOWN_DAYS)
+    .bind(limit)
+    .execute(pool)
+    .await?;
+    Ok(deleted.rows_affected())
 }
 
 /// A stored message left undecided (the process stopped midway), claimed again.
@@ -299,6 +363,15 @@ pub async fn set_any_sender(pool: &PgPool, game_id: i64, allowed: bool) -> Resul
         .execute(pool)
         .await?;
     Ok(())
+}
+
+/// Whether the game is over (a reply to it is answered with that alone).
+pub async fn game_over(pool: &PgPool, game_id: i64) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT status = 'over' FROM games WHERE id = $1")
+        .bind(game_id)
+        .fetch_optional(pool)
+        .await
+        .map(|v| v.unwrap_or(false))
 }
 
 /// The seat's address, as stored.

@@ -3,25 +3,31 @@
 //! it, then: machines and our own mail are ignored, a sender other than the seat's is refused,
 //! and the first line is read against the choices of the position the mail was about
 //! ([`crate::mail::reply`]). A move is made through the store like any other; every reply a
-//! person wrote is answered in the game's thread, through the outbox.
+//! person wrote is answered in the game's thread, through the outbox. The bounds ([`limits`],
+//! the cap on mail for no seat in [`ledger`], [`prune`]) are kept in PostgreSQL, so they hold
+//! across processes (docs/inbound-mail.md).
 
 mod html;
 pub mod ledger;
 pub mod limits;
 pub mod lmtp;
 pub mod message;
+pub mod prune;
 
 use super::EmailAddress;
 use super::compose::Sender;
 use super::reply::address::{Bound, find, find_by_hash};
 use super::reply::read;
 use crate::store::{Store, SubmitError, token_hash};
-use ledger::{NewMessage, Played, Reply};
-use limits::ReplyLimits;
+use ledger::{NewMessage, Played, Reply, UnknownCap};
 use message::{Incoming, parse};
 
 /// The bytes of an inbound message kept in the database, at most.
 const STORED_BYTES: usize = 64 * 1024;
+
+/// The bytes of a message for no reply address of ours kept, at most (its headers and a
+/// start, enough to see what it was).
+const UNKNOWN_STORED_BYTES: usize = 8 * 1024;
 
 /// How often a move is tried again when someone else moved at the same moment.
 const CONFLICT_RETRIES: usize = 3;
@@ -35,11 +41,16 @@ pub struct InboundSettings {
     pub max_bytes: usize,
     /// Replies one seat, and one sender, may send an hour (0: no limit).
     pub per_hour: u32,
+    /// Messages for no reply address of ours kept at most (the oldest go first).
+    pub unknown_rows: u32,
+    /// Bytes of messages for no reply address of ours kept at most, in all.
+    pub unknown_bytes: usize,
 }
 
 impl InboundSettings {
-    /// Reads `POSTPLAY_REPLY_DOMAIN`, `POSTPLAY_INBOUND_MAX_KB` and
-    /// `POSTPLAY_LIMIT_REPLIES_PER_HOUR` through `get`; the domain defaults to the sender's.
+    /// Reads `POSTPLAY_REPLY_DOMAIN`, `POSTPLAY_INBOUND_MAX_KB`,
+    /// `POSTPLAY_LIMIT_REPLIES_PER_HOUR`, `POSTPLAY_INBOUND_UNKNOWN_MAX` and
+    /// `POSTPLAY_INBOUND_UNKNOWN_MAX_KB` through `get`; the domain defaults to the sender's.
     pub fn from_lookup(
         get: &dyn Fn(&str) -> Option<String>,
         from: &Sender,
@@ -64,6 +75,8 @@ impl InboundSettings {
             reply_domain,
             max_bytes: number("POSTPLAY_INBOUND_MAX_KB", 256)?.max(1) as usize * 1024,
             per_hour: number("POSTPLAY_LIMIT_REPLIES_PER_HOUR", 60)?,
+            unknown_rows: number("POSTPLAY_INBOUND_UNKNOWN_MAX", 1000)?.max(1),
+            unknown_bytes: number("POSTPLAY_INBOUND_UNKNOWN_MAX_KB", 4096)?.max(1) as usize * 1024,
         })
     }
 }
@@ -74,6 +87,8 @@ impl Default for InboundSettings {
             reply_domain: None,
             max_bytes: 256 * 1024,
             per_hour: 60,
+            unknown_rows: 1000,
+            unknown_bytes: 4096 * 1024,
         }
     }
 }
@@ -107,12 +122,11 @@ pub struct Inbox {
     store: Store,
     own: EmailAddress,
     settings: InboundSettings,
-    limits: ReplyLimits,
 }
 
-/// `raw` with every copy of `secret` cut out, at most [`STORED_BYTES`] long.
-fn redacted(raw: &[u8], secret: Option<&str>) -> Vec<u8> {
-    let mut kept = raw[..raw.len().min(STORED_BYTES)].to_vec();
+/// `raw` with every copy of `secret` cut out, at most `cap` bytes long.
+fn redacted(raw: &[u8], secret: Option<&str>, cap: usize) -> Vec<u8> {
+    let mut kept = raw[..raw.len().min(cap)].to_vec();
     if let Some(secret) = secret {
         let n = secret.len();
         let mut i = 0;
@@ -131,12 +145,10 @@ fn redacted(raw: &[u8], secret: Option<&str>) -> Vec<u8> {
 impl Inbox {
     /// An inbox on `store`; `own` is the address our mail comes from (never answered).
     pub fn new(store: Store, own: EmailAddress, settings: InboundSettings) -> Inbox {
-        let limits = ReplyLimits::new(settings.per_hour);
         Inbox {
             store,
             own,
             settings,
-            limits,
         }
     }
 
@@ -157,17 +169,26 @@ impl Inbox {
         let kept = &raw[..raw.len().min(self.settings.max_bytes)];
         let incoming = parse(kept, envelope);
         let bound = match &incoming.secret {
-            Some(secret) => find(self.store.pool(), secret).await?,
+            Some(secret) => find(self.store.pool(), secret, self.store.now()).await?,
             None => None,
+        };
+        let cap = if bound.is_some() {
+            STORED_BYTES
+        } else {
+            UNKNOWN_STORED_BYTES
         };
         let id = ledger::store(
             self.store.pool(),
             NewMessage {
                 key: &incoming.key,
                 size,
-                raw: &redacted(kept, incoming.secret.as_deref()),
+                raw: &redacted(kept, incoming.secret.as_deref(), cap),
                 reply_hash: incoming.secret.as_deref().map(token_hash),
                 seat: bound.as_ref().map(|b| (b.game_id, b.seat)),
+            },
+            UnknownCap {
+                rows: i64::from(self.settings.unknown_rows),
+                bytes: i64::try_from(self.settings.unknown_bytes).unwrap_or(i64::MAX),
             },
         )
         .await?;
@@ -186,7 +207,7 @@ impl Inbox {
         let stored = ledger::resumable(self.store.pool(), 100).await?;
         for message in &stored {
             let bound = match &message.reply_hash {
-                Some(hash) => find_by_hash(self.store.pool(), hash).await?,
+                Some(hash) => find_by_hash(self.store.pool(), hash, self.store.now()).await?,
                 None => None,
             };
             let incoming = parse(&message.raw, &[]);
@@ -225,7 +246,9 @@ impl Inbox {
             .from
             .as_ref()
             .map_or_else(String::new, |f| f.as_str().to_ascii_lowercase());
-        if !self.limits.allow(bound.game_id, bound.seat, &sender) {
+        let seat = (bound.game_id, bound.seat);
+        let per_hour = self.settings.per_hour;
+        if !limits::allow(pool, id, seat, &sender, per_hour, self.store.now()).await? {
             return ignore("too many replies this hour").await;
         }
         let line = incoming.line.clone().unwrap_or_default();
@@ -258,6 +281,9 @@ impl Inbox {
                     .into(),
             )
             .await;
+        }
+        if ledger::game_over(pool, bound.game_id).await? {
+            return refuse("the game is over".into()).await;
         }
         if size > self.settings.max_bytes {
             return refuse(format!(
@@ -347,10 +373,10 @@ mod tests {
     #[test]
     fn the_secret_is_cut_out_of_what_is_stored() {
         let raw = b"To: play+ABCDEF@x\r\n\r\nplay+abcdef@x";
-        let kept = redacted(raw, Some("abcdef"));
+        let kept = redacted(raw, Some("abcdef"), STORED_BYTES);
         assert_eq!(kept, b"To: play+xxxxxx@x\r\n\r\nplay+xxxxxx@x".to_vec());
         assert_eq!(
-            redacted(&[b'a'; STORED_BYTES + 10], None).len(),
+            redacted(&[b'a'; STORED_BYTES + 10], None, STORED_BYTES).len(),
             STORED_BYTES
         );
     }
@@ -361,6 +387,7 @@ mod tests {
         let s = InboundSettings::from_lookup(&|_| None, &from).unwrap();
         assert_eq!(s.reply_domain.as_deref(), Some("pp.example"));
         assert_eq!(s.max_bytes, 256 * 1024);
+        assert_eq!((s.unknown_rows, s.unknown_bytes), (1000, 4 * 1024 * 1024));
         let off = InboundSettings::from_lookup(
             &|k| (k == "POSTPLAY_REPLY_DOMAIN").then(|| "off".to_string()),
             &from,

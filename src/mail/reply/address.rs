@@ -1,13 +1,18 @@
 //! Reply addresses: `play+<secret>@<reply domain>`, the secret 160 random bits like a seat
 //! link, stored only hashed, bound to one seat and the position its mail was about (with the
-//! choices the seat had there).
+//! choices the seat had there). An address ends [`DAYS_AFTER_END`] days after its game ends
+//! (until then a reply is answered "the game is over") and is pruned then.
 
 use crate::engine::{Choice, Seat};
 use crate::store::{looks_like_token, new_token, token_hash};
-use sqlx::{PgConnection, Row};
+use chrono::{DateTime, Utc};
+use sqlx::{PgConnection, PgPool, Row};
 
 /// The local part's prefix before the secret.
 const PREFIX: &str = "play+";
+
+/// Days after its game's end that a reply address still leads to its seat.
+pub const DAYS_AFTER_END: i32 = 7;
 
 /// What a reply address is bound to.
 #[derive(Debug, Clone)]
@@ -59,20 +64,32 @@ pub async fn end_for_seat(
     Ok(())
 }
 
-/// What a secret is bound to, if it is one of ours.
-pub async fn find(pool: &sqlx::PgPool, secret: &str) -> Result<Option<Bound>, sqlx::Error> {
+/// What a secret is bound to at `now`, if it is one of ours and has not ended.
+pub async fn find(
+    pool: &PgPool,
+    secret: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<Bound>, sqlx::Error> {
     if !looks_like_token(secret) {
         return Ok(None);
     }
-    find_by_hash(pool, &token_hash(secret)).await
+    find_by_hash(pool, &token_hash(secret), now).await
 }
 
-/// What the secret with this hash is bound to.
-pub async fn find_by_hash(pool: &sqlx::PgPool, hash: &[u8]) -> Result<Option<Bound>, sqlx::Error> {
+/// What the secret with this hash is bound to at `now`, unless its address has ended.
+pub async fn find_by_hash(
+    pool: &PgPool,
+    hash: &[u8],
+    now: DateTime<Utc>,
+) -> Result<Option<Bound>, sqlx::Error> {
     let row = sqlx::query(
-        "SELECT game_id, seat, seq, choices FROM reply_addresses WHERE token_hash = $1",
+        "SELECT r.game_id, r.seat, r.seq, r.choices FROM reply_addresses r \
+         JOIN games g ON g.id = r.game_id WHERE r.token_hash = $1 \
+         AND NOT (g.status = 'over' AND g.updated_at <= $2 - make_interval(days => $3))",
     )
     .bind(hash)
+    .bind(now)
+    .bind(DAYS_AFTER_END)
     .fetch_optional(pool)
     .await?;
     let Some(row) = row else { return Ok(None) };
@@ -83,6 +100,22 @@ pub async fn find_by_hash(pool: &sqlx::PgPool, hash: &[u8]) -> Result<Option<Bou
         seq: row.try_get("seq")?,
         choices: serde_json::from_value(choices).unwrap_or_default(),
     }))
+}
+
+/// Deletes the reply addresses that ended by `now` (their game ended more than
+/// [`DAYS_AFTER_END`] days before), a batch of at most `limit`; returns how many.
+pub async fn prune(pool: &PgPool, now: DateTime<Utc>, limit: i64) -> Result<u64, sqlx::Error> {
+    let deleted = sqlx::query(
+        "DELETE FROM reply_addresses WHERE token_hash IN (SELECT r.token_hash \
+         FROM reply_addresses r JOIN games g ON g.id = r.game_id \
+         WHERE g.status = 'over' AND g.updated_at <= $1 - make_interval(days => $2) LIMIT $3)",
+    )
+    .bind(now)
+    .bind(DAYS_AFTER_END)
+    .bind(limit)
+    .execute(pool)
+    .await?;
+    Ok(deleted.rows_affected())
 }
 
 /// The address for a secret in `domain`.
