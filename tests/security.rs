@@ -111,17 +111,48 @@ async fn kitty_stays_hidden_in_exports(by_clock: bool) {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
     let client = Client::default();
-    let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 32).await;
+    // A clock of a day a move, on a clock the test moves: the bidder's day can run out.
+    let clock = postplay::time::ManualClock::at(chrono::Utc::now());
+    let store = postplay::startup::store_on(db.store.pool().clone(), Arc::new(clock.clone()));
+    let seats: Vec<postplay::store::NewSeat> = ["Ann", "Bo", "Cy", "Di"]
+        .iter()
+        .map(|n| postplay::store::NewSeat {
+            name: postplay::store::PlayerName::parse(n).unwrap(),
+            email: None,
+        })
+        .collect();
+    let settings = postplay::domain::ClockSettings {
+        control: postplay::domain::TimeControl::PerMove { days: 1 },
+        ..postplay::domain::ClockSettings::default()
+    };
+    let created = store
+        .create_game_with(
+            "whitehouse",
+            &json!({}),
+            &seats,
+            postplay::engine::Seed::from_number(32),
+            None,
+            &json!({ "clock": settings }),
+        )
+        .await
+        .unwrap();
+    let (id, tokens) = (created.id, created.seat_tokens);
     // Play until the bidder (or the clock for the bidder) has laid back the kitty.
     let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(32));
     let bidder = loop {
-        let loaded = db.store.load(id).await.unwrap();
+        let loaded = store.load(id).await.unwrap();
+        let seat = loaded.game.active()[0];
         if by_clock && loaded.game.view(Viewer::Spectator)["phase"] == "kitty" {
-            let seat = loaded.game.active()[0];
-            db.store.play_for_clock(id, seat).await.unwrap();
+            clock.advance(chrono::Duration::days(1) + chrono::Duration::seconds(1));
+            store.play_for_clock(id, seat).await.unwrap();
             break seat;
         }
-        let (seat, command) = random_move(&db, id, &mut rng).await;
+        let command =
+            postplay::engine::bot::random_command(loaded.game.as_ref(), seat, &mut rng).unwrap();
+        store
+            .submit(id, seat, &command, Some(loaded.row.head_seq))
+            .await
+            .unwrap();
         if command["type"] == "discard" {
             break seat;
         }
