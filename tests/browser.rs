@@ -539,18 +539,22 @@ async fn creating_then_reloading_makes_one_game_and_errors_are_pages() {
         )
         .await;
     driver.click("form button.primary").await;
-    driver
+    let created = driver
         .wait_source("the page of the new game's links", |page| {
-            page.contains("/play/")
+            page.contains("/manage/")
         })
         .await;
+    assert!(
+        !created.contains("/play/") && created.contains("invitation mailed to b…@e…"),
+        "the organiser is shown no seat's link: {created}"
+    );
     driver.script("window.beforeReload = true;").await;
     driver.call("POST", "/refresh", None).await;
     driver
         .wait_script(
             "the links again after reloading",
             "return !window.beforeReload && document.readyState === 'complete'
-                && document.body.innerHTML.includes('/play/') ? true : null;",
+                && document.body.innerHTML.includes('/manage/') ? true : null;",
         )
         .await;
     let count = |sql: &'static str| {
@@ -572,16 +576,16 @@ async fn creating_then_reloading_makes_one_game_and_errors_are_pages() {
     let links = driver
         .script(
             "return [...document.querySelectorAll('a')].map(a => a.href)
-               .filter(h => h.includes('/manage/') || h.includes('/play/'));",
+               .filter(h => h.includes('/manage/'));",
         )
         .await;
     let links: Vec<String> = serde_json::from_value(links).unwrap();
-    let desk = links
-        .iter()
-        .find(|l| l.contains("/manage/"))
-        .unwrap()
-        .clone();
-    let play = links.iter().find(|l| l.contains("/play/")).unwrap().clone();
+    let desk = links[0].clone();
+    let id: i64 = sqlx::query_scalar("SELECT id FROM games")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    let play = format!("{base}/games/{id}");
     driver.goto(&desk).await;
     driver.click("form[action$='/invite/1'] button").await;
     driver

@@ -612,7 +612,7 @@ async fn tell_organiser(
     .bind(format!("undeliverable:{seat}:{}", row.recipient))
     .bind(serde_json::to_value(&for_organiser).expect("notices serialize"))
     .bind(serde_json::to_value(&for_players).expect("notices serialize"))
-    .bind(seat as i32)
+    .bind(seat)
     .execute(&mut *tx)
     .await?;
     sqlx::query("SELECT pg_notify($1, '')")
