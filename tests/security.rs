@@ -244,12 +244,23 @@ async fn a_sealed_sign_stays_sealed_in_the_other_players_export() {
 #[actix_web::test]
 async fn live_refresh_streams_are_bounded_and_released() {
     let db = TestDb::new().await;
-    let settings = WebSettings {
-        streams_per_client: 64,
-        stream_keepalive: Duration::from_secs(1),
-        ..WebSettings::default()
-    };
-    let base = spawn_with(&db, None, settings);
+    // The real server in a process of its own, so that its open files and memory are its own
+    // and not those of the other tests of this binary running beside this one.
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let dir = common::scratch::Scratch::new(&format!("streams-{}", db.name));
+    let mut server = serve(
+        &[
+            ("DATABASE_URL", db.url()),
+            ("POSTPLAY_BIND", format!("127.0.0.1:{port}")),
+            ("POSTPLAY_MAIL", "off".into()),
+            ("POSTPLAY_STREAMS_PER_CLIENT", "64".into()),
+            ("POSTPLAY_STREAM_KEEPALIVE_SECS", "1".into()),
+        ],
+        &dir.join("server.log"),
+    );
+    wait_healthy(&base).await;
+    let pid = server.id();
     let (id, _) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 34).await;
     let client = Client::default();
     // A game that does not exist has no stream.
@@ -261,7 +272,7 @@ async fn live_refresh_streams_are_bounded_and_released() {
     assert_eq!(res.status().as_u16(), 404);
     let address = base.trim_start_matches("http://").to_string();
     let request = format!("GET /games/{id}/events HTTP/1.1\r\nHost: x\r\n\r\n");
-    let fds = || std::fs::read_dir("/proc/self/fd").unwrap().count();
+    let fds = || std::fs::read_dir(format!("/proc/{pid}/fd")).unwrap().count();
     let fds_start = fds();
     // Up to the cap, streams open; one more is answered 503 with Retry-After.
     let mut open = Vec::new();
@@ -283,7 +294,7 @@ async fn live_refresh_streams_are_bounded_and_released() {
     drop(open);
 
     let rss_kb = || {
-        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
         status
             .lines()
             .find(|l| l.starts_with("VmRSS:"))
@@ -298,7 +309,8 @@ async fn live_refresh_streams_are_bounded_and_released() {
         common::wait::PATIENCE,
         async || {
             let now = fds();
-            if now <= fds_start + 4 {
+            // (The database pool may have grown by a few connections meanwhile.)
+            if now <= fds_start + 16 {
                 Ok(now)
             } else {
                 Err(format!("{now} fds open, {fds_start} before the streams"))
@@ -350,6 +362,7 @@ async fn live_refresh_streams_are_bounded_and_released() {
     // And the server still answers at once.
     let res = client.get(format!("{base}/healthz")).send().await.unwrap();
     assert_eq!(res.status().as_u16(), 200);
+    terminate(&mut server);
     db.drop().await;
 }
 
