@@ -232,13 +232,17 @@ async fn a_table_fills_from_the_lobby_and_an_invitation_and_starts_its_game_once
     let mut expected = vec![ann.account.id, bo.account.id, dee.id];
     expected.sort();
     assert_eq!(owned, expected, "each seat is its account's");
-    let organiser: Option<String> =
-        sqlx::query_scalar("SELECT organiser_email FROM games WHERE id = $1")
+    let desk: (bool, Option<String>) =
+        sqlx::query_as("SELECT has_desk, organiser_email FROM games WHERE id = $1")
             .bind(game_id)
             .fetch_one(db.store.pool())
             .await
             .unwrap();
-    assert_eq!(organiser.as_deref(), Some("ann@example.org"));
+    assert_eq!(
+        desk,
+        (false, None),
+        "a lobby game has no organiser: its creator is a player like the others"
+    );
     let invites = scalar(
         &db,
         "SELECT count(*) FROM outbox WHERE game_id = $1 AND kind = 'invite'",
