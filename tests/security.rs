@@ -303,21 +303,9 @@ async fn live_refresh_streams_are_bounded_and_released() {
             .parse::<i64>()
             .unwrap()
     };
-    // The dropped streams are found closed at their next keep-alive and released.
-    let fds_before = common::wait::until(
-        "the dropped streams' connections to be released",
-        common::wait::PATIENCE,
-        async || {
-            let now = fds();
-            // (The database pool may have grown by a few connections meanwhile.)
-            if now <= fds_start + 16 {
-                Ok(now)
-            } else {
-                Err(format!("{now} fds open, {fds_start} before the streams"))
-            }
-        },
-    )
-    .await;
+    // The dropped streams are found closed at their next keep-alive and released (the
+    // database pool may have grown by a few connections meanwhile).
+    let fds_before = fds_fall_to(pid, fds_start + 16, "the dropped streams' release").await;
     let rss_before = rss_kb();
     let (mut accepted, mut refused, mut most_fds) = (0, 0, 0);
     for _ in 0..20_000 {
@@ -340,19 +328,7 @@ async fn live_refresh_streams_are_bounded_and_released() {
         most_fds < fds_before + 64 * 2 + 50,
         "open connections stay bounded: {most_fds} fds at most, {fds_before} before"
     );
-    let fds_after = common::wait::until(
-        "every closed stream to be released",
-        common::wait::PATIENCE,
-        async || {
-            let now = fds();
-            if now <= fds_before + 4 {
-                Ok(now)
-            } else {
-                Err(format!("{now} fds open, {fds_before} before the flood"))
-            }
-        },
-    )
-    .await;
+    let fds_after = fds_fall_to(pid, fds_before + 4, "every closed stream's release").await;
     let rss_after = rss_kb();
     assert!(fds_after <= fds_before + 4);
     assert!(
@@ -364,6 +340,19 @@ async fn live_refresh_streams_are_bounded_and_released() {
     assert_eq!(res.status().as_u16(), 200);
     terminate(&mut server);
     db.drop().await;
+}
+
+/// Waits until process `pid` holds at most `limit` open files; how many it holds then.
+async fn fds_fall_to(pid: u32, limit: usize, what: &str) -> usize {
+    common::wait::until(what, common::wait::PATIENCE, async || {
+        let now = std::fs::read_dir(format!("/proc/{pid}/fd")).unwrap().count();
+        if now <= limit {
+            Ok(now)
+        } else {
+            Err(format!("{now} files open, at most {limit} wanted"))
+        }
+    })
+    .await
 }
 
 /// The CSRF pair of a page: (form token, cookie header).
