@@ -382,43 +382,7 @@ async fn every_organiser_and_seat_route_answers_only_its_holder() {
     }
     // A lobby game: its creator gets no desk and no organiser mail; the seats are the
     // players' accounts'.
-    let creator = db
-        .store
-        .account_for_email(
-            &EmailAddress::parse("cy@example.org").unwrap(),
-            &PlayerName::parse("Cy").unwrap(),
-        )
-        .await
-        .unwrap();
-    let other = db
-        .store
-        .account_for_email(
-            &EmailAddress::parse("di@example.org").unwrap(),
-            &PlayerName::parse("Di").unwrap(),
-        )
-        .await
-        .unwrap();
-    let table = db
-        .store
-        .open_table(
-            &creator,
-            &postplay::store::NewTable {
-                kind: "nationhood".into(),
-                options: json!({}),
-                settings: json!({}),
-                seat_count: 2,
-                seating: postplay::domain::Seating::Random,
-                creator_position: Some(0),
-                expires_in: postplay::domain::ExpiryDays::parse("7").unwrap(),
-                invites: Vec::new(),
-            },
-        )
-        .await
-        .unwrap();
-    let joined = db.store.join_table(table, &other, None).await.unwrap();
-    let postplay::store::Joined::Started { game_id: lobby } = joined else {
-        panic!("the table is full: {joined:?}")
-    };
+    let (lobby, creator, other) = lobby_game(&db).await;
     let lobby_row: (bool, Option<String>) =
         sqlx::query_as("SELECT has_desk, organiser_email FROM games WHERE id = $1")
             .bind(lobby)
@@ -478,5 +442,96 @@ async fn every_organiser_and_seat_route_answers_only_its_holder() {
         assert_eq!(res.status().is_success(), allowed, "{who} moves");
     }
     assert_eq!(db.store.game(id).await.unwrap().unwrap().head_seq, 0);
+    db.drop().await;
+}
+
+/// A Nationhood game started from the lobby: Cy opens the table, Di fills it. (game, Cy's
+/// account, Di's account).
+async fn lobby_game(db: &TestDb) -> (i64, postplay::store::Account, postplay::store::Account) {
+    let account = async |email: &str, name: &str| {
+        db.store
+            .account_for_email(
+                &EmailAddress::parse(email).unwrap(),
+                &PlayerName::parse(name).unwrap(),
+            )
+            .await
+            .unwrap()
+    };
+    let creator = account("cy@example.org", "Cy").await;
+    let other = account("di@example.org", "Di").await;
+    let table = db
+        .store
+        .open_table(
+            &creator,
+            &postplay::store::NewTable {
+                kind: "nationhood".into(),
+                options: json!({}),
+                settings: json!({}),
+                seat_count: 2,
+                seating: postplay::domain::Seating::Random,
+                creator_position: Some(0),
+                expires_in: postplay::domain::ExpiryDays::parse("7").unwrap(),
+                invites: Vec::new(),
+            },
+        )
+        .await
+        .unwrap();
+    let joined = db.store.join_table(table, &other, None).await.unwrap();
+    let postplay::store::Joined::Started { game_id } = joined else {
+        panic!("the table is full: {joined:?}")
+    };
+    (game_id, creator, other)
+}
+
+/// A game without a desk (started from the lobby): mail that cannot be delivered to one player
+/// is told to the others, without the failing address; nobody is an organiser.
+#[actix_web::test]
+async fn in_a_lobby_game_the_other_players_hear_of_undeliverable_mail() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let sink = postplay::mail::sink::SmtpSink::start().await.unwrap();
+    sink.refuse("di@example.org");
+    let worker = common::mailrig::spawn_worker(
+        &db,
+        &base,
+        sink.port(),
+        postplay::mail::worker::WorkerConfig {
+            max_attempts: 1,
+            ..common::mailrig::quick()
+        },
+    );
+    let (game, _, _) = lobby_game(&db).await;
+    let told = common::wait::until(
+        "Cy to hear that mail to Di is undeliverable",
+        common::wait::PATIENCE,
+        async || {
+            let mail = sink.received();
+            mail.iter()
+                .find(|m| {
+                    m.to == ["cy@example.org"]
+                        && common::mime::header(&m.data, "Subject")
+                            .is_some_and(|s| s.ends_with("mail to Di is undeliverable"))
+                })
+                .cloned()
+                .ok_or_else(|| format!("{} mails", mail.len()))
+        },
+    )
+    .await;
+    let text = common::mime::part(&told.data, "text/plain").unwrap();
+    assert!(text.contains("could not be delivered."), "{text}");
+    assert!(
+        !text.contains("di@example.org"),
+        "the address is not named: {text}"
+    );
+    assert!(!text.contains("organiser page"), "{text}");
+    let to_organiser: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM outbox WHERE game_id = $1 AND recipient_name = 'Organiser'",
+    )
+    .bind(game)
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(to_organiser, 0);
+    worker.stop().await;
     db.drop().await;
 }

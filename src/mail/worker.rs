@@ -599,10 +599,10 @@ async fn tell_organiser(
     });
     sqlx::query(
         "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload) \
-         SELECT id, NULL, $2, 'undeliverable', organiser_email, 'Organiser', $3 FROM games \
+         SELECT id, NULL::integer, $2, 'undeliverable', organiser_email, 'Organiser', $3 FROM games \
          WHERE id = $1 AND has_desk AND organiser_email IS NOT NULL \
          UNION ALL \
-         SELECT s.game_id, NULL, $2, 'undeliverable', s.email, s.name, $4 FROM seats s \
+         SELECT s.game_id, NULL::integer, $2, 'undeliverable', s.email, s.name, $4 FROM seats s \
          JOIN games g ON g.id = s.game_id \
          WHERE g.id = $1 AND NOT g.has_desk AND s.seat <> $5 AND s.email IS NOT NULL \
          AND s.mail_pref <> 'off' \
