@@ -380,6 +380,76 @@ async fn every_organiser_and_seat_route_answers_only_its_holder() {
             assert_no_seat_token(visitor, who, &got.body).await;
         }
     }
+    // Every desk action, tried with what each non-organiser holds in place of the organiser's
+    // link (a seat's link, a former link, a guess): 404, and nothing changes.
+    let head_before = db.store.game(id).await.unwrap().unwrap().head_seq;
+    let prober = Visitor::new(&base);
+    let guess = "2".repeat(40);
+    for (who, token) in [
+        (
+            "the organiser who plays, with his seat link",
+            ann_link.as_str(),
+        ),
+        ("a former holder", old_bo.as_str()),
+        ("Bo, with his seat link", bo_now.as_str()),
+        ("a stranger's guess", guess.as_str()),
+    ] {
+        for (action, fields) in [
+            ("relink/1", vec![]),
+            ("release/1", vec![]),
+            ("invite/1", vec![]),
+            ("address/1", vec![("email", "mallory@example.org")]),
+            ("cancel", vec![("reason", "mine now"), ("confirm", "yes")]),
+            ("clock", vec![("action", "pause")]),
+            ("messages/1/hide", vec![]),
+        ] {
+            let got = prober
+                .post_from(
+                    "/new/whitehouse",
+                    &format!("/manage/{token}/{action}"),
+                    &fields,
+                )
+                .await;
+            assert_eq!(got.status, 404, "{who}: POST /manage/…/{action}");
+        }
+    }
+    // Every seat action, tried with a former link or the organiser's link: 404.
+    for (who, token) in [
+        ("a former holder", old_bo.as_str()),
+        (
+            "the organiser's link as a seat's",
+            created.organiser_token.as_str(),
+        ),
+    ] {
+        for action in ["", "/vacation", "/messages", "/messages/1/hide"] {
+            let got = prober
+                .post_from(
+                    "/new/whitehouse",
+                    &format!("/play/{token}{action}"),
+                    &[
+                        ("choice", "0"),
+                        ("text", "hello"),
+                        ("action", "start"),
+                        ("days", "3"),
+                    ],
+                )
+                .await;
+            assert_eq!(got.status, 404, "{who}: POST /play/…{action}");
+        }
+    }
+    let unchanged: (i64, String, i64) = sqlx::query_as(
+        "SELECT g.head_seq, g.status, (SELECT count(*) FROM seats s WHERE s.game_id = g.id \
+         AND s.email = 'mallory@example.org') FROM games g WHERE g.id = $1",
+    )
+    .bind(id)
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(
+        unchanged,
+        (head_before, "running".to_string(), 0),
+        "nothing changed"
+    );
     // A lobby game: its creator gets no desk and no organiser mail; the seats are the
     // players' accounts'.
     let (lobby, creator, other) = lobby_game(&db).await;
@@ -422,6 +492,30 @@ async fn every_organiser_and_seat_route_answers_only_its_holder() {
         .await;
     assert_eq!(own.status, 303, "but opens their own: {}", own.body);
 
+    // The lobby game's creator asks for a link to Di's seat: it goes to Di's address only.
+    let asked = cy
+        .post_from(
+            &format!("/games/{lobby}"),
+            &format!("/games/{lobby}/lost-link"),
+            &[("seat", di_seat.to_string().as_str())],
+        )
+        .await;
+    assert_eq!(asked.status, 303, "{}", asked.body);
+    let to: String = sqlx::query_scalar(
+        "SELECT recipient FROM outbox WHERE game_id = $1 AND event LIKE 'lost:%'",
+    )
+    .bind(lobby)
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(to, "di@example.org");
+    let after = cy.get(&format!("/games/{lobby}?mailed=1")).await;
+    assert!(
+        after.body.contains("A link is on its way"),
+        "{}",
+        after.body
+    );
+    assert_no_seat_token(&cy, "the lobby game's page", &after.body).await;
     // Moving for Bo: only his current link.
     let loaded = db.store.load(id).await.unwrap();
     let command = postplay::engine::bot::fill_at_random(
