@@ -246,11 +246,21 @@ async fn a_whole_game_played_through_the_links_in_the_mail() {
             }
             if subject.ends_with("your turn") {
                 turns += 1;
-                // The text has every public line since the seat last moved.
+                // The text has every public line since the seat last moved, up to the move
+                // the mail is about (its Message-ID names it: `pp.g1.turn.17.s0`); the other
+                // seats may have moved on since it was written.
+                let at: i64 = header(data, "Message-ID")
+                    .and_then(|m| {
+                        m.split(".turn.")
+                            .nth(1)
+                            .and_then(|rest| rest.split('.').next())
+                            .and_then(|n| n.parse().ok())
+                    })
+                    .expect("a turn's Message-ID names its move");
                 let loaded = db.store.load(id).await.unwrap();
                 let since = last_moved.get(&seat).copied().unwrap_or(0);
                 for (seq, _, lines) in loaded.log.iter() {
-                    if *seq > since {
+                    if *seq > since && *seq <= at {
                         for line in lines {
                             let line =
                                 postplay::engine::log::render(line, &NAMES.map(String::from));
