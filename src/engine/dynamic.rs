@@ -98,6 +98,9 @@ pub trait DynMatch: Send + Sync {
     fn redacted(&self, seat: Seat, command: &Value) -> Option<Value>;
     /// What a viewer may see, as JSON.
     fn view(&self, viewer: Viewer) -> Value;
+    /// What a viewer may see, in the game's own words (see [`Rules::position`]), the
+    /// players named by `names` (by seat).
+    fn position(&self, viewer: Viewer, names: &[String]) -> super::present::Position;
     /// The whole state, hidden parts included (for auditors and traces).
     fn state_json(&self) -> Value;
     /// The result, once over.
@@ -230,6 +233,12 @@ where
     }
     fn view(&self, viewer: Viewer) -> Value {
         serde_json::to_value(R::view(&self.state, viewer)).expect("views serialize")
+    }
+    fn position(&self, viewer: Viewer, names: &[String]) -> super::present::Position {
+        R::position(
+            &R::view(&self.state, viewer),
+            &super::present::Names::new(names),
+        )
     }
     fn state_json(&self) -> Value {
         serde_json::to_value(&self.state).expect("states serialize")

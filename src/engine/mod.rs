@@ -11,6 +11,7 @@ pub mod dynamic;
 pub mod game;
 pub mod log;
 pub mod options;
+pub mod present;
 pub mod record;
 pub mod rng;
 #[cfg(any(test, feature = "testing"))]
@@ -224,6 +225,11 @@ pub trait Rules: 'static {
 
     /// What `viewer` may see. Hidden cards are absent from the data, not merely flagged.
     fn view(state: &Self::State, viewer: Viewer) -> Self::View;
+
+    /// The position as `view` shows it, in this game's own words for a mail (plain text and
+    /// HTML), seat-relative and with the players' names: written by the game's `present`
+    /// module, the same code that gives the page's board its words.
+    fn position(view: &Self::View, names: &present::Names) -> present::Position;
 
     /// The result, once the game is over.
     fn outcome(state: &Self::State) -> Option<Outcome>;

@@ -90,6 +90,18 @@ impl Rules for HighCard {
         }
         Ok(())
     }
+    fn position(view: &State, names: &super::present::Names) -> super::present::Position {
+        super::present::labelled(&[(
+            "Points".into(),
+            format!(
+                "{} {}, {} {}",
+                names.of(0),
+                view.points[0],
+                names.of(1),
+                view.points[1]
+            ),
+        )])
+    }
     fn view(state: &State, viewer: Viewer) -> State {
         let mut view = state.clone();
         for seat in 0..2 {

@@ -8,7 +8,6 @@ pub mod invite;
 pub mod mailbox;
 pub mod notice;
 pub mod outbox;
-pub mod position;
 pub mod render;
 pub mod reply;
 pub mod settings;

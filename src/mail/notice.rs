@@ -2,8 +2,8 @@
 //! it ([`super::render`]) when it sends. Everything here is public information or belongs to
 //! the recipient's own seat: a notice never carries another seat's hidden cards.
 
-use super::position::Row;
 use super::reply::ReplyLine;
+use crate::engine::present::Position;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -209,8 +209,9 @@ pub struct Turn {
 /// own view) and its choices as reply lines, with the secret of the Reply-To address.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ask {
-    /// The position as the seat's view shows it.
-    pub position: Vec<Row>,
+    /// The position as the seat's view shows it, in the game's own words.
+    #[serde(default)]
+    pub board: Position,
     /// The choices as lines to reply with (empty: nothing to decide).
     pub replies: Vec<ReplyLine>,
     /// The secret of the reply address, bound to the seat and this position; removed from

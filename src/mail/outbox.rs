@@ -64,13 +64,7 @@ pub async fn ask(
         Some(address::mint(tx, game_id, seat, seq, &choices).await?)
     };
     Ok(Ask {
-        position: super::position::rows(&game.view(Viewer::Seat(seat)))
-            .into_iter()
-            .map(|row| super::position::Row {
-                value: render(&row.value, names),
-                ..row
-            })
-            .collect(),
+        board: game.position(Viewer::Seat(seat), names),
         replies: reply_lines(&choices),
         reply,
     })

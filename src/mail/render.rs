@@ -2,9 +2,9 @@
 //! HTML part (askama templates in `templates/mail/`; the HTML escapes every name).
 
 use super::notice::{Ask, Digest, Notice, Player, Seated, ThreadMessage};
-use super::position::Row;
 use super::reply::ReplyLine;
 use super::reply::address::address;
+use crate::engine::present::Position;
 use askama::Template;
 
 /// What links and reply addresses in mail are made of.
@@ -96,7 +96,7 @@ mail_templates!(InviteText, InviteHtml, "mail/invite.txt", "mail/invite.html", {
     options: Vec<(String, String)>, rules: Option<String>, at_move: i64,
     time_control: Option<String>,
     choices: Vec<String>, link: String, commitment: String, unsubscribe: Option<String>,
-    position: Vec<Row>, replies: Vec<ReplyLine>, replyable: bool,
+    board: Position, replies: Vec<ReplyLine>, replyable: bool,
 });
 
 /// A message of the thread, as mail shows it.
@@ -126,13 +126,13 @@ mail_templates!(MessageText, MessageHtml, "mail/message.txt", "mail/message.html
 mail_templates!(TurnText, TurnHtml, "mail/turn.txt", "mail/turn.html", {
     title: String, you: Player, lines: Vec<String>, messages: Vec<MailMessage>, choices: Vec<String>,
     deadline: Option<String>, link: String, unsubscribe: Option<String>,
-    position: Vec<Row>, replies: Vec<ReplyLine>, replyable: bool,
+    board: Position, replies: Vec<ReplyLine>, replyable: bool,
 });
 
 mail_templates!(AnswerText, AnswerHtml, "mail/answer.txt", "mail/answer.html", {
     title: String, you: Player, played: bool, text: String, line: String, lines: Vec<String>,
     link: String, unsubscribe: Option<String>,
-    position: Vec<Row>, replies: Vec<ReplyLine>, replyable: bool,
+    board: Position, replies: Vec<ReplyLine>, replyable: bool,
 });
 
 mail_templates!(OverText, OverHtml, "mail/over.txt", "mail/over.html", {
@@ -213,7 +213,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 link: ctx.play_link(&n.token),
                 commitment: n.commitment.clone(),
                 unsubscribe: unsubscribe.clone(),
-                position: n.ask.position.clone(),
+                board: n.ask.board.clone(),
                 replies: n.ask.replies.clone(),
                 replyable,
             }
@@ -231,7 +231,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 deadline: n.deadline.as_ref().map(when),
                 link: ctx.play_link(&n.token),
                 unsubscribe: unsubscribe.clone(),
-                position: n.ask.position.clone(),
+                board: n.ask.board.clone(),
                 replies: n.ask.replies.clone(),
                 replyable,
             }
@@ -249,7 +249,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 lines: n.lines.clone(),
                 link: ctx.play_link(&n.token),
                 unsubscribe: unsubscribe.clone(),
-                position: n.ask.position.clone(),
+                board: n.ask.board.clone(),
                 replies: n.ask.replies.clone(),
                 replyable,
             }
@@ -485,10 +485,10 @@ mod tests {
     fn a_turn_with_replies_shows_the_position_and_the_lines_to_reply_with() {
         let mut n = turn();
         n.ask = Ask {
-            position: vec![Row {
-                label: "Hand".into(),
-                value: "Q♥ Tennessee (11)".into(),
-            }],
+            board: crate::engine::present::labelled(&[(
+                "Your hand".into(),
+                "Q♥ Tennessee (11)".into(),
+            )]),
             replies: vec![
                 ReplyLine {
                     number: 1,
@@ -509,7 +509,7 @@ mod tests {
             Some("play+0123456789abcdef0123456789abcdef01234567@pp.example")
         );
         let expected = "Since your last move:\n  Bo bids 270\n  Cy passes\n\n\
-            Your position:\n  Hand: Q♥ Tennessee (11)\n\n\
+            Your position:\nYour hand: Q♥ Tennessee (11)\n\n\
             To move, reply to this mail with one line: the number or the words of a choice.\n\
             \x20 1  Pass\n  2  Play a card <card>\n       TN  Q♥ Tennessee (11)\n\n\
             Your deadline";

@@ -5,6 +5,7 @@
 pub mod cards;
 mod choices;
 mod hand;
+mod present;
 mod state;
 mod view;
 
@@ -191,6 +192,13 @@ impl Rules for ElectoralCombat {
             }
             (phase, _) => Err(RuleError::illegal(phase.expects())),
         }
+    }
+
+    fn position(
+        view: &View,
+        names: &crate::engine::present::Names,
+    ) -> crate::engine::present::Position {
+        present::position(view, names)
     }
 
     fn view(state: &State, viewer: Viewer) -> View {

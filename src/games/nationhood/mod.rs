@@ -5,6 +5,7 @@
 mod choices;
 pub mod melds;
 mod play;
+mod present;
 mod state;
 mod view;
 mod war;
@@ -158,6 +159,13 @@ impl Rules for Nationhood {
                 Over => "the game is over",
             })),
         }
+    }
+
+    fn position(
+        view: &View,
+        names: &crate::engine::present::Names,
+    ) -> crate::engine::present::Position {
+        present::position(view, names)
     }
 
     fn view(state: &State, viewer: Viewer) -> View {

@@ -4,6 +4,7 @@
 
 mod choices;
 mod play;
+mod present;
 mod state;
 mod view;
 
@@ -158,6 +159,13 @@ impl Rules for Statehood {
                 Phase::Over => "the game is over",
             })),
         }
+    }
+
+    fn position(
+        view: &View,
+        names: &crate::engine::present::Names,
+    ) -> crate::engine::present::Position {
+        present::position(view, names)
     }
 
     fn view(state: &State, viewer: Viewer) -> View {

@@ -9,6 +9,7 @@ pub mod data;
 mod decode;
 mod fixed;
 mod ops;
+mod present;
 mod rules;
 mod state;
 mod stops;
@@ -165,6 +166,13 @@ impl Rules for VotesForWomen {
         }
         ops::run(state, rng, log);
         Ok(())
+    }
+
+    fn position(
+        view: &View,
+        names: &crate::engine::present::Names,
+    ) -> crate::engine::present::Position {
+        present::position(view, names)
     }
 
     fn view(state: &State, viewer: Viewer) -> View {

@@ -4,6 +4,7 @@
 
 mod choices;
 mod deal;
+mod present;
 mod scoring;
 mod state;
 mod tricks;
@@ -166,6 +167,13 @@ impl Rules for Whitehouse {
             }
             (phase, _) => Err(RuleError::illegal(phase.expects())),
         }
+    }
+
+    fn position(
+        view: &View,
+        names: &crate::engine::present::Names,
+    ) -> crate::engine::present::Position {
+        present::position(view, names)
     }
 
     fn view(state: &State, viewer: Viewer) -> View {
