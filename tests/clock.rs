@@ -323,7 +323,7 @@ async fn two_schedulers_racing_apply_a_deadline_once() {
     for id in ids {
         let commands = rig.store.commands(id, 0).await.unwrap();
         assert_eq!(commands.len(), 1, "one timeout per due deadline");
-        assert!(commands[0].by_clock);
+        assert_eq!(commands[0].by(), Some("clock"));
     }
     rig.db.drop().await;
 }
@@ -351,7 +351,7 @@ async fn a_move_a_second_early_beats_the_clock_and_a_second_late_is_refused() {
     );
     let tick = Scheduler::new(rig.store.clone()).tick().await.unwrap();
     assert_eq!(tick.timeouts, 1, "the clock moves for the late one only");
-    assert!(!rig.store.commands(early, 0).await.unwrap()[0].by_clock);
+    assert_eq!(rig.store.commands(early, 0).await.unwrap()[0].by(), None);
     rig.db.drop().await;
 }
 
@@ -450,14 +450,15 @@ async fn a_vacation_begun_after_the_deadline_leaves_that_timeout_standing() {
         tick.timeouts, 1,
         "the scheduler applies the timeout: {tick:?}"
     );
-    assert!(
+    assert_eq!(
         rig.store
             .commands(late, 0)
             .await
             .unwrap()
             .last()
             .unwrap()
-            .by_clock
+            .by(),
+        Some("clock")
     );
     // Ending the vacation leaves the game as the clock left it.
     postplay::clock::controls::end_vacation(&rig.store, ann)

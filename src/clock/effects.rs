@@ -58,7 +58,7 @@ impl Effects for ClockEffects {
             let game_id = entry.row.id;
             let clock = waits::game_clock(tx, game_id).await?;
             let mover = entry.seat as i32;
-            if entry.by_clock {
+            if entry.by_clock() {
                 let due = waits::wait(tx, game_id, mover)
                     .await?
                     .and_then(|w| w.due_at);
@@ -67,7 +67,7 @@ impl Effects for ClockEffects {
                         "the clock moves only for a seat whose time has run out".into(),
                     ));
                 }
-            } else if clock.settings.times_out() && !entry.by_organiser {
+            } else if clock.settings.times_out() && entry.by.is_none() {
                 let late = waits::wait(tx, game_id, mover)
                     .await?
                     .and_then(|w| w.due_at)
@@ -92,7 +92,7 @@ impl Effects for ClockEffects {
                         game_id,
                         seat as i32,
                         entry.at,
-                        seat == entry.seat && !entry.by_organiser,
+                        seat == entry.seat && !entry.by_organiser(),
                     )
                     .await?;
                 }
@@ -105,7 +105,7 @@ impl Effects for ClockEffects {
                         .await?;
                 }
             }
-            if entry.by_clock {
+            if entry.by_clock() {
                 tell_everyone(tx, entry, &clock.settings).await?;
             }
             Ok(())

@@ -392,6 +392,90 @@ impl Param {
     }
 }
 
+impl Param {
+    /// The one value this parameter can take, when its rule leaves exactly one (one option,
+    /// a range of one number, every unit's place fixed); `None` when it leaves a choice or
+    /// none. Conservative: a value it gives always passes [`Param::check`].
+    pub fn only_value(&self) -> Option<Value> {
+        let value = match &self.kind {
+            ParamKind::One { options } => {
+                let first = options.first()?;
+                options
+                    .iter()
+                    .all(|o| o.value == first.value)
+                    .then(|| first.value.clone().into_owned())?
+            }
+            ParamKind::Pick {
+                options, min, max, ..
+            } => {
+                if *max == 0 {
+                    Value::Array(Vec::new())
+                } else if options.len() == *min && min <= max {
+                    Value::Array(
+                        options
+                            .iter()
+                            .map(|o| o.value.clone().into_owned())
+                            .collect(),
+                    )
+                } else {
+                    return None;
+                }
+            }
+            ParamKind::Number { min, max, step } => {
+                (*max < min.saturating_add((*step).max(1))).then(|| Value::from(*min))?
+            }
+            ParamKind::Distribute {
+                options,
+                total,
+                max_each,
+            } => {
+                let all = u64::from(*max_each) * options.len() as u64;
+                if *total == 0 || u64::from(*total) == all {
+                    let each = if *total == 0 { 0 } else { *max_each };
+                    Value::Array(vec![Value::from(each); options.len()])
+                } else if options.len() == 1 {
+                    Value::Array(vec![Value::from(*total)])
+                } else {
+                    return None;
+                }
+            }
+            ParamKind::Allot {
+                options,
+                total,
+                caps,
+                ..
+            } => {
+                let open: u64 = caps.iter().map(|c| u64::from(*c)).sum();
+                if *total == 0 {
+                    Value::Array(vec![Value::from(0); options.len()])
+                } else if open == u64::from(*total) {
+                    Value::Array(caps.iter().map(|c| Value::from(*c)).collect())
+                } else if options.len() == 1 {
+                    Value::Array(vec![Value::from(*total)])
+                } else {
+                    return None;
+                }
+            }
+        };
+        self.check(&value).is_ok().then_some(value)
+    }
+}
+
+/// The one command `choices` allow, when they allow exactly one: a single choice whose every
+/// parameter has one possible value ([`Param::only_value`]). A seat offered it has no decision
+/// to make.
+pub fn forced(choices: &[Choice]) -> Option<Value> {
+    let [choice] = choices else {
+        return None;
+    };
+    let values = choice
+        .params
+        .iter()
+        .map(Param::only_value)
+        .collect::<Option<Vec<_>>>()?;
+    choice.build(&values).ok()
+}
+
 impl Choice {
     /// A complete command with nothing to fill in.
     pub fn action(label: impl Into<Text>, command: Value) -> Choice {

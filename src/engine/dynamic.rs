@@ -86,6 +86,16 @@ pub trait DynMatch: Send + Sync {
     fn active(&self) -> Vec<Seat>;
     /// Decisions open to a seat now.
     fn choices(&self, seat: Seat) -> Vec<Choice>;
+    /// The seat's one possible command in canonical form, when it is awaited and its choices
+    /// allow exactly one ([`super::choice::forced`]).
+    fn forced(&self, seat: Seat) -> Option<Value>;
+    /// The standing orders the game offers.
+    fn standing_orders(&self) -> &'static [super::StandingOrder];
+    /// The canonical command the standing order `order` makes for `seat` now, if it is
+    /// awaited and the order settles its decision (and the choices offer that command).
+    fn standing_command(&self, seat: Seat, order: &str) -> Option<Value>;
+    /// Whether that the seat is forced is public knowledge ([`Rules::forced_in_public`]).
+    fn forced_in_public(&self, seat: Seat) -> bool;
     /// Parses and applies a command; on `Err` nothing changed. Replay uses this as the log
     /// stands; a command from a client goes through [`DynMatch::canonical`] first.
     fn apply_json(&mut self, seat: Seat, command: &Value, log: &mut Log) -> Result<(), ApplyError>;
@@ -216,6 +226,31 @@ where
             return Vec::new();
         }
         R::choices(&self.state, seat)
+    }
+    fn forced(&self, seat: Seat) -> Option<Value> {
+        if self.ended.is_some() || !R::is_active(&self.state, seat) {
+            return None;
+        }
+        let command = super::choice::forced(&R::choices(&self.state, seat))?;
+        canonical::<R>(&command).ok()
+    }
+    fn standing_orders(&self) -> &'static [super::StandingOrder] {
+        R::standing_orders()
+    }
+    fn standing_command(&self, seat: Seat, order: &str) -> Option<Value> {
+        if self.ended.is_some() || !R::is_active(&self.state, seat) {
+            return None;
+        }
+        let command = R::standing_command(&self.state, seat, order)?;
+        let value = serde_json::to_value(&command).expect("commands serialize");
+        let mut trial = self.state.clone();
+        let mut rng = super::GameRng::new(&self.seed, self.applied + 1);
+        R::apply(&mut trial, seat, &command, &mut rng, &mut Log::silent())
+            .is_ok()
+            .then_some(value)
+    }
+    fn forced_in_public(&self, seat: Seat) -> bool {
+        R::forced_in_public(&self.state, seat)
     }
     fn apply_json(&mut self, seat: Seat, command: &Value, log: &mut Log) -> Result<(), ApplyError> {
         let command = R::decode(command).map_err(|e| ApplyError::Malformed(e.to_string()))?;

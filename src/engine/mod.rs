@@ -20,7 +20,9 @@ pub mod testing;
 mod tests;
 pub mod version;
 
-pub use choice::{Choice, FillError, GroupCap, Json, Param, ParamKind, PickOption, PickRule, Text};
+pub use choice::{
+    Choice, FillError, GroupCap, Json, Param, ParamKind, PickOption, PickRule, Text, forced,
+};
 pub use dynamic::{ApplyError, DynGame, DynMatch, find_game, registry};
 pub use game::{Match, state_hash};
 pub use log::Log;
@@ -62,6 +64,20 @@ impl Viewer {
     pub fn sees_all(self) -> bool {
         self == Viewer::Auditor
     }
+}
+
+/// A standing order a game offers: a decision settled ahead, applied as the seat's own
+/// command (marked `"by": "standing"`) whenever it settles what the seat faces.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StandingOrder {
+    /// Its id, fixed across versions ("strategy-zero").
+    pub id: &'static str,
+    /// What it does, in the player's words ("Bid 0 in every Strategy round").
+    pub label: &'static str,
+    /// What the seat gives up by it, said where it is offered.
+    pub note: &'static str,
+    /// The seat it is for, where only one seat ever faces its decision.
+    pub seat: Option<Seat>,
 }
 
 /// How a game ended.
@@ -243,6 +259,29 @@ pub trait Rules: 'static {
     /// `{"type":"sealed"}` for a sealed answer. Every path that shows commands (export, API,
     /// logs) goes through this; the full command is shown to others only once the game is over.
     fn redacted(state: &Self::State, seat: Seat, command: &Self::Command) -> Option<Value>;
+
+    /// Whether everyone can tell that `seat`'s one possible command (see [`choice::forced`])
+    /// is forced: it follows from what all may see (a seat's last card, the dealer bound to
+    /// bid, a hand everyone has seen), so playing it at once tells nobody anything. Asked only
+    /// when the seat is forced; `false` (the default) keeps it to seats that ask for it.
+    fn forced_in_public(state: &Self::State, seat: Seat) -> bool {
+        let _ = (state, seat);
+        false
+    }
+
+    /// The standing orders a seat of this game may give: decisions a player would make the
+    /// same way every time, settled ahead (see the game's RULES.md). None by default.
+    fn standing_orders() -> &'static [StandingOrder] {
+        &[]
+    }
+
+    /// The command the standing order `order` makes for `seat` now, if it settles the decision
+    /// the seat faces (it must be a command [`Rules::choices`] offers); `None` when the order
+    /// has nothing to say here and the seat is asked as usual.
+    fn standing_command(state: &Self::State, seat: Seat, order: &str) -> Option<Self::Command> {
+        let _ = (state, seat, order);
+        None
+    }
 
     /// What a period of play is called in this game, for the log's breaks ("Hand", "Turn").
     const PERIOD: &'static str = "Hand";

@@ -80,9 +80,10 @@ pub struct RecordedCommand {
     /// be checked once the game is over and the full record is published.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub redacted: bool,
-    /// Who played it when not the seat itself: `"clock"` for the correspondence clock (the
-    /// seat's time ran out), `"organiser"` for the organiser's cancellation. Part of the hash
-    /// chain when present.
+    /// Who made it when not the seat by its own hand ([`Mark`]): `"clock"` for the
+    /// correspondence clock (the seat's time ran out), `"organiser"` for the organiser's
+    /// cancellation, `"auto"` for a seat's only possible move played for it, `"standing"` for
+    /// a move one of the seat's standing orders made. Part of the hash chain when present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<String>,
 }
@@ -97,6 +98,51 @@ pub const BY_CLOCK: &str = "clock";
 
 /// Who the organiser's entry names in `by`.
 pub const BY_ORGANISER: &str = "organiser";
+
+/// Who the entry of a forced move, played for its seat, names in `by`.
+pub const BY_AUTO: &str = "auto";
+
+/// Who the entry a seat's standing order made names in `by`.
+pub const BY_STANDING: &str = "standing";
+
+/// Who made an entry when not its seat by its own hand: the record's `by`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// The correspondence clock: the seat's time ran out (its timeout move, or a forfeit).
+    Clock,
+    /// The organiser: the game's cancellation.
+    Organiser,
+    /// postplay, for the seat: its only possible move.
+    Auto,
+    /// One of the seat's standing orders.
+    Standing,
+}
+
+impl Mark {
+    /// Every mark.
+    pub const ALL: [Mark; 4] = [Mark::Clock, Mark::Organiser, Mark::Auto, Mark::Standing];
+
+    /// The mark as the record and the database write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mark::Clock => BY_CLOCK,
+            Mark::Organiser => BY_ORGANISER,
+            Mark::Auto => BY_AUTO,
+            Mark::Standing => BY_STANDING,
+        }
+    }
+
+    /// The mark a record names; `None` for a word that is no mark.
+    pub fn parse(word: &str) -> Option<Mark> {
+        Mark::ALL.into_iter().find(|m| m.as_str() == word)
+    }
+
+    /// Whether the entry is the seat's own move, though not made by its hand: it ends the
+    /// seat's wait like any move and counts as its last move.
+    pub fn is_seats_own(self) -> bool {
+        matches!(self, Mark::Auto | Mark::Standing)
+    }
+}
 
 /// The command the organiser's cancellation logs: the game ends there, unfinished.
 pub fn cancel_command(reason: &str) -> Value {
@@ -155,7 +201,23 @@ pub fn apply_entry(
             log.push(|| outcome.reason);
             Ok(())
         }
-        None => game.apply_json(seat, command, log),
+        None => {
+            match by.map(|word| (word, Mark::parse(word))) {
+                Some((word, None)) => {
+                    return Err(ApplyError::Malformed(format!(
+                        "{word:?} is no mark of an entry"
+                    )));
+                }
+                Some((_, Some(Mark::Auto))) if game.forced(seat).as_ref() != Some(command) => {
+                    return Err(super::RuleError::illegal(
+                        "an entry marked auto must be the seat's only possible move",
+                    )
+                    .into());
+                }
+                _ => {}
+            }
+            game.apply_json(seat, command, log)
+        }
     }
 }
 

@@ -214,6 +214,10 @@ pub struct Ask {
     pub board: Position,
     /// The choices as lines to reply with (empty: nothing to decide).
     pub replies: Vec<ReplyLine>,
+    /// The standing orders the seat may give or cancel by reply, one line each:
+    /// "commit-none: Commit no buttons in every Strategy phase (standing now)".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub standing: Vec<String>,
     /// The secret of the reply address, bound to the seat and this position; removed from
     /// the outbox once the message is sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]

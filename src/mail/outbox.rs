@@ -9,7 +9,7 @@ use super::reply::{address, reply_lines};
 use crate::engine::log::render;
 use crate::engine::{DynGame, DynMatch, Seat, Viewer};
 use crate::store::effects::{Appended, Creation, EffectError, Effects, TableNews};
-use crate::store::{GameRow, new_token, token_hash};
+use crate::store::{new_token, token_hash};
 use chrono::{DateTime, Utc};
 use futures_util::future::BoxFuture;
 use sqlx::{PgConnection, Row};
@@ -63,7 +63,30 @@ pub async fn ask(
     } else {
         Some(address::mint(tx, game_id, seat, seq, &choices).await?)
     };
+    let given: Vec<String> =
+        sqlx::query_scalar("SELECT order_id FROM standing_orders WHERE game_id = $1 AND seat = $2")
+            .bind(game_id)
+            .bind(seat as i32)
+            .fetch_all(&mut *tx)
+            .await?;
+    let standing = if game.outcome().is_some() {
+        Vec::new()
+    } else {
+        game.standing_orders()
+            .iter()
+            .filter(|o| o.seat.is_none_or(|s| s == seat))
+            .map(|o| {
+                let now = if given.iter().any(|g| g == o.id) {
+                    " (standing now)"
+                } else {
+                    ""
+                };
+                format!("{}: {}{now}", o.id, o.label)
+            })
+            .collect()
+    };
     Ok(Ask {
+        standing,
         board: game.position(Viewer::Seat(seat), names),
         replies: reply_lines(&choices),
         reply,
@@ -176,22 +199,20 @@ pub fn lines_since(log: &[(i64, Seat, Vec<String>)], seat: Seat, names: &[String
     lines.into_iter().skip(skip).collect()
 }
 
-/// What a command's transaction queues: a your-turn notice for each seat that became active
-/// (`before` → the match's active seats now), or game-over mail to every seat once it ends.
-/// `log` is the whole public log including the command just applied (at `seq`); `cancelled`
-/// when the organiser ended the game (the game-over mail then says so, without scores).
+/// What an entry's transaction queues: a your-turn notice for each seat that became active
+/// (the seats awaited before it → the match's active seats now), but not for a seat the next
+/// entry plays for; or game-over mail to every seat once it ends (saying so, without scores,
+/// when the organiser cancelled it).
 pub async fn enqueue_after_move(
     tx: &mut PgConnection,
-    row: &GameRow,
-    seq: i64,
-    before: &[Seat],
-    game: &dyn DynMatch,
-    log: &[(i64, Seat, Vec<String>)],
-    cancelled: bool,
+    entry: &Appended<'_>,
 ) -> Result<(), sqlx::Error> {
+    let (row, seq, game, log) = (entry.row, entry.seq, entry.game, entry.log);
+    let cancelled = entry.by_organiser();
     let game_id = row.id;
     let outcome = game.outcome();
-    let newly = newly_active(before, &game.active());
+    let mut newly = newly_active(entry.before, &game.active());
+    newly.retain(|&seat| Some(seat) != entry.played_next);
     if outcome.is_none() && newly.is_empty() {
         return Ok(());
     }
@@ -561,16 +582,7 @@ impl Effects for MailEffects {
         entry: &'a Appended<'a>,
     ) -> BoxFuture<'a, Result<(), EffectError>> {
         Box::pin(async move {
-            enqueue_after_move(
-                tx,
-                entry.row,
-                entry.seq,
-                entry.before,
-                entry.game,
-                entry.log,
-                entry.by_organiser,
-            )
-            .await?;
+            enqueue_after_move(tx, entry).await?;
             Ok(())
         })
     }

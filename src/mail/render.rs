@@ -96,7 +96,7 @@ mail_templates!(InviteText, InviteHtml, "mail/invite.txt", "mail/invite.html", {
     options: Vec<(String, String)>, rules: Option<String>, at_move: i64,
     time_control: Option<String>,
     choices: Vec<String>, link: String, commitment: String, unsubscribe: Option<String>,
-    board: Position, replies: Vec<ReplyLine>, replyable: bool,
+    board: Position, replies: Vec<ReplyLine>, standing: Vec<String>, replyable: bool,
 });
 
 /// A message of the thread, as mail shows it.
@@ -126,13 +126,13 @@ mail_templates!(MessageText, MessageHtml, "mail/message.txt", "mail/message.html
 mail_templates!(TurnText, TurnHtml, "mail/turn.txt", "mail/turn.html", {
     title: String, you: Player, lines: Vec<String>, messages: Vec<MailMessage>, choices: Vec<String>,
     deadline: Option<String>, link: String, unsubscribe: Option<String>,
-    board: Position, replies: Vec<ReplyLine>, replyable: bool,
+    board: Position, replies: Vec<ReplyLine>, standing: Vec<String>, replyable: bool,
 });
 
 mail_templates!(AnswerText, AnswerHtml, "mail/answer.txt", "mail/answer.html", {
     title: String, you: Player, played: bool, text: String, line: String, lines: Vec<String>,
     link: String, unsubscribe: Option<String>,
-    board: Position, replies: Vec<ReplyLine>, replyable: bool,
+    board: Position, replies: Vec<ReplyLine>, standing: Vec<String>, replyable: bool,
 });
 
 mail_templates!(OverText, OverHtml, "mail/over.txt", "mail/over.html", {
@@ -214,6 +214,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 commitment: n.commitment.clone(),
                 unsubscribe: unsubscribe.clone(),
                 board: n.ask.board.clone(),
+                standing: n.ask.standing.clone(),
                 replies: n.ask.replies.clone(),
                 replyable,
             }
@@ -232,6 +233,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 link: ctx.play_link(&n.token),
                 unsubscribe: unsubscribe.clone(),
                 board: n.ask.board.clone(),
+                standing: n.ask.standing.clone(),
                 replies: n.ask.replies.clone(),
                 replyable,
             }
@@ -250,6 +252,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 link: ctx.play_link(&n.token),
                 unsubscribe: unsubscribe.clone(),
                 board: n.ask.board.clone(),
+                standing: n.ask.standing.clone(),
                 replies: n.ask.replies.clone(),
                 replyable,
             }
@@ -502,6 +505,7 @@ mod tests {
                 },
             ],
             reply: Some("0123456789abcdef0123456789abcdef01234567".into()),
+            standing: Vec::new(),
         };
         let r = render(&Notice::Turn(n), &ctx()).unwrap();
         assert_eq!(

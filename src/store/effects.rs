@@ -3,6 +3,7 @@
 
 use super::{GameRow, NewSeat};
 use crate::domain::EmailAddress;
+use crate::engine::record::Mark;
 use crate::engine::{DynGame, DynMatch, Seat};
 use chrono::{DateTime, Utc};
 use futures_util::future::BoxFuture;
@@ -51,10 +52,9 @@ pub struct Appended<'a> {
     pub seq: i64,
     /// The seat it is for.
     pub seat: Seat,
-    /// True when the clock played it (a timeout or a forfeit).
-    pub by_clock: bool,
-    /// True when the organiser made it (the game's cancellation).
-    pub by_organiser: bool,
+    /// Who made it when not the seat by its own hand: the clock (a timeout or a forfeit), the
+    /// organiser (the game's cancellation), postplay (the seat's only move), a standing order.
+    pub by: Option<Mark>,
     /// When.
     pub at: DateTime<Utc>,
     /// The seats awaited before it.
@@ -63,6 +63,23 @@ pub struct Appended<'a> {
     pub game: &'a dyn DynMatch,
     /// The whole public log, this entry's lines included.
     pub log: &'a [(i64, Seat, Vec<String>)],
+    /// The seat played for by the next entry of this same transaction (its only move, or its
+    /// standing order): the position this entry leaves it in is never put to it.
+    pub played_next: Option<Seat>,
+    /// The first entry of this transaction: the move that the entries after it follow from.
+    pub first_seq: i64,
+}
+
+impl Appended<'_> {
+    /// Whether the clock made it.
+    pub fn by_clock(&self) -> bool {
+        self.by == Some(Mark::Clock)
+    }
+
+    /// Whether the organiser made it.
+    pub fn by_organiser(&self) -> bool {
+        self.by == Some(Mark::Organiser)
+    }
 }
 
 /// What happened to a lobby table that a person must be told of.

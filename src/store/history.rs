@@ -2,6 +2,7 @@
 //! replay viewer and the score table are drawn from.
 
 use super::{GameRow, Store, StoreError, apply_entry};
+use crate::engine::record::Mark;
 use crate::engine::{DynMatch, Log, Seat, Standing};
 use chrono::{DateTime, Utc};
 
@@ -13,8 +14,8 @@ pub struct Step {
     pub seat: Seat,
     /// When it was accepted; the game's creation for the setup.
     pub at: DateTime<Utc>,
-    /// Played by the clock, not the seat.
-    pub by_clock: bool,
+    /// Who made it when not the seat by its own hand.
+    pub mark: Option<Mark>,
     /// Its public log lines, with seat placeholders.
     pub lines: Vec<String>,
     /// Where the game stood after it.
@@ -42,7 +43,7 @@ impl Store {
             seq: 0,
             seat: 0,
             at: row.created_at,
-            by_clock: false,
+            mark: None,
             lines: game.opening(),
             standing: game.standing(),
         }];
@@ -59,7 +60,7 @@ impl Store {
                 seq: entry.seq,
                 seat: entry.seat,
                 at: entry.created_at,
-                by_clock: entry.by_clock,
+                mark: entry.mark,
                 lines: recorder.take(),
                 standing: game.standing(),
             });

@@ -5,10 +5,12 @@
 mod account_seats;
 mod accounts;
 mod api_tokens;
+mod append;
 pub mod effects;
 mod history;
 mod messages;
 mod my_games;
+mod orders;
 mod seat_keys;
 mod sign_in;
 mod table_start;
@@ -19,12 +21,15 @@ pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS,
 pub use account_seats::Claim;
 pub use accounts::{Account, MAX_SESSIONS, SESSION_DAYS};
 pub use api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
+use append::Play;
+pub use append::Settled;
 pub use history::{History, Step};
 pub use messages::{
     Author, MAX_MESSAGES_PER_GAME, MESSAGES_PER_HOUR, MESSAGES_PER_MINUTE, Message, PostError,
     THREAD_OPEN_DAYS_AFTER_END,
 };
 pub use my_games::{MAX_FINISHED, MyGame, MyGames, Standing};
+pub use orders::OrderError;
 pub use seat_keys::{Handover, Rekeyed, SeatKeys, TakeUp};
 pub use sign_in::{
     LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem, PendingSignIn, SIGN_IN_MINUTES,
@@ -36,15 +41,14 @@ pub use tables::{
 };
 pub use tokens::{looks_like_token, new_token, token_hash};
 
-use crate::engine::audit::{Entry, genesis, link};
-use crate::engine::record::{BY_CLOCK, BY_ORGANISER, cancel_command, forfeit_command};
+use crate::engine::record::Mark;
 use crate::engine::{
     ApplyError, DynMatch, Log, Record, RecordedCommand, RecordedMessage, RuleError, Seat, Seed,
     Viewer, find_game,
 };
 use crate::time::{Clock, SystemClock};
 use chrono::{DateTime, Utc};
-use effects::{AfterAppend, Appended, Creation, EffectError, Effects};
+use effects::{AfterAppend, Creation, EffectError, Effects};
 use serde_json::Value;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::{PgConnection, Row};
@@ -213,22 +217,14 @@ pub struct CommandRow {
     pub created_at: DateTime<Utc>,
     /// Chain link.
     pub hash: String,
-    /// Played by the clock, not the seat.
-    pub by_clock: bool,
-    /// Made by the organiser (the game's cancellation), not the seat.
-    pub by_organiser: bool,
+    /// Who made it when not the seat by its own hand.
+    pub mark: Option<Mark>,
 }
 
 impl CommandRow {
-    /// Who made the entry when not its seat, as the record's `by` names them.
+    /// Who made the entry when not its seat by its own hand, as the record's `by` names them.
     pub fn by(&self) -> Option<&'static str> {
-        if self.by_clock {
-            Some(BY_CLOCK)
-        } else if self.by_organiser {
-            Some(BY_ORGANISER)
-        } else {
-            None
-        }
+        self.mark.map(Mark::as_str)
     }
 }
 
@@ -579,7 +575,7 @@ impl Store {
     /// A game's commands after `after`, in order.
     pub async fn commands(&self, id: i64, after: i64) -> Result<Vec<CommandRow>, sqlx::Error> {
         let rows = sqlx::query(
-            "SELECT seq, seat, command, created_at, hash, by_clock, by_organiser FROM commands \
+            "SELECT seq, seat, command, created_at, hash, made_by FROM commands \
              WHERE game_id = $1 AND seq > $2 ORDER BY seq",
         )
         .bind(id)
@@ -594,8 +590,12 @@ impl Store {
                     command: r.try_get("command")?,
                     created_at: r.try_get("created_at")?,
                     hash: r.try_get("hash")?,
-                    by_clock: r.try_get("by_clock")?,
-                    by_organiser: r.try_get("by_organiser")?,
+                    mark: match r.try_get::<Option<String>, _>("made_by")? {
+                        None => None,
+                        Some(word) => Some(Mark::parse(&word).ok_or_else(|| {
+                            sqlx::Error::Decode(format!("{word:?} is no mark").into())
+                        })?),
+                    },
                 })
             })
             .collect()
@@ -745,145 +745,6 @@ impl Store {
             .await
     }
 
-    async fn append(
-        &self,
-        id: i64,
-        seat: Seat,
-        play: Play<'_>,
-        expected_head: Option<i64>,
-        after: Option<&dyn AfterAppend>,
-    ) -> Result<i64, SubmitError> {
-        let loaded = self.load(id).await?;
-        let head = loaded.row.head_seq;
-        if expected_head.is_some_and(|e| e != head) {
-            return Err(SubmitError::Conflict { head });
-        }
-        if loaded.game.outcome().is_some() {
-            return Err(SubmitError::Refused(
-                "the game is over: no more moves can be made".into(),
-            ));
-        }
-        let before = loaded.game.active();
-        let mut game = loaded.game;
-        let refused = |e: ApplyError| match e {
-            ApplyError::Malformed(m) => SubmitError::Malformed(m),
-            e @ ApplyError::TooLarge(_) => SubmitError::TooLarge(e.to_string()),
-            ApplyError::Rule(r) => SubmitError::Rule(r),
-        };
-        let mut recorder = Log::recording();
-        let (command, by) = match play {
-            Play::Seat(command) | Play::ClockMove(command) => {
-                let command = game.canonical(command).map_err(refused)?;
-                game.apply_json(seat, &command, &mut recorder)
-                    .map_err(refused)?;
-                let by = matches!(play, Play::ClockMove(_)).then_some(BY_CLOCK);
-                (command, by)
-            }
-            Play::Forfeit => {
-                if !before.contains(&seat) {
-                    return Err(SubmitError::Rule(RuleError::NotYourTurn));
-                }
-                let outcome = game.forfeit(seat);
-                recorder.push(|| outcome.reason);
-                (forfeit_command(), Some(BY_CLOCK))
-            }
-            Play::Cancel(reason) => {
-                let outcome = game.cancel(reason).map_err(SubmitError::Rule)?;
-                recorder.push(|| outcome.reason);
-                (cancel_command(reason), Some(BY_ORGANISER))
-            }
-        };
-        let (by_clock, by_organiser) = (by == Some(BY_CLOCK), by == Some(BY_ORGANISER));
-        let seq = head + 1;
-        let at = self.now();
-        let previous = genesis(&loaded.row.head_hash).ok_or_else(|| StoreError::Corrupt {
-            game: id,
-            reason: "head hash is not hex".into(),
-        })?;
-        let hash = hex::encode(link(
-            &previous,
-            Entry {
-                seq: seq as u64,
-                seat,
-                command: &command,
-                at: &chain_time(&at),
-                by,
-            },
-        ));
-        let status = if game.outcome().is_some() {
-            "over"
-        } else {
-            "running"
-        };
-        let mut lines = (*loaded.log).clone();
-        lines.push((seq, seat, recorder.take()));
-        let mut tx = self.pool.begin().await?;
-        if !advance_head(&mut tx, id, head, &hash, status, at).await? {
-            return Err(SubmitError::Conflict { head: head + 1 });
-        }
-        if let Some(outcome) = game.outcome() {
-            sqlx::query("UPDATE games SET result = $2 WHERE id = $1")
-                .bind(id)
-                .bind(&outcome.reason)
-                .execute(&mut *tx)
-                .await?;
-        }
-        sqlx::query("INSERT INTO commands (game_id, seq, seat, command, created_at, hash, by_clock, by_organiser) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
-            .bind(id)
-            .bind(seq)
-            .bind(seat as i32)
-            .bind(&command)
-            .bind(at)
-            .bind(&hash)
-            .bind(by_clock)
-            .bind(by_organiser)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(MOVES_CHANNEL)
-            .bind(format!("{id}:{seq}"))
-            .execute(&mut *tx)
-            .await?;
-        let appended = Appended {
-            row: &loaded.row,
-            seq,
-            seat,
-            by_clock,
-            by_organiser,
-            at,
-            before: &before,
-            game: game.as_ref(),
-            log: &lines,
-        };
-        let mut done = Ok(());
-        for effect in &self.effects {
-            done = effect.appended(&mut tx, &appended).await;
-            if done.is_err() {
-                break;
-            }
-        }
-        if let (Ok(()), Some(after)) = (&done, after) {
-            done = after.appended(&mut tx, &appended).await;
-        }
-        if let Err(e) = done {
-            // Roll back before answering: a dropped transaction's rollback is only queued, and
-            // its row locks would still be held when the caller goes on (a scheduler's
-            // SKIP LOCKED would pass over the seat's clock).
-            tx.rollback().await?;
-            return Err(e.into());
-        }
-        tx.commit().await?;
-        tracing::info!(
-            game = id,
-            seq,
-            seat,
-            by = by.unwrap_or("seat"),
-            "command appended"
-        );
-        self.remember(id, seq, game.as_ref(), &Arc::new(lines));
-        Ok(seq)
-    }
-
     /// The record of a game as `viewer` may see it (docs/record-format.md): names but never
     /// emails or tokens. Once the game is over, everything, seed included. While it runs, no
     /// seed, and every command the viewer may not see in full in its public form, marked
@@ -1021,15 +882,20 @@ impl Store {
             .await?;
         }
         for (i, entry) in record.commands.iter().enumerate() {
-            sqlx::query("INSERT INTO commands (game_id, seq, seat, command, created_at, hash, by_clock, by_organiser) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
+            let mark = match entry.by.as_deref() {
+                None => None,
+                Some(word) => Some(Mark::parse(word).ok_or_else(|| {
+                    StoreError::Invalid(format!("entry {}: {word:?} is no mark", i + 1))
+                })?),
+            };
+            sqlx::query("INSERT INTO commands (game_id, seq, seat, command, created_at, hash, made_by) VALUES ($1, $2, $3, $4, $5, $6, $7)")
                 .bind(id)
                 .bind(i as i64 + 1)
                 .bind(entry.seat as i32)
                 .bind(&entry.command)
                 .bind(times[i])
                 .bind(entry.hash.as_deref().unwrap_or_default())
-                .bind(entry.by.as_deref() == Some(BY_CLOCK))
-                .bind(entry.by.as_deref() == Some(BY_ORGANISER))
+                .bind(mark.map(Mark::as_str))
                 .execute(&mut *tx)
                 .await?;
         }
@@ -1054,12 +920,14 @@ impl Store {
         Ok(rekeyed)
     }
 
-    /// When each seat last moved itself (not the clock for it), by seat; `None` for a seat
+    /// When each seat last moved itself (its only move played for it and its standing orders
+    /// count; the clock's moves for it do not), by seat; `None` for a seat
     /// that has not moved.
     pub async fn last_moves(&self, id: i64) -> Result<Vec<Option<DateTime<Utc>>>, sqlx::Error> {
         let rows = sqlx::query(
             "SELECT s.seat, max(c.created_at) AS at FROM seats s LEFT JOIN commands c \
-             ON c.game_id = s.game_id AND c.seat = s.seat AND NOT c.by_clock AND NOT c.by_organiser \
+             ON c.game_id = s.game_id AND c.seat = s.seat \
+             AND (c.made_by IS NULL OR c.made_by IN ('auto', 'standing')) \
              WHERE s.game_id = $1 GROUP BY s.seat ORDER BY s.seat",
         )
         .bind(id)
@@ -1085,38 +953,6 @@ impl Store {
             .await?
             .try_get("value")
     }
-}
-
-async fn advance_head(
-    tx: &mut PgConnection,
-    id: i64,
-    head: i64,
-    hash: &str,
-    status: &str,
-    at: DateTime<Utc>,
-) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE games SET head_seq = head_seq + 1, head_hash = $3, status = $4, updated_at = $5 \
-         WHERE id = $1 AND head_seq = $2",
-    )
-    .bind(id)
-    .bind(head)
-    .bind(hash)
-    .bind(status)
-    .bind(at)
-    .execute(tx)
-    .await?;
-    Ok(done.rows_affected() == 1)
-}
-
-/// What is appended: a seat's own command, the clock's timeout move or forfeit, or the
-/// organiser's cancellation.
-#[derive(Clone, Copy)]
-enum Play<'a> {
-    Seat(&'a Value),
-    ClockMove(&'a Value),
-    Forfeit,
-    Cancel(&'a str),
 }
 
 /// Replays one stored entry (a forfeit by the clock and the organiser's cancellation end the

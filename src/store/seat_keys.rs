@@ -128,7 +128,7 @@ impl Store {
             "UPDATE seats SET token_hash = $3, \
              account_id = (SELECT a.id FROM accounts a WHERE lower(a.email) = lower(seats.email)), \
              handover_hash = $4, handover_made_at = CASE WHEN $4 IS NULL THEN NULL ELSE $5 END, \
-             taken_up_at = NULL \
+             taken_up_at = NULL, play_forced = NULL \
              WHERE game_id = $1 AND seat = $2",
         )
         .bind(id)
@@ -138,6 +138,12 @@ impl Store {
         .bind(now)
         .execute(&mut *tx)
         .await?;
+        // What the seat settled ahead was its holder's decision, not the next holder's.
+        sqlx::query("DELETE FROM standing_orders WHERE game_id = $1 AND seat = $2")
+            .bind(id)
+            .bind(seat as i32)
+            .execute(&mut *tx)
+            .await?;
         self.end_other_keys(tx, id, seat).await?;
         Ok(Some(Rekeyed {
             token,

@@ -36,17 +36,21 @@ struct SettingsPage {
     zone: String,
     zones: &'static [&'static str],
     prefs: Vec<(&'static str, &'static str, bool)>,
+    /// The default of "play my forced moves" for the account's seats.
+    play_forced: bool,
     saved: bool,
     error: Option<String>,
 }
 
 fn settings_page(
     account: &Account,
+    play_forced: bool,
     csrf: String,
     saved: bool,
     error: Option<String>,
 ) -> SettingsPage {
     SettingsPage {
+        play_forced,
         csrf,
         email: account.email.clone(),
         name: account.name.clone(),
@@ -66,12 +70,17 @@ fn settings_page(
 }
 
 /// `GET /me/settings`.
-pub async fn settings(req: HttpRequest, who: SignedIn) -> Result<HttpResponse, WebError> {
+pub async fn settings(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    who: SignedIn,
+) -> Result<HttpResponse, WebError> {
     let (csrf_token, cookie) = csrf::token_for(&req);
     let saved = req.query_string() == "saved";
+    let play_forced = state.store.account_play_forced(who.0.id).await?;
     let mut response = html(
         StatusCode::OK,
-        settings_page(&who.0, csrf_token, saved, None),
+        settings_page(&who.0, play_forced, csrf_token, saved, None),
     )?;
     csrf::attach(&mut response, cookie);
     Ok(response)
@@ -102,15 +111,21 @@ pub async fn save_settings(
                 .store
                 .save_account_settings(who.0.id, &name, zone, pref.as_str())
                 .await?;
+            let play_forced = field(&fields, "play_forced") == Some("on");
+            state
+                .store
+                .set_account_play_forced(who.0.id, play_forced)
+                .await?;
             Ok(HttpResponse::SeeOther()
                 .insert_header(("Location", "/me/settings?saved"))
                 .finish())
         }
         Err(reason) => {
             let (csrf_token, _) = csrf::token_for(&req);
+            let play_forced = state.store.account_play_forced(who.0.id).await?;
             html(
                 StatusCode::BAD_REQUEST,
-                settings_page(&who.0, csrf_token, false, Some(reason)),
+                settings_page(&who.0, play_forced, csrf_token, false, Some(reason)),
             )
         }
     }

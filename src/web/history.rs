@@ -7,6 +7,7 @@ use super::boards::{Seating, board_html};
 use super::pages::html;
 use super::{AppState, WebError};
 use crate::engine::log::render;
+use crate::engine::record::Mark;
 use crate::engine::{Viewer, find_game};
 use crate::store::{History, Step};
 use actix_web::http::StatusCode;
@@ -74,9 +75,12 @@ fn periods(steps: &[Step], period_name: &str, names: &[String]) -> Vec<Period> {
         let period = out.last_mut().expect("pushed above");
         for line in &step.lines {
             let mut text = render(line, names);
-            if step.by_clock {
-                text.push_str(" (played by the clock)");
-            }
+            text.push_str(match step.mark {
+                Some(Mark::Clock) => " (played by the clock)",
+                Some(Mark::Auto) => " (their only move, played for them)",
+                Some(Mark::Standing) => " (by their standing order)",
+                Some(Mark::Organiser) | None => "",
+            });
             period.lines.push(Line {
                 seq: step.seq,
                 at: when(&step.at),

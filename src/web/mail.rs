@@ -23,6 +23,10 @@ struct Prefs {
     action: String,
     play: String,
     each_message: bool,
+    /// The seat's own "play my forced moves" (`None`: the account's default applies).
+    forced_own: Option<bool>,
+    /// Whether its forced moves are played for it now.
+    forced_applies: bool,
 }
 
 fn describe(pref: MailPref) -> &'static str {
@@ -53,6 +57,7 @@ async fn prefs_page(
         .map(|s| s.name)
         .unwrap_or_default();
     let current = mail_pref(state.store.pool(), id, seat).await?;
+    let (forced_own, forced_applies) = state.store.play_forced(id, seat).await?;
     let game_name = find_game(&row.kind).map_or(row.kind.clone(), |g| g.name().to_string());
     html(
         StatusCode::OK,
@@ -63,6 +68,8 @@ async fn prefs_page(
             saved,
             each_message: crate::mail::thread::mail_each_message(state.store.pool(), id, seat)
                 .await?,
+            forced_own,
+            forced_applies,
             action: format!("/mail/unsubscribe/{token}"),
             play: format!("/play/{token}"),
         },
@@ -90,6 +97,26 @@ pub async fn set_preference(
         .await?
         .ok_or(WebError::NotFound)?;
     let fields: Vec<(String, String)> = form_urlencoded::parse(&body).into_owned().collect();
+    if let Some((_, forced)) = fields.iter().find(|(k, _)| k == "forced") {
+        let on = match forced.as_str() {
+            "on" => Some(true),
+            "off" => Some(false),
+            "default" => None,
+            other => {
+                return Err(WebError::BadRequest(format!(
+                    "{other:?}: choose on, off or default"
+                )));
+            }
+        };
+        state.store.set_play_forced(id, seat, on).await?;
+        tracing::info!(game = id, seat, ?on, "forced-move setting set");
+        let saved = match on {
+            Some(true) => "your only possible moves are played for you",
+            Some(false) => "you are asked even when you have only one possible move",
+            None => "your account's default decides whether your forced moves are played",
+        };
+        return prefs_page(&state, &token, Some(saved)).await;
+    }
     if let Some((_, each)) = fields.iter().find(|(k, _)| k == "messages") {
         let each = match each.as_str() {
             "each" => true,

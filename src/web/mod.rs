@@ -17,6 +17,7 @@ mod lobby;
 mod mail;
 mod me;
 mod messages;
+mod orders;
 mod pages;
 mod protect;
 pub mod render;
@@ -274,6 +275,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/play/{token}", get().to(pages::play))
         .route("/play/{token}", web::post().to(pages::play_move))
         .route("/play/{token}/vacation", web::post().to(pages::vacation))
+        .route("/play/{token}/orders", web::post().to(orders::set_order))
         .route("/play/{token}/claim", web::post().to(me::claim))
         .route("/signin", get().to(signin::form))
         .route("/signin", web::post().to(signin::ask))

@@ -496,6 +496,8 @@ struct Play {
     /// On the game's public page: the way back to a seat this browser took up, and the form
     /// that mails a seat's player a new link.
     seat_help: Option<SeatHelp>,
+    /// On a seat's page: its standing orders and whether its forced moves are played for it.
+    settled: Option<super::orders::SettledPanel>,
 }
 
 /// What the game's public page offers a player who is not on their seat's page.
@@ -724,6 +726,13 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             .map(|d| (names[d.seat].clone(), deadline_text(d, &clock)))
             .collect(),
         vacation,
+        settled: match (viewer, token) {
+            (Viewer::Seat(seat), Some(token)) => {
+                super::orders::panel(state, loaded.row.id, loaded.game.as_ref(), seat, token)
+                    .await?
+            }
+            _ => None,
+        },
         seat_account: None,
         seat_help: None,
         thread: if reads_thread {

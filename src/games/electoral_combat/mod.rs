@@ -95,6 +95,13 @@ impl Rules for ElectoralCombat {
         }
     }
 
+    /// Which cards lie face down on the table is public: a seat left one card to turn over
+    /// has no secret choice.
+    fn forced_in_public(state: &State, seat: Seat) -> bool {
+        let _ = seat;
+        matches!(state.phase, Phase::Turn { .. })
+    }
+
     fn choices(state: &State, seat: Seat) -> Vec<Choice> {
         if !Self::is_active(state, seat) {
             return Vec::new();

@@ -102,6 +102,17 @@ impl Rules for Statehood {
         }
     }
 
+    /// Declaring Puerto Rico when the stock is gone is public, and so is a Puerto Rico
+    /// challenge decided by the number of cards a seat holds; a challenge passed for want of
+    /// cards that beat the declaration is not.
+    fn forced_in_public(state: &State, seat: Seat) -> bool {
+        let _ = seat;
+        matches!(
+            state.phase,
+            Phase::ForcedPuertoRico | Phase::PuertoRicoChallenges
+        )
+    }
+
     fn choices(state: &State, seat: Seat) -> Vec<Choice> {
         if !Self::active(state).contains(&seat) {
             return Vec::new();

@@ -28,10 +28,37 @@ pub use view::{CardView, Resolving, StateView, View, VoteView};
 
 use crate::engine::log::{count, who};
 use crate::engine::{
-    Choice, GameRng, Log, OptionSpec, Outcome, RuleError, Rules, Seat, SetupError, Standing, Viewer,
+    Choice, GameRng, Log, OptionSpec, Outcome, RuleError, Rules, Seat, SetupError, Standing,
+    StandingOrder, Viewer,
 };
 use data::{Deck, Era, card};
 use stops::{Stop, stop, vote_reroll_open};
+
+const COMMIT_NONE: &str = "commit-none";
+const ALWAYS_DEFER: &str = "always-defer";
+const KEEP_ROLLS: &str = "keep-rolls";
+
+/// The decisions a Votes for Women player may settle ahead (RULES.md, "Standing orders").
+static STANDING_ORDERS: [StandingOrder; 3] = [
+    StandingOrder {
+        id: COMMIT_NONE,
+        label: "Commit no buttons in every Strategy phase",
+        note: "The Opposition then decides at once whether to take a Strategy card.",
+        seat: Some(SUFF),
+    },
+    StandingOrder {
+        id: ALWAYS_DEFER,
+        label: "Defer to the Suffragist in every Strategy phase",
+        note: "The Suffragist then pays what she committed and takes a Strategy card.",
+        seat: Some(OPP),
+    },
+    StandingOrder {
+        id: KEEP_ROLLS,
+        label: "Keep every roll: never spend a button to reroll",
+        note: "Each roll stands as it falls, whatever it gives.",
+        seat: None,
+    },
+];
 
 /// The Votes for Women rules.
 pub struct VotesForWomen;
@@ -140,6 +167,28 @@ impl Rules for VotesForWomen {
 
     fn choices(state: &State, seat: Seat) -> Vec<Choice> {
         choices::for_seat(state, seat)
+    }
+
+    fn standing_orders() -> &'static [StandingOrder] {
+        &STANDING_ORDERS
+    }
+
+    /// The Suffragist's commitment of no buttons, the Opposition's deferral, and keeping a
+    /// roll, each where the seat faces that decision and nothing else.
+    fn standing_command(state: &State, seat: Seat, order: &str) -> Option<Command> {
+        let (awaited, stop) = stops::awaited_stop(state)?;
+        if awaited != seat {
+            return None;
+        }
+        match (order, stop.as_ref()) {
+            (COMMIT_NONE, Stop::Commit) => Some(Command::Commit {
+                buttons: 0,
+                card: None,
+            }),
+            (ALWAYS_DEFER, Stop::Answer) => Some(Command::Defer),
+            (KEEP_ROLLS, Stop::Reroll) => Some(Command::Accept),
+            _ => None,
+        }
     }
 
     fn decode(command: &serde_json::Value) -> Result<Command, serde_json::Error> {

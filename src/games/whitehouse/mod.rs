@@ -128,6 +128,16 @@ impl Rules for Whitehouse {
         state.phase != Phase::Over && state.turn == seat
     }
 
+    /// The auction is public (the dealer bound to 270, a seat that can bid no higher), and so
+    /// is a hand's last card; following suit with the one card of the suit led is not.
+    fn forced_in_public(state: &State, seat: Seat) -> bool {
+        match state.phase {
+            Phase::Bidding => true,
+            Phase::Play => state.hands[seat].len() == 1,
+            _ => false,
+        }
+    }
+
     fn choices(state: &State, seat: Seat) -> Vec<Choice> {
         if state.phase == Phase::Over || seat != state.turn {
             return Vec::new();

@@ -309,6 +309,32 @@ pub async fn refuse(
     tx.commit().await
 }
 
+/// Answers a reply that was done without a move (a standing order given or cancelled): the
+/// message is done, and the answer says what was settled, with the position now.
+pub async fn noted(
+    pool: &PgPool,
+    game_id: i64,
+    loaded: &crate::store::Loaded,
+    reply: &Reply<'_>,
+    since: i64,
+) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    decide(&mut tx, reply.id, Status::Done, reply.text, None).await?;
+    let head = loaded.row.head_seq;
+    answer(
+        &mut tx,
+        game_id,
+        head,
+        loaded.game.as_ref(),
+        &loaded.log,
+        since,
+        reply,
+        true,
+    )
+    .await?;
+    tx.commit().await
+}
+
 /// Written in the move's own transaction: the message is done, and the answer queued.
 pub struct Played<'a> {
     /// What the answer says.
@@ -327,7 +353,7 @@ impl AfterAppend for Played<'_> {
                 self.reply.id,
                 Status::Done,
                 self.reply.text,
-                Some(appended.seq),
+                Some(appended.first_seq),
             )
             .await?;
             answer(
@@ -336,7 +362,7 @@ impl AfterAppend for Played<'_> {
                 appended.seq,
                 appended.game,
                 appended.log,
-                appended.seq - 1,
+                appended.first_seq - 1,
                 &self.reply,
                 true,
             )

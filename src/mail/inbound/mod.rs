@@ -13,6 +13,7 @@ pub mod limits;
 pub mod lmtp;
 pub mod message;
 pub mod prune;
+mod standing;
 
 use super::EmailAddress;
 use super::compose::Sender;
@@ -303,6 +304,31 @@ impl Inbox {
                     .into(),
             )
             .await;
+        }
+        if let Some(order) = standing::Said::read(&line) {
+            let loaded = self
+                .store
+                .load(bound.game_id)
+                .await
+                .map_err(|e| InboundError(e.to_string()))?;
+            let since = loaded.row.head_seq;
+            let text = match order.carry_out(&self.store, &loaded, bound.seat).await {
+                Ok(text) => text,
+                Err(standing::Refusal(text)) => return refuse(text).await,
+            };
+            let now = self
+                .store
+                .load(bound.game_id)
+                .await
+                .map_err(|e| InboundError(e.to_string()))?;
+            let reply = Reply {
+                id,
+                seat: bound.seat,
+                line: &line,
+                text: &text,
+            };
+            ledger::noted(pool, bound.game_id, &now, &reply, since).await?;
+            return Ok(Outcome::Done(now.row.head_seq));
         }
         let meant = match read(&line, &bound.choices) {
             Ok(meant) => meant,

@@ -10,7 +10,7 @@ fn step(seq: i64, period: u32, scores: [i64; 2], line: &str) -> Step {
         at: Utc
             .with_ymd_and_hms(2026, 11, 24, 10, seq as u32, 0)
             .unwrap(),
-        by_clock: seq == 4,
+        mark: (seq == 4).then_some(crate::engine::record::Mark::Clock),
         lines: vec![line.to_string()],
         standing: Some(Standing {
             period,
