@@ -139,9 +139,15 @@ async fn timeouts_are_applied_unattended_in_every_game_and_the_record_still_veri
             record
                 .commands
                 .iter()
-                .all(|c| c.by.as_deref() == Some("clock")),
-            "{}: every move was the clock's, and says so",
+                .all(|c| matches!(c.by.as_deref(), Some("clock" | "auto"))),
+            "{}: every move was the clock's (or forced and played at once), and says so",
             game.id()
+        );
+        assert!(
+            record
+                .commands
+                .iter()
+                .any(|c| c.by.as_deref() == Some("clock"))
         );
         let chain = postplay::engine::audit::check_chain(&record).unwrap();
         assert_eq!(Some(chain.head), record.chain_head);

@@ -264,3 +264,170 @@ async fn standing_orders_play_as_the_seats_own_moves_until_cancelled() {
     postplay::engine::audit::verify(&record, record.chain_head.as_deref()).unwrap();
     db.drop().await;
 }
+
+#[actix_web::test]
+async fn a_person_gives_and_cancels_orders_on_the_seat_page_and_sets_forced_moves_on_the_mail_page()
+{
+    let db = TestDb::new().await;
+    let base = common::spawn_app(&db);
+    let (id, _) = standing_game(&db, 34).await;
+    let tokens = db.store.relink_seat(id, 0).await.unwrap().unwrap();
+    let visitor = common::visitor::Visitor::new(&base);
+    let page = format!("/play/{}", tokens.token);
+    let shown = visitor.get(&page).await;
+    assert!(shown.body.contains("Settled ahead"), "{}", shown.body);
+    assert!(
+        shown
+            .body
+            .contains("Commit no buttons in every Strategy phase")
+    );
+    assert!(
+        !shown.body.contains("Defer to the Suffragist"),
+        "the Opposition's order is not offered to the Suffragist"
+    );
+    let given = visitor
+        .post_from(
+            &page,
+            &format!("{page}/orders"),
+            &[("order", "commit-none"), ("action", "give")],
+        )
+        .await;
+    assert_eq!(given.status, 303, "{given:?}");
+    assert_eq!(
+        db.store.standing_orders(id, 0).await.unwrap(),
+        ["commit-none"]
+    );
+    let shown = visitor.get(&page).await;
+    assert!(
+        shown.body.contains("Standing: Commit no buttons"),
+        "{}",
+        shown.body
+    );
+    // Bad input changes nothing.
+    let refused = visitor
+        .post_from(
+            &page,
+            &format!("{page}/orders"),
+            &[("order", "always-defer"), ("action", "give")],
+        )
+        .await;
+    assert_eq!(refused.status, 400);
+    assert_eq!(
+        db.store.standing_orders(id, 0).await.unwrap(),
+        ["commit-none"]
+    );
+    let cancelled = visitor
+        .post_from(
+            &page,
+            &format!("{page}/orders"),
+            &[("order", "commit-none"), ("action", "cancel")],
+        )
+        .await;
+    assert_eq!(cancelled.status, 303);
+    assert!(db.store.standing_orders(id, 0).await.unwrap().is_empty());
+    // The mail page: forced moves, with the warning where it is offered.
+    let mail = format!("/mail/unsubscribe/{}", tokens.token);
+    let shown = visitor.get(&mail).await;
+    assert!(
+        shown
+            .body
+            .contains("tells the other players you had no choice")
+    );
+    let set = visitor.post(&mail, &[("forced", "on")]).await;
+    assert_eq!(set.status, 200, "{set:?}");
+    assert_eq!(
+        db.store.play_forced(id, 0).await.unwrap(),
+        (Some(true), true)
+    );
+    let bad = visitor.post(&mail, &[("forced", "sometimes")]).await;
+    assert_eq!(bad.status, 400);
+    assert_eq!(
+        db.store.play_forced(id, 0).await.unwrap(),
+        (Some(true), true)
+    );
+    visitor.post(&mail, &[("forced", "default")]).await;
+    assert_eq!(db.store.play_forced(id, 0).await.unwrap(), (None, false));
+    // A new holder of the seat does not inherit what the last one settled.
+    db.store.set_play_forced(id, 0, Some(true)).await.unwrap();
+    let offered = db.store.load(id).await.unwrap().game.standing_orders();
+    db.store
+        .give_order(id, 0, offered, "keep-rolls")
+        .await
+        .unwrap();
+    db.store.relink_seat(id, 0).await.unwrap();
+    assert_eq!(db.store.play_forced(id, 0).await.unwrap(), (None, false));
+    assert!(db.store.standing_orders(id, 0).await.unwrap().is_empty());
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_standing_order_is_given_and_cancelled_by_replying_through_postplay_receive() {
+    use common::replyrig::{Rig, email, receive_by_pipe, reply, reply_address, text};
+    let mut rig = Rig::new().await;
+    let id = rig.game("votes-for-women", Value::Null, 2, 35).await;
+    let asked = common::wait::until(
+        "a mail to the Suffragist that lists her standing orders",
+        common::wait::PATIENCE,
+        async || {
+            rig.settle()
+                .await
+                .into_iter()
+                .filter(|m| m.to.iter().any(|t| t.eq_ignore_ascii_case(&email(0))))
+                .find(|m| text(m).contains("commit-none"))
+                .ok_or("no such mail yet")
+        },
+    )
+    .await;
+    let body = text(&asked);
+    assert!(body.contains("standing: CODE"), "{body}");
+    assert!(!body.contains("always-defer"), "{body}");
+    let to = reply_address(&asked);
+    let said = |line: &str, rig: &mut Rig| {
+        let raw = reply(&rig.message_id(), &email(0), &to, line);
+        receive_by_pipe(rig, &to, raw.as_bytes(), &[])
+    };
+    said("Standing: commit-none", &mut rig);
+    assert_eq!(
+        rig.db.store.standing_orders(id, 0).await.unwrap(),
+        ["commit-none"]
+    );
+    common::wait::until(
+        "the answer saying the order is given",
+        common::wait::PATIENCE,
+        async || {
+            rig.settle()
+                .await
+                .into_iter()
+                .find(|m| text(m).contains("standing order given: Commit no buttons"))
+                .ok_or("no such answer yet")
+        },
+    )
+    .await;
+    said("standing: bid everything", &mut rig);
+    assert_eq!(
+        rig.db.store.standing_orders(id, 0).await.unwrap(),
+        ["commit-none"]
+    );
+    common::wait::until(
+        "the refusal naming the orders there are",
+        common::wait::PATIENCE,
+        async || {
+            rig.settle()
+                .await
+                .into_iter()
+                .find(|m| text(m).contains("names none of your standing orders"))
+                .ok_or("no such answer yet")
+        },
+    )
+    .await;
+    said("cancel standing: commit no buttons", &mut rig);
+    assert!(
+        rig.db
+            .store
+            .standing_orders(id, 0)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    rig.stop().await;
+}

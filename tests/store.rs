@@ -41,7 +41,10 @@ async fn a_whole_game_is_stored_and_verifies() {
             .submit(created.id, seat, &command, Some(loaded.row.head_seq))
             .await
             .unwrap();
-        assert_eq!(seq, loaded.row.head_seq + 1);
+        assert!(
+            seq > loaded.row.head_seq,
+            "the answer is the head after the move"
+        );
     }
     let row = store.game(created.id).await.unwrap().unwrap();
     assert_eq!(row.status, "over");

@@ -1,7 +1,7 @@
 //! `postplay selfplay`: complete games played by the random bot, to exercise a game's rules.
 
 use super::out::Out;
-use crate::engine::bot::play_random;
+use crate::engine::bot::{Questions, count_questions, play_random};
 use crate::engine::log::render;
 use crate::engine::{DynGame, OptionKind, Seed, find_game, registry};
 use serde_json::{Map, Value};
@@ -31,6 +31,13 @@ pub struct Args {
     /// Write each game's record as JSON into this folder.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Count the questions put to the seats instead of printing each game: how many moves
+    /// were forced (in public, or by hidden cards) and so never mailed (docs/PERFORMANCE.md).
+    #[arg(long)]
+    questions: bool,
+    /// With `--questions`: every seat has given every standing order of the game.
+    #[arg(long, requires = "questions")]
+    orders: bool,
 }
 
 /// Plays the games and prints one line each; exits non-zero on the first rules failure.
@@ -76,6 +83,42 @@ pub fn run(args: Args) -> ExitCode {
         }
         if !out.line(format_args!("# options {options}, {seats} seats")) {
             break;
+        }
+        if args.questions {
+            let mut total = Questions::default();
+            for i in 0..args.games {
+                let seed = nth_seed(&base, played + i);
+                match count_questions(game, options, seats, seed, args.orders) {
+                    Ok(counts) => total.add(counts),
+                    Err(e) => {
+                        eprintln!("seed {seed}: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
+            played += args.games;
+            let after = total.moves - total.forced_public;
+            out.line(format_args!(
+                "questions in {} games: {} moves; {} forced in public, {} forced by hidden \
+                 cards, {} by standing orders; mailed: {} before, {after} after (public \
+                 forced moves played), {} when every seat plays its forced moves{}",
+                args.games,
+                total.moves,
+                total.forced_public,
+                total.forced_private,
+                total.standing,
+                total.moves,
+                after - total.forced_private,
+                if args.orders {
+                    format!(
+                        " and {} with every standing order given too",
+                        after - total.forced_private - total.standing
+                    )
+                } else {
+                    String::new()
+                }
+            ));
+            continue;
         }
         for i in 0..args.games {
             if out.closed() {

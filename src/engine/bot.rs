@@ -242,3 +242,81 @@ pub fn play_random(
     let record = Record::of_play(live.as_ref(), seed, commands);
     Ok(Playout { record, outcome })
 }
+
+/// The questions one random game put to its seats, by what would settle them without asking:
+/// each command is one question a seat had to answer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Questions {
+    /// Commands in the game: the questions asked when nothing is settled ahead.
+    pub moves: u64,
+    /// Of them, moves forced where everyone can see it: always played at once.
+    pub forced_public: u64,
+    /// Moves forced by the seat's hidden cards: played at once for seats that ask.
+    pub forced_private: u64,
+    /// Moves a standing order of the seat made (with every order given).
+    pub standing: u64,
+}
+
+impl Questions {
+    /// Adds another game's counts.
+    pub fn add(&mut self, other: Questions) {
+        self.moves += other.moves;
+        self.forced_public += other.forced_public;
+        self.forced_private += other.forced_private;
+        self.standing += other.standing;
+    }
+}
+
+/// Plays a whole game with the random bot, counting its questions ([`Questions`]); with
+/// `orders`, every seat has given every standing order the game offers it, and a seat an order
+/// settles plays the order's move rather than a random one.
+pub fn count_questions(
+    game: &dyn DynGame,
+    options: &Value,
+    seats: usize,
+    seed: Seed,
+    orders: bool,
+) -> Result<Questions, PlayoutError> {
+    let mut live = game.new_match(options, seats, seed)?;
+    let mut rng = bot_rng(&seed);
+    let mut log = Log::silent();
+    let mut counts = Questions::default();
+    while live.outcome().is_none() {
+        if counts.moves as usize >= MAX_COMMANDS {
+            return Err(PlayoutError::Endless);
+        }
+        let active = live.active();
+        let Some(&seat) = active.get(rng.index(active.len().max(1))) else {
+            return Err(PlayoutError::Stuck(counts.moves as usize + 1));
+        };
+        let standing = || {
+            live.standing_orders()
+                .iter()
+                .filter(|o| o.seat.is_none_or(|s| s == seat))
+                .find_map(|o| live.standing_command(seat, o.id))
+        };
+        let command = if let Some(command) = live.forced(seat) {
+            if live.forced_in_public(seat) {
+                counts.forced_public += 1;
+            } else {
+                counts.forced_private += 1;
+            }
+            command
+        } else if let Some(command) = orders.then(standing).flatten() {
+            counts.standing += 1;
+            command
+        } else {
+            random_command(live.as_ref(), seat, &mut rng)
+                .ok_or(PlayoutError::Stuck(counts.moves as usize + 1))?
+        };
+        counts.moves += 1;
+        live.apply_json(seat, &command, &mut log)
+            .map_err(|error| PlayoutError::Refused {
+                number: counts.moves as usize,
+                seat,
+                command: command.clone(),
+                error,
+            })?;
+    }
+    Ok(counts)
+}

@@ -7,6 +7,7 @@ use super::EmailAddress;
 use super::notice::{Ask, ClockNews, GameRef, LinkNotice, Notice, Over, Player, Turn};
 use super::reply::{address, reply_lines};
 use crate::engine::log::render;
+use crate::engine::record::Mark;
 use crate::engine::{DynGame, DynMatch, Seat, Viewer};
 use crate::store::effects::{Appended, Creation, EffectError, Effects, TableNews};
 use crate::store::{new_token, token_hash};
@@ -211,7 +212,13 @@ pub async fn enqueue_after_move(
     let cancelled = entry.by_organiser();
     let game_id = row.id;
     let outcome = game.outcome();
-    let mut newly = newly_active(entry.before, &game.active());
+    let active = game.active();
+    let mut newly = newly_active(entry.before, &active);
+    // A seat played for (its only move, its standing order) that is still to move was never
+    // asked about where it is now.
+    if entry.by.is_some_and(Mark::is_seats_own) && active.contains(&entry.seat) {
+        newly.push(entry.seat);
+    }
     newly.retain(|&seat| Some(seat) != entry.played_next);
     if outcome.is_none() && newly.is_empty() {
         return Ok(());
