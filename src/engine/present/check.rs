@@ -88,8 +88,11 @@ fn problems(dom: &RcDom, html: &str) -> Vec<String> {
     out
 }
 
+/// An element's attributes as (name, value).
+type Attrs = [(String, String)];
+
 /// Visits every element with its name and attributes.
-fn walk(node: &Handle, visit: &mut dyn FnMut(&str, &[(String, String)])) {
+fn walk(node: &Handle, visit: &mut dyn FnMut(&str, &Attrs)) {
     if let NodeData::Element { name, attrs, .. } = &node.data {
         let attrs: Vec<(String, String)> = attrs
             .borrow()

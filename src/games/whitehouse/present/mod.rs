@@ -11,7 +11,7 @@ use crate::games::pack::{Words, and_list, label, sheet};
 
 /// "North–South" or "East–West": the partnership of `seat`.
 pub fn side_name(seat: Seat) -> &'static str {
-    if seat % 2 == 0 {
+    if seat.is_multiple_of(2) {
         "North–South"
     } else {
         "East–West"
