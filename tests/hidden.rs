@@ -1,14 +1,16 @@
 //! Hidden information never leaves the server: every hosted game played to its end through the
 //! JSON API, and at every step every response a seat or a spectator can ask for (view, choices,
-//! export, the pages) is searched for every card that viewer may not see and has never seen.
+//! export, the pages, the position a mail shows) is searched for every card that viewer may not see
+//! and has never seen.
 
 mod common;
 
 use awc::Client;
 use common::hidden::hidden_from;
 use common::{TestDb, create_game, spawn_app};
+use postplay::cards::{Card, rank_label};
 use postplay::engine::bot::{bot_rng, fill_at_random};
-use postplay::engine::{Choice, Seed};
+use postplay::engine::{Choice, Seed, Viewer};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 
@@ -32,6 +34,22 @@ fn strings(value: &Value, into: &mut HashSet<String>) {
         Value::Object(map) => map.values().for_each(|v| strings(v, into)),
         _ => {}
     }
+}
+
+/// What would show a hidden card in a position written for mail: its label ("Q♥ Tennessee
+/// (11)"), its face ("Q♥", how Nationhood names it) or, for a joker or territory, its name; in
+/// HTML also its `data-card` attribute. Votes for Women's cards are numbers, shown by name
+/// only through their code.
+fn position_needles(code: &str) -> Vec<String> {
+    let mut out = vec![format!("data-card=\"{code}\"")];
+    if let Some(card) = Card::from_code(code) {
+        out.push(card.label().to_string());
+        match (card.rank(), card.suit()) {
+            (Some(rank), Some(suit)) => out.push(format!("{}{}", rank_label(rank), suit.symbol())),
+            _ => out.push(card.name().to_string()),
+        }
+    }
+    out
 }
 
 /// The responses one viewer can get, as (what, text, is_html).
@@ -93,6 +111,7 @@ async fn walk(kind: &str, names: &[&str], seed: u64) {
     let client = Client::default();
     let (id, tokens) = create_game(&db, kind, names, seed).await;
     let seats = names.len();
+    let table: Vec<String> = names.iter().map(|n| n.to_string()).collect();
     // What each viewer (seats, then the spectator) has been shown so far.
     let mut seen: Vec<HashSet<String>> = vec![HashSet::new(); seats + 1];
     let mut rng = bot_rng(&Seed::from_number(seed));
@@ -106,22 +125,18 @@ async fn walk(kind: &str, names: &[&str], seed: u64) {
         // card of a trick is gathered in the same command): the spectator's export shows every
         // command in full but those hidden ones it marks redacted. (That the hidden ones are
         // redacted is checked in tests/security.rs against the cards themselves.)
-        let spectator = db
-            .store
-            .export(id, postplay::engine::Viewer::Spectator)
-            .await
-            .unwrap();
+        let spectator = db.store.export(id, Viewer::Spectator).await.unwrap();
         for entry in spectator.commands.iter().filter(|c| !c.redacted) {
             strings(&entry.command, &mut public);
         }
-        strings(
-            &loaded.game.view(postplay::engine::Viewer::Spectator),
-            &mut public,
-        );
+        strings(&loaded.game.view(Viewer::Spectator), &mut public);
         for (viewer, seen) in seen.iter_mut().enumerate() {
             let seat = (viewer < seats).then_some(viewer);
             let token = seat.map(|s| tokens[s].as_str());
             let got = responses(&client, &base, id, token).await;
+            let position = loaded
+                .game
+                .position(seat.map_or(Viewer::Spectator, Viewer::Seat), &table);
             let view: Value = serde_json::from_str(&got[0].1).unwrap();
             strings(&view["view"], seen);
             seen.extend(public.iter().cloned());
@@ -141,6 +156,19 @@ async fn walk(kind: &str, names: &[&str], seed: u64) {
                         seat.map_or("a spectator".to_string(), |s| format!("seat {s}"))
                     );
                     checked += 1;
+                }
+                for (what, text) in [
+                    ("mail position text", &position.text),
+                    ("mail position HTML", &position.html),
+                ] {
+                    for needle in position_needles(&card) {
+                        assert!(
+                            !text.contains(&needle),
+                            "{kind} step {steps}: the {what} for {} shows {card} as {needle}:\n{text}",
+                            seat.map_or("a spectator".to_string(), |s| format!("seat {s}"))
+                        );
+                        checked += 1;
+                    }
                 }
             }
         }

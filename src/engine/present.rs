@@ -221,3 +221,6 @@ pub fn from_fields(view: &Value, names: &Names) -> Position {
         .collect();
     labelled(&rows)
 }
+
+#[cfg(any(test, feature = "testing"))]
+pub mod check;

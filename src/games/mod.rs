@@ -2,6 +2,7 @@
 
 pub mod electoral_combat;
 pub mod nationhood;
+pub mod pack;
 pub mod statehood;
 pub mod votes_for_women;
 pub mod whitehouse;

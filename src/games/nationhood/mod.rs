@@ -5,7 +5,7 @@
 mod choices;
 pub mod melds;
 mod play;
-mod present;
+pub mod present;
 mod state;
 mod view;
 mod war;

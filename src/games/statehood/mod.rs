@@ -4,7 +4,7 @@
 
 mod choices;
 mod play;
-mod present;
+pub mod present;
 mod state;
 mod view;
 

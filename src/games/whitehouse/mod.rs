@@ -4,7 +4,7 @@
 
 mod choices;
 mod deal;
-mod present;
+pub mod present;
 mod scoring;
 mod state;
 mod tricks;

@@ -1,12 +1,12 @@
 //! The Nationhood board, laid out as the rules draw the table: the opponent's cities and
 //! discard pile, the stock between, one's own cities, pile and hand.
 
-use super::super::render::{esc, plain_card_html};
-use super::{Board, Seating, from_seat, open_hands, own_cards, seat_name};
+use super::super::render::plain_card_html;
+use super::{Board, Seating, from_seat, open_hands, own_cards};
 use crate::cards::Card;
 use crate::engine::Seat;
-use crate::engine::log::render;
-use crate::games::nationhood::{Nationhood, Phase, View};
+use crate::engine::present::Names;
+use crate::games::nationhood::{Nationhood, View, present};
 use askama::Template;
 
 struct Player {
@@ -54,63 +54,6 @@ fn cards_html(cards: &[Card]) -> String {
         .join(" ")
 }
 
-fn pile_html(pile: &[Card]) -> String {
-    match pile.split_last() {
-        None => "empty".to_string(),
-        Some((top, [])) => plain_card_html(*top),
-        Some((top, beneath)) => {
-            let newest_first: Vec<Card> = beneath.iter().rev().copied().collect();
-            format!(
-                "{} <span class=\"small\">on top of (newest first)</span> {}",
-                plain_card_html(*top),
-                cards_html(&newest_first)
-            )
-        }
-    }
-}
-
-/// What the game waits for, in words.
-fn phase_words(v: &View, name: &dyn Fn(Seat) -> String) -> String {
-    let mover = name(v.turn_of);
-    let diplomacy = !v.cities.is_empty();
-    match v.phase {
-        Phase::Turn if v.war_threats.contains(&v.turn_of) => format!(
-            "{mover}'s turn: draw{}, or declare war (their diplomacy was refused; war takes a joker)",
-            if diplomacy {
-                ", offer diplomacy instead"
-            } else {
-                ""
-            }
-        ),
-        Phase::Turn if diplomacy => format!("{mover}'s turn: draw, or offer diplomacy instead"),
-        Phase::Turn => format!("{mover}'s turn: draw"),
-        Phase::Answer => format!(
-            "{} answers {mover}'s offer",
-            name(v.turn.first().copied().unwrap_or(v.turn_of))
-        ),
-        Phase::Melding => format!("{mover} has drawn: cities, lay-offs, then a discard"),
-        Phase::Whittle => format!("{mover} has declared war and whittles down to seven cards"),
-        Phase::Response => format!("{mover} answers the war: retaliate with the joker, or rebuild"),
-        Phase::Rebuild => format!("{mover} rebuilds, drawing one card at a time up to eight"),
-        Phase::Over => "the game is over".to_string(),
-    }
-}
-
-/// The stock, and what happens when it runs out under the game's rules version.
-fn stock_words(v: &View) -> String {
-    match (v.rules_version >= 2, v.restocked) {
-        (true, false) => format!(
-            "{} cards, face down; when it runs out the discard piles but their top cards are shuffled into a new stock, once",
-            v.stock_count
-        ),
-        (true, true) => format!(
-            "{} cards, face down, rebuilt once; when it runs out the hand ends without a winner",
-            v.stock_count
-        ),
-        _ => format!("{} cards, face down", v.stock_count),
-    }
-}
-
 /// Each side of the table, the opponent's first, the viewer's (or the first seat's) last.
 fn sides(v: &View, name: &dyn Fn(Seat) -> String) -> Vec<Side> {
     let order = match v.you {
@@ -119,34 +62,22 @@ fn sides(v: &View, name: &dyn Fn(Seat) -> String) -> Vec<Side> {
     };
     order
         .iter()
-        .map(|&s| {
-            let cities: Vec<String> = v
-                .cities
-                .iter()
-                .filter(|c| c.owner == s)
-                .map(|c| format!("<span class=\"row\">{}</span>", cards_html(&c.cards)))
-                .collect();
-            Side {
-                title: if v.you == Some(s) {
-                    "Your side of the table".to_string()
-                } else {
-                    format!("{}'s side of the table", name(s))
-                },
-                cities: if cities.is_empty() {
-                    "none".to_string()
-                } else {
-                    cities.join(" · ")
-                },
-                pile: pile_html(&v.piles[s]),
-            }
+        .map(|&s| Side {
+            title: if v.you == Some(s) {
+                "Your side of the table".to_string()
+            } else {
+                format!("{}'s side of the table", name(s))
+            },
+            cities: present::cities_words(v, s).html(&plain_card_html),
+            pile: present::pile_words(&v.piles[s]).html(&plain_card_html),
         })
         .collect()
 }
 
 impl Board for Nationhood {
     fn board(v: &View, seating: &Seating) -> askama::Result<String> {
-        let names = seating.names;
-        let name = |s: Seat| seat_name(names, s);
+        let people = Names::new(seating.names);
+        let name = |s: Seat| people.of(s);
         let players = from_seat(v.you, 2)
             .map(|s| Player {
                 name: name(s),
@@ -177,38 +108,11 @@ impl Board for Nationhood {
                 "one rubber"
             },
             target: v.target,
-            phase: phase_words(v, &name),
-            stock: stock_words(v),
-            offer: v
-                .offer_words
-                .as_ref()
-                .map(|w| format!("{} offers {}", name(v.turn_of), render(w, names)))
-                .unwrap_or_default(),
-            threat: v
-                .war_threats
-                .iter()
-                .map(|&s| {
-                    format!(
-                        "{}'s diplomacy was refused: {} may declare war on their next turn, if they hold a joker.",
-                        name(s),
-                        name(s)
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(" "),
-            last_hand: v
-                .last_hand
-                .as_ref()
-                .map(|h| {
-                    let mut text = esc(&render(&h.summary, names));
-                    if let Some(nation) = &h.nation {
-                        let mut shown = nation.clone();
-                        shown.sort_by_key(|c| c.rank());
-                        text.push_str(&format!("<br>The nation: {}", cards_html(&shown)));
-                    }
-                    text
-                })
-                .unwrap_or_default(),
+            phase: present::phase_words(v, &people),
+            stock: present::stock_words(v),
+            offer: present::offer_words(v, &people).unwrap_or_default(),
+            threat: present::threat_words(v, &people),
+            last_hand: present::last_hand_words(v, &people).html(&plain_card_html),
             sides: sides(v, &name),
             runs: own(&v.runs),
             open_hands: open_hands(v.you, &v.hands, &name, cards_html),

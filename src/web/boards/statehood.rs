@@ -3,13 +3,11 @@
 //! its revealed challenges, and the viewer's own hand.
 
 use super::super::render::{card_html, esc};
-use super::{Board, Seating, cards_html, from_seat, open_hands, own_cards, seat_name, words};
-use crate::cards::Card;
+use super::{Board, Seating, cards_html, from_seat, open_hands, own_cards, words};
 use crate::engine::Seat;
 use crate::engine::log::count;
-use crate::games::statehood::{
-    Declaration, High, PrAnswer, PrDeclaration, PrView, Statehood, View,
-};
+use crate::engine::present::Names;
+use crate::games::statehood::{Statehood, View, present};
 use askama::Template;
 
 struct StatehoodPlayer {
@@ -39,14 +37,10 @@ struct StatehoodBoard {
     open_hands: Vec<(String, String)>,
 }
 
-fn total(cards: &[Card]) -> u32 {
-    cards.iter().map(|c| c.ev()).sum()
-}
-
 impl Board for Statehood {
     fn board(v: &View, seating: &Seating) -> askama::Result<String> {
-        let names = seating.names;
-        let name = |s: Seat| seat_name(names, s);
+        let people = Names::new(seating.names);
+        let name = |s: Seat| people.of(s);
         let players = from_seat(v.you, v.scores.len())
             .map(|s| StatehoodPlayer {
                 name: name(s),
@@ -87,20 +81,21 @@ impl Board for Statehood {
             declaration: v
                 .declaration
                 .as_ref()
-                .map(|d| declaration_html(d, v.high.as_ref(), &name))
+                .map(|d| present::declaration(d, v.high.as_ref(), &people).html(&card_html))
                 .unwrap_or_default(),
             puerto_rico: v
                 .puerto_rico
                 .as_ref()
-                .map(|p| puerto_rico_html(p, v.you, &name))
+                .map(|p| present::puerto_rico(p, v.you, &people).html(&card_html))
                 .unwrap_or_default(),
             last_hand: v
                 .last_hand
                 .as_ref()
                 .map(|h| {
-                    let mut text = esc(&crate::engine::log::render(&h.summary, names));
+                    let mut text = esc(&present::last_hand_summary(v, &people));
                     if let Some(p) = &h.puerto_rico {
-                        text.push_str(&reveal_html(p, &name));
+                        text.push_str("<br>");
+                        text.push_str(&present::reveal(p, &people).html(&card_html));
                     }
                     text
                 })
@@ -114,88 +109,6 @@ impl Board for Statehood {
     fn own_hand(v: &View) -> Option<Vec<String>> {
         own_cards(v.you, &v.hands)
     }
-}
-
-/// A wildcard or DC declaration with its challenges and the total a challenge must beat.
-fn declaration_html(d: &Declaration, high: Option<&High>, name: &dyn Fn(Seat) -> String) -> String {
-    let mut text = format!(
-        "{} declares {} defended by {} ({})",
-        esc(&name(d.declarer)),
-        card_html(d.card),
-        cards_html(&d.defence),
-        total(&d.defence)
-    );
-    for (s, cards) in &d.challenges {
-        text.push_str(&format!(
-            "; {} challenges with {} ({})",
-            esc(&name(*s)),
-            cards_html(cards),
-            total(cards)
-        ));
-    }
-    if let Some(high) = high {
-        text.push_str(&format!(
-            "; high: {} with {} electoral votes (a challenge must beat it)",
-            esc(&name(high.seat)),
-            high.total
-        ));
-    }
-    text
-}
-
-/// A Puerto Rico declaration in progress: who is still to answer, and the viewer's own sealed
-/// answer.
-fn puerto_rico_html(p: &PrView, you: Option<Seat>, name: &dyn Fn(Seat) -> String) -> String {
-    let waiting: Vec<String> = (0..p.answered.len())
-        .filter(|&s| !p.answered[s])
-        .map(|s| esc(&name(s)))
-        .collect();
-    let mine = you
-        .and_then(|s| p.answers.get(s))
-        .and_then(Option::as_ref)
-        .map(|a| match a {
-            PrAnswer::Pass => "; you do not challenge (sealed)".to_string(),
-            PrAnswer::Cards(cards) => format!(
-                "; you challenge with {} ({}, sealed)",
-                cards_html(cards),
-                total(cards)
-            ),
-        })
-        .unwrap_or_default();
-    format!(
-        "{} declares Puerto Rico, showing {} ({} electoral votes); still to answer: {}{mine}",
-        esc(&name(p.declarer)),
-        cards_html(&p.shown),
-        p.defence,
-        if waiting.is_empty() {
-            "nobody".to_string()
-        } else {
-            waiting.join(", ")
-        }
-    )
-}
-
-/// The last hand's Puerto Rico declaration with every answer, revealed.
-fn reveal_html(p: &PrDeclaration, name: &dyn Fn(Seat) -> String) -> String {
-    let mut text = format!(
-        "<br>Puerto Rico: {} showed {} ({})",
-        esc(&name(p.declarer)),
-        cards_html(&p.shown),
-        total(&p.shown)
-    );
-    for step in 1..p.answers.len() {
-        let seat = (p.declarer + step) % p.answers.len();
-        text.push_str(&match &p.answers[seat] {
-            Some(PrAnswer::Cards(cards)) => format!(
-                "; {} challenged with {} ({})",
-                esc(&name(seat)),
-                cards_html(cards),
-                total(cards)
-            ),
-            _ => format!("; {} did not challenge", esc(&name(seat))),
-        });
-    }
-    text
 }
 
 #[cfg(test)]

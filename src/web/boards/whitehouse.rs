@@ -6,7 +6,8 @@ use super::{Board, Seating, cards_html, open_hands, own_cards, words};
 use crate::cards::Card;
 use crate::engine::Seat;
 use crate::engine::log::count;
-use crate::games::whitehouse::{Phase, View, Whitehouse};
+use crate::engine::present::Names;
+use crate::games::whitehouse::{Phase, View, Whitehouse, present};
 use askama::Template;
 
 struct BoardSeat {
@@ -33,7 +34,6 @@ struct WhitehouseBoard {
     phase: String,
     contract: String,
     scores: String,
-    target: i64,
     last_hand: String,
     kitty: String,
     last_trick: String,
@@ -51,12 +51,8 @@ fn area(seat: Seat, you: Option<Seat>) -> &'static str {
 impl Board for Whitehouse {
     fn board(v: &View, seating: &Seating) -> askama::Result<String> {
         let names = seating.names;
-        let name = |s: Seat| {
-            names
-                .get(s)
-                .cloned()
-                .unwrap_or_else(|| format!("Seat {}", s + 1))
-        };
+        let people = Names::new(names);
+        let name = |s: Seat| people.of(s);
         let seats = (0..4)
             .map(|s| BoardSeat {
                 area: area(s, v.you),
@@ -69,27 +65,9 @@ impl Board for Whitehouse {
                 cards: count(v.hand_sizes.get(s).copied().unwrap_or(0) as i64, "card"),
                 tricks: count(v.tricks_won.get(s).copied().unwrap_or(0), "trick"),
                 captured: v.captured.get(s).copied().unwrap_or(0),
-                bid: bid_words(v, s),
+                bid: present::bid_words(v, s),
             })
             .collect();
-        let contract = match (v.bidder, v.high_bid) {
-            (Some(b), Some(bid)) => format!(
-                "{} bids {bid}{}",
-                name(b),
-                v.trump
-                    .map(|t| format!(", {} trump", t.name()))
-                    .unwrap_or_default()
-            ),
-            _ => "bidding".to_string(),
-        };
-        let scores = if v.partnership {
-            format!("North–South {}, East–West {}", v.scores[0], v.scores[1])
-        } else {
-            (0..4)
-                .map(|s| format!("{} {}", name(s), v.scores[s]))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         WhitehouseBoard {
             seats,
             trick: v
@@ -103,22 +81,13 @@ impl Board for Whitehouse {
             },
             hand_number: v.hand_number,
             phase: words(v.phase),
-            contract,
-            scores,
-            target: v.target,
-            last_hand: v
-                .last_hand
-                .as_ref()
-                .map(|h| {
-                    format!(
-                        "{} bid {}, took {}: {}",
-                        name(h.bidder),
-                        h.bid,
-                        h.captured,
-                        if h.made { "made" } else { "failed" }
-                    )
-                })
-                .unwrap_or_default(),
+            contract: if v.phase == Phase::Bidding && v.high_bid.is_none() {
+                "bidding".to_string()
+            } else {
+                present::contract(v, &people)
+            },
+            scores: present::scores(v, &people),
+            last_hand: present::last_hand(v, &people),
             kitty: v.kitty.as_deref().map(cards_html).unwrap_or_default(),
             last_trick: v
                 .last_trick
@@ -136,23 +105,4 @@ impl Board for Whitehouse {
     fn own_hand(v: &View) -> Option<Vec<String>> {
         own_cards(v.you, &v.hands)
     }
-}
-
-/// What `seat` said in the auction, and whether it challenges the contract.
-fn bid_words(v: &View, seat: Seat) -> String {
-    let bid = v
-        .bids
-        .iter()
-        .find(|b| b.seat == seat)
-        .map(|b| {
-            b.amount
-                .map_or("passed".to_string(), |a| format!("bid {a}"))
-        })
-        .unwrap_or_default();
-    let challenge = if v.challengers.contains(&seat) {
-        " · challenges"
-    } else {
-        ""
-    };
-    bid + challenge
 }
