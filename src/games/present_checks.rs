@@ -230,3 +230,24 @@ where
         largest,
     }
 }
+
+#[test]
+fn the_html_check_refuses_what_a_mail_must_not_hold() {
+    check_html(
+        r#"<p style="margin: 0;">A &amp; B<br><b>x</b></p><table><tr><td>1</td></tr></table>"#,
+        "well-formed",
+    );
+    for bad in [
+        "<p>open",
+        "<p><b>crossed</p></b>",
+        r#"<p class="x">styled by a sheet</p>"#,
+        r#"<img src="http://example.com/x.png">"#,
+        "<script>alert(1)</script>",
+        "<p>Bo <B&B></p>",
+        "<p>a & b</p>",
+    ] {
+        let refused = std::panic::catch_unwind(|| check_html(bad, "bad"));
+        assert!(refused.is_err(), "{bad} passed");
+    }
+    assert!(seat_number("Seat 2 plays") && seat_number("seat1") && !seat_number("seats are taken"));
+}

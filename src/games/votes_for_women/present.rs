@@ -131,13 +131,14 @@ pub fn vote_words(v: &View, name: &dyn Fn(Seat) -> String) -> Option<String> {
     })
 }
 
-/// Cards by name: "Red Scare, Ohio".
+/// Cards by name, apart by semicolons since some names hold commas ("Progress, Not
+/// Politics"): "Red Scare; Ohio".
 pub fn card_names(cards: &[CardView]) -> String {
     cards
         .iter()
         .map(|c| c.name.as_str())
         .collect::<Vec<_>>()
-        .join(", ")
+        .join("; ")
 }
 
 /// A state's cubes in words, the Suffragist's first: "2 purple, 1 yellow", "3 red".
@@ -289,7 +290,8 @@ pub fn position(v: &View, names: &Names) -> Position {
     if !v.resolving.is_empty() {
         parts.push(Part::labelled("Resolving", resolving_words(v, &named)));
     }
-    if let Some(roll) = last_roll_words(v, &named) {
+    let rolling = v.resolving.iter().any(|r| !r.dice.is_empty());
+    if let Some(roll) = last_roll_words(v, &named).filter(|_| !rolling) {
         parts.push(Part::labelled("Last roll", roll));
     }
     if let Some(vote) = vote_words(v, &named) {

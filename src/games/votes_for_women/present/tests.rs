@@ -137,9 +137,9 @@ fn a_player_sees_her_side_her_hand_and_the_map_by_region() {
          South (campaigners red): Texas 3 red\n\
          State cards to claim: California, Ohio\n\
          In effect this turn: The Civil War\n\
-         Strategy cards face up: Efficient Organizing, Reconsideration (6 in the deck)\n\
+         Strategy cards face up: Efficient Organizing; Reconsideration (6 in the deck)\n\
          Claimed by you: Texas\n\
-         Your hand: Seneca Falls Convention, Carrie Chapman Catt, Inez Milholland"
+         Your hand: Seneca Falls Convention; Carrie Chapman Catt; Inez Milholland"
     );
     let bo = position(
         &VotesForWomen::view(&state, Viewer::Seat(1)),
@@ -152,7 +152,7 @@ fn a_player_sees_her_side_her_hand_and_the_map_by_region() {
     ));
     assert!(bo.text.contains("\nClaimed by Ann: Texas\n"), "{}", bo.text);
     assert!(bo.text.ends_with(
-        "\nYour hand: 15th Divides Suffragists, Senator Joseph Brown, Minor v. Happersett, Emma Goldman"
+        "\nYour hand: 15th Divides Suffragists; Senator Joseph Brown; Minor v. Happersett; Emma Goldman"
     ));
     assert!(
         !bo.text.contains("Seneca Falls"),
@@ -174,12 +174,12 @@ fn a_player_sees_her_side_her_hand_and_the_map_by_region() {
     assert!(
         auditor
             .text
-            .contains("\nAnn's hand: Seneca Falls Convention, ")
+            .contains("\nAnn's hand: Seneca Falls Convention; ")
     );
     assert!(
         auditor
             .text
-            .contains("\nBo's hand: 15th Divides Suffragists, ")
+            .contains("\nBo's hand: 15th Divides Suffragists; ")
     );
     assert!(ann.html.contains(
         r#"<td style="padding: 0.1rem 0;">California <span style="color: #7b3fa0;">■■</span>2 <span style="color: #c99a06;">■</span>1</td>"#
