@@ -7,6 +7,9 @@ pub mod statehood;
 pub mod votes_for_women;
 pub mod whitehouse;
 
+#[cfg(test)]
+pub(crate) mod present_checks;
+
 use crate::engine::DynGame;
 use crate::engine::dynamic::Adapter;
 

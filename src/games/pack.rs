@@ -163,3 +163,14 @@ pub fn and_list(items: &[String]) -> String {
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
+
+/// A hand as a player holds it for reading: by suit (♠ ♥ ♦ ♣ in the pack's order), high to
+/// low within a suit, then the cards of no suit (jokers, territories) as they came.
+pub fn by_suit(hand: &[Card]) -> Vec<Card> {
+    let mut sorted = hand.to_vec();
+    sorted.sort_by_key(|c| match (c.suit(), c.rank()) {
+        (Some(suit), Some(rank)) => (0, Some(suit), std::cmp::Reverse(rank)),
+        _ => (1, None, std::cmp::Reverse(0)),
+    });
+    sorted
+}

@@ -588,3 +588,126 @@ mod tests {
         assert!(r.text.contains("Open: https://pp.example/play/tok\n"));
     }
 }
+
+/// Every kind of mail rendered and its HTML read by an HTML5 parser: valid documents, a
+/// title of text only, nothing but what a mail client shows without scripts.
+#[cfg(test)]
+mod html_validity {
+    use super::*;
+    use crate::engine::present::check::document_problems;
+    use crate::engine::{Seed, Viewer, find_game};
+    use crate::mail::notice::*;
+    use serde_json::json;
+
+    fn ctx() -> MailContext {
+        MailContext {
+            base_url: "https://pp.example".into(),
+            reply_domain: Some("pp.example".into()),
+        }
+    }
+
+    /// A real position and its replies, from the middle of a game of `kind`.
+    fn ask(kind: &str, seats: usize) -> Ask {
+        let game = find_game(kind).unwrap();
+        let mut live = game
+            .new_match(&game.default_options(), seats, Seed::from_number(5))
+            .unwrap();
+        let mut rng = crate::engine::bot::bot_rng(&Seed::from_number(5));
+        let mut log = crate::engine::Log::silent();
+        for _ in 0..25 {
+            let seat = live.active()[0];
+            let command =
+                crate::engine::bot::random_command(live.as_ref(), seat, &mut rng).unwrap();
+            live.apply_json(seat, &command, &mut log).unwrap();
+        }
+        let seat = live.active()[0];
+        let names: Vec<String> = ["Ann <b>", "Bo & Co", "Cy", "Di"][..seats]
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        let choices = live.choices(seat);
+        Ask {
+            board: live.position(Viewer::Seat(seat), &names),
+            replies: super::super::reply::reply_lines(&choices),
+            standing: live
+                .standing_orders()
+                .iter()
+                .map(|o| format!("{}: {}", o.id, o.label))
+                .collect(),
+            reply: Some("0123456789abcdef0123456789abcdef01234567".into()),
+        }
+    }
+
+    fn notices() -> Vec<(&'static str, Notice)> {
+        let game = json!({"id": 7, "name": "Whitehouse"});
+        let you = json!({"name": "Ann <b>", "seat": "North"});
+        let at = "2030-01-02T03:04:00Z";
+        let message = json!({"id": 1, "author": "Bo", "at": at, "text": "Good <luck> & fun"});
+        let mut out: Vec<(&'static str, Notice)> = Vec::new();
+        let mut push = |name: &'static str, value: serde_json::Value| {
+            out.push((name, serde_json::from_value(value).unwrap()));
+        };
+        for (kind, seats) in [
+            ("whitehouse", 4),
+            ("statehood", 4),
+            ("electoral-combat", 2),
+            ("nationhood", 2),
+            ("votes-for-women", 2),
+        ] {
+            let ask = serde_json::to_value(ask(kind, seats)).unwrap();
+            push("turn", json!({"kind": "turn", "game": game, "you": you, "lines": ["Bo bids 270"],
+                "choices": ["Pass"], "deadline": at, "token": "tok", "ask": ask,
+                "messages": [message]}));
+            push("answer", json!({"kind": "answer", "game": game, "you": you, "line": "2 <QH>",
+                "played": false, "text": "no such choice", "lines": ["Cy passes"], "ask": ask,
+                "token": "tok"}));
+            push("invite", json!({"kind": "invite", "game": game, "you": you, "others": [you],
+                "time_control": "3 days a move", "choices": ["Pass"], "token": "tok", "ask": ask,
+                "commitment": "ab12", "table": [{"name": "Bo", "seat": "East", "you": false,
+                "partner": false}], "options": [["Target", "7"]], "game_kind": kind,
+                "at_move": 3}));
+        }
+        push("over", json!({"kind": "over", "game": game, "you": you, "result": "North & South win",
+            "scores": [[you, 7]], "winners": ["Ann <b>"], "lines": ["The end"], "seed": "00",
+            "commitment": "ab", "cancelled": false}));
+        push("undeliverable", json!({"kind": "undeliverable", "game": game, "seat": you,
+            "address": "b…@e…", "error": "550 <no>"}));
+        push("idle", json!({"kind": "idle", "game": game, "seat": you, "since": at}));
+        push("clock", json!({"kind": "clock", "game": game, "headline": "time ran out",
+            "lines": ["The clock played"], "deadline": at, "token": "tok"}));
+        push("link", json!({"kind": "link", "game": game, "headline": "a new link", "lines": ["x"],
+            "manage": false, "token": "tok"}));
+        push("sign_in", json!({"kind": "sign_in", "address": "a@b.c", "minutes": 15, "token": "t"}));
+        push("message", json!({"kind": "message", "game": game, "name": "Ann", "messages": [message],
+            "token": "tok"}));
+        push("table", json!({"kind": "table", "table_id": 3, "game_name": "Statehood",
+            "headline": "you are invited", "lines": ["Bo invites you"], "token": "t"}));
+        out
+    }
+
+    #[test]
+    fn every_mail_is_a_valid_html_document_with_a_title_of_text_only() {
+        let ctx = ctx();
+        let all = notices();
+        assert!(all.len() >= 20);
+        for (name, notice) in &all {
+            let rendered = render(notice, &ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let problems = document_problems(&rendered.html);
+            assert!(problems.is_empty(), "{name}: {problems:?}\n{}", rendered.html);
+            let title = rendered
+                .html
+                .split("<title>")
+                .nth(1)
+                .and_then(|t| t.split("</title>").next())
+                .unwrap_or_default();
+            assert!(!title.is_empty() && !title.contains('<'), "{name}: title {title:?}");
+            assert!(!rendered.html.contains("<script"), "{name}");
+        }
+        let digest = Digest {
+            name: "Ann".into(),
+            turns: Vec::new(),
+        };
+        let rendered = render_digest(&digest, "tok", &ctx).unwrap();
+        assert!(document_problems(&rendered.html).is_empty());
+    }
+}

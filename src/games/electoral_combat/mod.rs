@@ -5,7 +5,7 @@
 pub mod cards;
 mod choices;
 mod hand;
-mod present;
+pub mod present;
 mod state;
 mod view;
 

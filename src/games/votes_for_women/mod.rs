@@ -9,7 +9,7 @@ pub mod data;
 mod decode;
 mod fixed;
 mod ops;
-mod present;
+pub mod present;
 mod rules;
 mod state;
 mod stops;

@@ -7,8 +7,10 @@ use super::super::render::esc;
 use super::{Board, Seating, seat_name};
 use crate::cards::Color;
 use crate::engine::Seat;
-use crate::engine::log::count;
-use crate::games::electoral_combat::{ECard, ElectoralCombat, Phase, SlotView, View};
+use crate::games::electoral_combat::present::{
+    goal_words, phase_words, signs_words, slot_note, stack_words, went_to, wild_words,
+};
+use crate::games::electoral_combat::{ECard, ElectoralCombat, SlotView, View};
 use askama::Template;
 
 struct EcPlayer {
@@ -62,22 +64,6 @@ fn card_html(card: ECard, ev_2012: bool) -> String {
     }
 }
 
-/// What the game waits for, in words.
-fn phase_words(phase: Phase, name: &dyn Fn(Seat) -> String) -> String {
-    match phase {
-        Phase::Rebuild { seat } => format!("{} adds a won card to the last hand", name(seat)),
-        Phase::Turn { seat, .. } => format!("{} turns over a card", name(seat)),
-        Phase::Choose { seat, .. } => format!("{} chooses what to take", name(seat)),
-        Phase::TieHigh { seat, .. } => format!("{} takes the third card and one other", name(seat)),
-        Phase::Guess { seat, .. } => {
-            format!("{} guesses higher, lower or equal (Fake News)", name(seat))
-        }
-        Phase::Rps => "rock, paper, scissors: both choose, sealed (Russian Collusion)".to_string(),
-        Phase::RpsTake { seat } => format!("{} wins the round and takes a card", name(seat)),
-        Phase::Over => "the game is over".to_string(),
-    }
-}
-
 /// One card of the hand on the table, face up or as a back, and what became of it.
 fn slot_html(t: &SlotView, ev_2012: bool, name: &dyn Fn(Seat) -> String) -> String {
     let card = match t.card {
@@ -87,15 +73,7 @@ fn slot_html(t: &SlotView, ev_2012: bool, name: &dyn Fn(Seat) -> String) -> Stri
             t.slot + 1
         ),
     };
-    let note = if t.removed {
-        "out of the game".to_string()
-    } else if let Some(w) = t.won_by {
-        format!("won by {}", name(w))
-    } else if let Some(b) = t.turned_by {
-        format!("turned by {}", name(b))
-    } else {
-        String::new()
-    };
+    let note = slot_note(t, name);
     format!(
         r#"<span class="slot">{card}<span class="small">{}</span></span>"#,
         esc(&note)
@@ -127,7 +105,7 @@ impl Board for ElectoralCombat {
                     turn: seating.marks_to_move(v.awaiting.contains(&s)),
                     layer: v.layer == s,
                     votes: v.votes[s],
-                    stack: count(v.stack_sizes[s] as i64, "card"),
+                    stack: stack_words(v, s),
                     signed: v.signed[s],
                 })
                 .collect(),
@@ -137,34 +115,11 @@ impl Board for ElectoralCombat {
                 .map(|t| slot_html(t, ev_2012, &name))
                 .collect(),
             hand: v.hand,
-            phase: phase_words(v.phase, &name),
-            goal: if v.book_deal {
-                format!("Book Deal: fewer than {} electoral votes wins", v.to_win)
-            } else {
-                format!("{} electoral votes or more wins", v.to_win)
-            },
-            wild: v
-                .wild
-                .map(|w| format!("{}, turned over by {}", w.kind.name(), name(w.by)))
-                .unwrap_or_default(),
+            phase: phase_words(v, &name, None),
+            goal: goal_words(v),
+            wild: wild_words(v, &name).unwrap_or_default(),
             added: cards(&v.added),
-            signs: v
-                .last_signs
-                .map(|[a, b]| {
-                    format!(
-                        "{} showed {}, {} showed {}{}",
-                        name(0),
-                        a.word(),
-                        name(1),
-                        b.word(),
-                        if v.draws > 0 {
-                            format!(" ({} drawn rounds replayed)", v.draws)
-                        } else {
-                            String::new()
-                        }
-                    )
-                })
-                .unwrap_or_default(),
+            signs: signs_words(v, &name).unwrap_or_default(),
             last_hand: v
                 .last_hand
                 .as_ref()
@@ -176,7 +131,7 @@ impl Board for ElectoralCombat {
                             format!(
                                 "{} {}",
                                 card_html(c.card, ev_2012),
-                                esc(&c.to.map_or("out".to_string(), name))
+                                esc(&went_to(c.to, &name))
                             )
                         })
                         .collect();

@@ -5,7 +5,10 @@
 
 use super::{Board, Seating, seat_name};
 use crate::engine::Seat;
-use crate::games::votes_for_women::{CardView, Mark, Phase, Region, View, VotesForWomen};
+use crate::games::votes_for_women::present::{
+    button_cap, colour_word, last_roll_words, mark_symbol, resolving_words, stage_words, vote_words,
+};
+use crate::games::votes_for_women::{CardView, Region, View, VotesForWomen};
 use askama::Template;
 
 /// One state's tile.
@@ -87,17 +90,15 @@ impl Board for VotesForWomen {
                     .iter()
                     .filter(|c| c.region == region)
                     .map(|c| {
-                        let colour = serde_json::to_value(c.colour)
-                            .ok()
-                            .and_then(|c| c.as_str().map(str::to_string))
-                            .unwrap_or_default();
-                        let class = colour_class(&colour);
-                        let label = match class {
-                            "p" => "purple campaigner",
-                            "y" => "yellow campaigner",
-                            _ => "red campaigner",
-                        };
-                        (class, label)
+                        let colour = colour_word(c.colour);
+                        (
+                            colour_class(colour),
+                            match colour {
+                                "purple" => "purple campaigner",
+                                "yellow" => "yellow campaigner",
+                                _ => "red campaigner",
+                            },
+                        )
                     })
                     .collect(),
                 tiles: v
@@ -110,11 +111,7 @@ impl Board for VotesForWomen {
                         purple: s.purple,
                         yellow: s.yellow,
                         red: s.red,
-                        mark: match s.mark {
-                            Some(Mark::Check) => "✔",
-                            Some(Mark::X) => "✘",
-                            None => "",
-                        },
+                        mark: mark_symbol(s.mark),
                         card: s
                             .card
                             .as_ref()
@@ -131,80 +128,23 @@ impl Board for VotesForWomen {
                 awaited: seating.marks_to_move(v.active.contains(&s)),
                 waiting: seating.waiting_since(s),
                 buttons: v.buttons[s],
-                cap: if s == 0 { 12 } else { 6 },
+                cap: button_cap(s),
                 hand: v.hand_sizes[s],
                 deck: v.deck_sizes[s],
                 discards: v.discards[s].len(),
                 claimed: v.claimed[s].clone(),
             })
             .collect();
-        let now = match (&v.outcome, v.phase) {
-            (Some(o), _) => format!("Game over: {}", o.reason),
-            (None, Phase::FinalVoting) => "Final Voting".to_string(),
-            (None, Phase::StrategyCommit | Phase::StrategyAnswer | Phase::StrategyPick) => {
-                let c = v
-                    .commitment
-                    .map(|n| format!(" ({n} buttons committed)"))
-                    .unwrap_or_default();
-                format!("Strategy phase{c}")
-            }
-            _ => format!(
-                "Operations, round {} of 6: {} plays",
-                v.round,
-                name(v.to_play)
-            ),
-        };
-        let now = match &v.awaiting {
-            Some(a) if v.outcome.is_none() => format!("{now} · awaiting {a}"),
-            _ => now,
-        };
+        let now = stage_words(v, &name);
         let drawn = v
             .resolving
             .iter()
             .filter_map(|r| r.drawn.clone())
             .flatten()
             .collect();
-        let resolving = v
-            .resolving
-            .iter()
-            .map(|r| {
-                let dice = if r.dice.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (dice {:?})", r.dice)
-                };
-                let what = if r.what == "card" {
-                    "event".to_string()
-                } else {
-                    r.what.clone()
-                };
-                format!("{}: {} — {what}{dice}", name(r.seat), r.card.name)
-            })
-            .collect::<Vec<_>>()
-            .join(" › ");
-        let last_roll = v
-            .last_roll
-            .as_ref()
-            .map(|(s, what, dice)| format!("{} rolled {dice:?} for {what}", name(*s)))
-            .unwrap_or_default();
-        let vote = v
-            .vote
-            .as_ref()
-            .map(|vote| {
-                format!(
-                    "{} votes: {} rolls {} (d{}) for {}, {} rolls {} (d{}) for {}",
-                    vote.state.name(),
-                    name(0),
-                    vote.dice[0],
-                    vote.sides[0],
-                    vote.totals[0],
-                    name(1),
-                    vote.dice[1],
-                    vote.sides[1],
-                    vote.totals[1]
-                )
-            })
-            .unwrap_or_default();
+        let resolving = resolving_words(v, &name);
+        let last_roll = last_roll_words(v, &name).unwrap_or_default();
+        let vote = vote_words(v, &name).unwrap_or_default();
         let board = VfwBoard {
             regions,
             sides,

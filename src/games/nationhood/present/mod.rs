@@ -217,7 +217,7 @@ pub fn position(v: &View, names: &Names) -> Position {
             format!("{} holds", names.of(seat))
         };
         let mut words = Words::new();
-        words.cards(hand, " ");
+        words.cards(&crate::games::pack::by_suit(hand), " ");
         let runs = v.runs.get(seat).cloned().flatten().unwrap_or_default();
         if !runs.is_empty() {
             words

@@ -82,7 +82,7 @@ fn an_offer_reads_from_the_seat_that_answers_it() {
          Bo's discard pile: 3♠\n\
          Your cities: 7♠ 7♥ 7♦\n\
          Your discard pile: 6♣ on top of (newest first) K♦\n\
-         You hold: 3♥ 4♥ 5♥ K♠ 2♣ Joker J♦; in runs (kept if war comes): 3♥ 4♥ 5♥"
+         You hold: K♠ 5♥ 4♥ 3♥ J♦ 2♣ Joker; in runs (kept if war comes): 3♥ 4♥ 5♥"
     );
     let bo = text(&table(), Viewer::Seat(1));
     assert!(bo.contains("You hold: A♠ A♦ 10♣"), "{bo}");

@@ -256,7 +256,7 @@ pub fn position(v: &View, names: &Names) -> Position {
             format!("{} holds", names.of(seat))
         };
         let mut words = Words::new();
-        words.cards(hand, ", ");
+        words.cards(&crate::games::pack::by_suit(hand), ", ");
         rows.push((title, words));
     }
     if let Some(h) = &v.last_hand {

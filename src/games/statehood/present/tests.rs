@@ -49,7 +49,7 @@ fn a_turn_reads_from_the_seat() {
         "Hand 2: playing to 56 points\n\
          Players: Bo 0 points, 7 cards; Cy (dealer) 6 points, 7 cards; Ann (you) 4 points, 7 cards\n\
          On the table: discard pile topped by 8♦ Utah (6) (2 cards); 10 cards in the stock\n\
-         You hold: U.S. Virgin Islands, Q♠ Georgia (16), 2♥ Alaska (3), 2♦ Wyoming (3), 2♣ Vermont (3), 3♣ Delaware (3), 3♠ Rhode Island (4)\n\
+         You hold: Q♠ Georgia (16), 3♠ Rhode Island (4), 2♥ Alaska (3), 2♦ Wyoming (3), 3♣ Delaware (3), 2♣ Vermont (3), U.S. Virgin Islands\n\
          Your turn to take the discard or draw from the stock, or to declare statehood."
     );
 }
