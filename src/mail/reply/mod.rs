@@ -4,9 +4,12 @@
 
 pub mod address;
 mod read;
+#[cfg(test)]
+mod tables;
 mod words;
 
 pub use read::{Read, ReadError, first_line, read};
+
 
 use crate::engine::{Choice, ParamKind, PickOption};
 use serde::{Deserialize, Serialize};
@@ -23,11 +26,36 @@ pub struct ReplyLine {
     pub options: Vec<String>,
 }
 
-/// What to type for an option: its value when that is a short code, else its label.
-fn option_line(option: &PickOption) -> String {
-    match option.value.as_str() {
-        Some(code) if code != option.label => format!("{code}  {}", option.label),
-        _ => option.label.to_string(),
+/// The longest value printed as an option's code.
+const LONGEST_CODE: usize = 24;
+
+/// The code printed for each option of a parameter, to copy into a reply: the game's
+/// [`PickOption::code`], else the option's value when it is one short word no other option of
+/// the parameter has; none when the option is to be named by its words.
+pub fn option_codes(options: &[PickOption]) -> Vec<Option<&str>> {
+    options
+        .iter()
+        .map(|option| {
+            if let Some(code) = &option.code {
+                return Some(code.as_ref());
+            }
+            let value = option.value.as_str()?;
+            let short = value.len() <= LONGEST_CODE && !value.contains(char::is_whitespace);
+            let shared = options
+                .iter()
+                .filter(|o| o.value.as_str() == Some(value))
+                .count()
+                > 1;
+            (short && !shared && value != option.label).then_some(value)
+        })
+        .collect()
+}
+
+/// An option's line: its code and its label, or its label alone.
+fn option_line(option: &PickOption, code: Option<&str>) -> String {
+    match code {
+        Some(code) => format!("{code}  {}", option.label),
+        None => option.label.to_string(),
     }
 }
 
@@ -62,7 +90,8 @@ pub fn reply_lines(choices: &[Choice]) -> Vec<ReplyLine> {
                 | ParamKind::Distribute { options: o, .. }
                 | ParamKind::Allot { options: o, .. } = &param.kind
                 {
-                    options.extend(o.iter().map(option_line));
+                    let codes = option_codes(o);
+                    options.extend(o.iter().zip(codes).map(|(o, c)| option_line(o, c)));
                 }
             }
             if let Some(warning) = &choice.warning {
