@@ -384,7 +384,9 @@ fn campaign_placement(
                 yellow: colour.1,
                 red: colour.2,
             };
-            options.push(PickOption::fixed(state_value(st), unit_label(&unit)).coded(unit_code(&unit)));
+            options.push(
+                PickOption::fixed(state_value(st), unit_label(&unit)).coded(unit_code(&unit)),
+            );
             caps.push(cap);
         }
     }

@@ -10,7 +10,6 @@ mod words;
 
 pub use read::{Read, ReadError, first_line, read};
 
-
 use crate::engine::{Choice, ParamKind, PickOption};
 use serde::{Deserialize, Serialize};
 
@@ -74,6 +73,14 @@ fn hint(field: &str, kind: &ParamKind) -> String {
     }
 }
 
+/// What starts the line naming a parameter, above its options, when a choice lists the
+/// options of several.
+pub const PARAM_MARK: &str = "— ";
+
+fn has_options(param: &crate::engine::Param) -> bool {
+    !matches!(param.kind, ParamKind::Number { .. })
+}
+
 /// The seat's choices as numbered reply lines.
 pub fn reply_lines(choices: &[Choice]) -> Vec<ReplyLine> {
     choices
@@ -82,6 +89,7 @@ pub fn reply_lines(choices: &[Choice]) -> Vec<ReplyLine> {
         .map(|(i, choice)| {
             let mut text = choice.label.to_string();
             let mut options = Vec::new();
+            let listing = choice.params.iter().filter(|p| has_options(p)).count();
             for param in &choice.params {
                 text.push(' ');
                 text.push_str(&hint(&param.field, &param.kind));
@@ -90,6 +98,9 @@ pub fn reply_lines(choices: &[Choice]) -> Vec<ReplyLine> {
                 | ParamKind::Distribute { options: o, .. }
                 | ParamKind::Allot { options: o, .. } = &param.kind
                 {
+                    if listing > 1 {
+                        options.push(format!("{PARAM_MARK}{}", param.prompt));
+                    }
                     let codes = option_codes(o);
                     options.extend(o.iter().zip(codes).map(|(o, c)| option_line(o, c)));
                 }

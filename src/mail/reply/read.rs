@@ -119,8 +119,7 @@ pub fn read(line: &str, choices: &[Choice]) -> Result<Read, ReadError> {
             Some(Err(e)) => by_label.push((index, e)),
             None => {}
         }
-        if !matches!(works.last(), Some((i, _)) if *i == index) && names_an_option(choice, tokens)
-        {
+        if !matches!(works.last(), Some((i, _)) if *i == index) && names_an_option(choice, tokens) {
             match fill(choice, tokens) {
                 Ok(done) => works.push((index, done)),
                 Err(e) => by_option.push((index, e)),
@@ -165,7 +164,11 @@ fn label_cuts(label: &[String], tokens: &[String]) -> Vec<usize> {
         return Vec::new();
     };
     let plain = from == 0 || !(FILLER.contains(&first.as_str()) || is_number(first));
-    if !plain || label[..from].iter().any(|w| NEGATIONS.contains(&w.as_str())) {
+    if !plain
+        || label[..from]
+            .iter()
+            .any(|w| NEGATIONS.contains(&w.as_str()))
+    {
         return Vec::new();
     }
     let mut cuts = vec![1];
@@ -528,10 +531,7 @@ fn placement_item(names: &Names, tokens: &[String]) -> Result<(Vec<(String, u64)
         .collect();
     // Cubes by colour: "2 purple", "1 purple + 1 yellow".
     let mut wanted: Vec<(u32, String)> = Vec::new();
-    while at + 1 < tokens.len()
-        && is_number(&tokens[at])
-        && colours.contains(&tokens[at + 1])
-    {
+    while at + 1 < tokens.len() && is_number(&tokens[at]) && colours.contains(&tokens[at + 1]) {
         let n = tokens[at].parse::<u32>().map_err(|e| e.to_string())?;
         wanted.push((n, tokens[at + 1].clone()));
         at += 2;
@@ -567,10 +567,7 @@ fn placement_item(names: &Names, tokens: &[String]) -> Result<(Vec<(String, u64)
                 ));
             };
             let m = parts_of(u)[0].0;
-            out.push((
-                names.options[u].label.to_string(),
-                u64::from(n / m) * times,
-            ));
+            out.push((names.options[u].label.to_string(), u64::from(n / m) * times));
         }
         return Ok((out, at));
     }
@@ -587,7 +584,10 @@ fn placement_item(names: &Names, tokens: &[String]) -> Result<(Vec<(String, u64)
         at += 1;
     }
     Ok((
-        vec![(names.options[units[0]].label.to_string(), count.unwrap_or(1))],
+        vec![(
+            names.options[units[0]].label.to_string(),
+            count.unwrap_or(1),
+        )],
         at,
     ))
 }

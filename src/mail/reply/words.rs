@@ -170,6 +170,9 @@ mod tests {
 
     #[test]
     fn commas_are_kept_between_words() {
-        assert_eq!(tokens("NY 2, NJ,1 ,x"), vec!["ny", "2", ",", "nj", ",", "1", ",", "x"]);
+        assert_eq!(
+            tokens("NY 2, NJ,1 ,x"),
+            vec!["ny", "2", ",", "nj", ",", "1", ",", "x"]
+        );
     }
 }
