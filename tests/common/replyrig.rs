@@ -349,6 +349,7 @@ pub fn listed(text: &str) -> Vec<Listed> {
 
 /// The numbers in a hint: "1 to 3 defence" gives 1 and 3.
 fn numbers(hint: &str) -> Vec<u64> {
+    let hint = hint.split_once(':').map_or(hint, |(_, rest)| rest);
     hint.split(|c: char| !c.is_ascii_digit())
         .filter_map(|w| w.parse().ok())
         .collect()
@@ -400,7 +401,10 @@ pub fn line_for(choice: &Listed, by_code: bool, rng: &mut GameRng) -> String {
             words.push_str(&picked.iter().map(name).collect::<Vec<_>>().join(join));
         } else {
             // Options: "<card>", "<6 cards>", "<1 to 3 defence>", "<0 to 1 take>".
-            let count = (n.first().copied().unwrap_or(1).max(1) as usize).min(param.options.len());
+            let least = n.first().copied().unwrap_or(1).max(1);
+            let most = n.get(1).copied().unwrap_or(least).max(least);
+            let count = ((least + u64::from(rng.below((most - least + 1) as u32))) as usize)
+                .min(param.options.len());
             let mut options = param.options.clone();
             rng.shuffle(&mut options);
             options.truncate(count);

@@ -67,9 +67,11 @@ fn hint(field: &str, kind: &ParamKind) -> String {
             format!("<{field}: {min} to {max}, steps of {step}>")
         }
         ParamKind::Number { min, max, .. } => format!("<{field}: {min} to {max}>"),
-        ParamKind::Distribute { total, .. } | ParamKind::Allot { total, .. } => {
-            format!("<{field}: {total} in all, as CODE=COUNT>")
-        }
+        ParamKind::Distribute { total, .. } => format!("<{field}: {total} in all, as CODE=COUNT>"),
+        ParamKind::Allot { total, .. } => match kind.allot_rule() {
+            Some(rule) => format!("<{field}: {total} in all ({rule}), as CODE=COUNT>"),
+            None => format!("<{field}: {total} in all, as CODE=COUNT>"),
+        },
     }
 }
 

@@ -249,10 +249,10 @@ impl<'a> Names<'a> {
         let mut hits: Vec<usize> = Vec::new();
         for (i, list) in self.aliases.iter().enumerate() {
             for alias in list {
-                let n = alias.words.len();
-                if tokens.len() < n || tokens[..n] != alias.words[..] {
+                if spans(&alias.words, tokens).is_none() {
                     continue;
                 }
+                let n = alias.words.len();
                 let key = (n, alias.tier);
                 let better = best.is_none_or(|(bn, bt)| n > bn || (n == bn && alias.tier < bt));
                 if better {
@@ -264,7 +264,13 @@ impl<'a> Names<'a> {
                 }
             }
         }
-        best.map(|(n, _)| (hits, n))
+        let span = hits.first().and_then(|&h| {
+            self.aliases[h]
+                .iter()
+                .filter(|a| Some((a.words.len(), a.tier)) == best)
+                .find_map(|a| spans(&a.words, tokens))
+        })?;
+        Some((hits, span))
     }
 
     /// The distinct labels among `hits`, joined with "or".
@@ -278,6 +284,22 @@ impl<'a> Names<'a> {
         }
         labels.join(" or ")
     }
+}
+
+/// How many tokens `words` take at the start of `tokens`, commas inside them skipped (an
+/// option's words as printed hold commas: "max 1 per state, 2 in Ohio").
+fn spans(words: &[String], tokens: &[String]) -> Option<usize> {
+    let mut at = 0;
+    for (i, word) in words.iter().enumerate() {
+        if i > 0 {
+            at = skip_commas(tokens, at);
+        }
+        if tokens.get(at) != Some(word) {
+            return None;
+        }
+        at += 1;
+    }
+    Some(at)
 }
 
 fn not_an_option(token: &str) -> String {
