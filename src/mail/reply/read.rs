@@ -522,7 +522,7 @@ fn placement_item(names: &Names, tokens: &[String]) -> Result<(Vec<(String, u64)
     if let Some((name, count)) = tokens[0].split_once(['=', ':']) {
         let name = normalize(name).unwrap_or_default();
         let (option, _) =
-            one_option(names, &[name.clone()])?.ok_or_else(|| not_an_option(&name))?;
+            one_option(names, std::slice::from_ref(&name))?.ok_or_else(|| not_an_option(&name))?;
         let label = names.options[option].label.to_string();
         return Ok((vec![(label, count_of(count)?)], 1));
     }

@@ -1,6 +1,6 @@
 //! Reply lines against real choices from real positions of each game.
 
-use super::{option_codes, read, reply_lines};
+use super::{option_codes, read};
 use crate::engine::bot::{bot_rng, fill_at_random};
 use crate::engine::{Choice, Log, Match, ParamKind, PickOption, Rules, Seed};
 use serde_json::{Value, json};
@@ -464,45 +464,4 @@ fn votes_for_women_lines() {
             check(&c, &line, Ok(&want));
         }
     }
-}
-
-fn show(c: &[Choice]) {
-    for l in reply_lines(c) {
-        println!("  {}  {}", l.number, l.text);
-        for o in l.options {
-            println!("       {o}");
-        }
-    }
-    println!();
-}
-
-fn sample<R: Rules>(options: R::Options, seats: usize)
-where
-    R::Options: Clone,
-{
-    println!("===== {}", R::ID);
-    let mut count = 0;
-    let mut seen = std::collections::HashSet::new();
-    find::<R>(options, seats, |c| {
-        count += 1;
-        let shape: Vec<String> = c
-            .iter()
-            .map(|c| c.label.chars().take(12).collect())
-            .collect();
-        if seen.insert(shape) {
-            show(c);
-        }
-        count > 4000
-    });
-}
-
-#[test]
-#[ignore]
-fn dump() {
-    use crate::games::*;
-    sample::<whitehouse::Whitehouse>(Default::default(), 4);
-    sample::<statehood::Statehood>(Default::default(), 3);
-    sample::<electoral_combat::ElectoralCombat>(Default::default(), 2);
-    sample::<nationhood::Nationhood>(Default::default(), 2);
-    sample::<votes_for_women::VotesForWomen>(Default::default(), 2);
 }

@@ -68,12 +68,15 @@ fn bare(label: &str) -> &str {
     label.split('(').next().unwrap_or_default()
 }
 
+/// So many units of one kind in a placement's label ("2 purple").
+pub type Part = (u32, String);
+
 /// The part of a placement's label before its colon ("New York: 1 purple": "New York"), and
 /// the rest as (count, word) pairs, when the label has that form.
-pub fn head_and_parts(label: &str) -> Option<(Vec<String>, Vec<(u32, String)>)> {
+pub fn head_and_parts(label: &str) -> Option<(Vec<String>, Vec<Part>)> {
     let (head, tail) = bare(label).split_once(':')?;
     let tail = words(tail);
-    if tail.is_empty() || tail.len() % 2 != 0 {
+    if tail.is_empty() || !tail.len().is_multiple_of(2) {
         return None;
     }
     let parts = tail
@@ -101,12 +104,12 @@ pub fn aliases(option: &PickOption, code: Option<&str>) -> Vec<Alias> {
     }
     add(words(&option.label), 1);
     let short = words(bare(&option.label));
-    if short.len() >= 2 {
-        if let Some(face) = ascii_suits(&short[0]) {
-            add(vec![short[0].clone()], 1);
-            add(vec![face], 1);
-            add(short[1..].to_vec(), 1);
-        }
+    if short.len() >= 2
+        && let Some(face) = ascii_suits(&short[0])
+    {
+        add(vec![short[0].clone()], 1);
+        add(vec![face], 1);
+        add(short[1..].to_vec(), 1);
     }
     add(short, 1);
     if let Some((head, _)) = head_and_parts(&option.label) {
