@@ -177,6 +177,10 @@ pub struct PickOption {
     /// A tag the rule may compare, such as a card's rank.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<Text>,
+    /// A short code a person can copy into a reply ("NY-P"), when the value is no such code
+    /// or is shared with other options of the parameter (cubes of two colours in one state).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<Text>,
 }
 
 impl PickOption {
@@ -192,12 +196,19 @@ impl PickOption {
             label: label.into(),
             weight: 0,
             group: None,
+            code: None,
         }
     }
 
     /// The same option, with a weight for [`PickRule::SumAbove`].
     pub fn weighted(mut self, weight: i64) -> PickOption {
         self.weight = weight;
+        self
+    }
+
+    /// The same option, with a code to reply with.
+    pub fn coded(mut self, code: impl Into<Text>) -> PickOption {
+        self.code = Some(code.into());
         self
     }
 

@@ -253,21 +253,52 @@ pub fn reply(message_id: &str, from: &str, to: &str, body: &str) -> String {
     )
 }
 
+/// One option as the mail lists it: its code, if one is printed, and its words.
+#[derive(Debug, Clone)]
+pub struct ListedOption {
+    /// The code before the words ("NY-P"), if any.
+    pub code: Option<String>,
+    /// The option's words ("New York: 1 purple").
+    pub words: String,
+}
+
+/// One parameter of a listed choice: its hint ("<cubes: 6 in all, as CODE=COUNT>") and the
+/// options listed for it.
+#[derive(Debug, Clone)]
+pub struct ListedParam {
+    /// The hint, without its angle brackets.
+    pub hint: String,
+    /// The options (none for a number).
+    pub options: Vec<ListedOption>,
+}
+
 /// One choice as the mail lists it.
 #[derive(Debug, Clone)]
 pub struct Listed {
     /// Its number.
     pub number: usize,
-    /// The label and hint.
-    pub text: String,
-    /// The codes of its options.
-    pub codes: Vec<String>,
+    /// The label, without hints or caution.
+    pub label: String,
+    /// The parameters to fill, in order.
+    pub params: Vec<ListedParam>,
+}
+
+/// The hints of a listed choice's text, in order: "Bid <amount: 1 to 5>" gives "amount: 1 to 5".
+fn hints(text: &str) -> (String, Vec<String>) {
+    let text = text.split(" (caution:").next().unwrap_or_default();
+    let mut parts = text.split(" <");
+    let label = parts.next().unwrap_or_default().to_string();
+    let hints = parts
+        .map(|h| h.split('>').next().unwrap_or_default().to_string())
+        .collect();
+    (label, hints)
 }
 
 /// The choices a mail lists under "To move, reply ...".
 pub fn listed(text: &str) -> Vec<Listed> {
     let mut out: Vec<Listed> = Vec::new();
     let mut inside = false;
+    let mut current: Option<usize> = None;
     for line in text.lines() {
         if line.starts_with("To move, reply to this mail") {
             inside = true;
@@ -280,53 +311,105 @@ pub fn listed(text: &str) -> Vec<Listed> {
             break;
         }
         if let Some(option) = line.strip_prefix("       ") {
-            let code = option.split_whitespace().next().unwrap_or_default();
-            out.last_mut().unwrap().codes.push(code.to_string());
+            let choice = out.last_mut().unwrap();
+            let bearing: Vec<usize> = (0..choice.params.len())
+                .filter(|&p| {
+                    let hint = &choice.params[p].hint;
+                    !hint.contains(':') || hint.contains("in all")
+                })
+                .collect();
+            if option.starts_with(postplay::mail::reply::PARAM_MARK) {
+                current = Some(current.map_or(0, |c: usize| c + 1));
+                continue;
+            }
+            let at = bearing[*current.get_or_insert(0)];
+            let (code, words) = match option.split_once("  ") {
+                Some((code, words)) => (Some(code.to_string()), words.to_string()),
+                None => (None, option.to_string()),
+            };
+            choice.params[at].options.push(ListedOption { code, words });
         } else if let Some((number, text)) = line.trim_start().split_once("  ") {
+            let (label, hints) = hints(text);
+            current = None;
             out.push(Listed {
                 number: number.parse().unwrap(),
-                text: text.to_string(),
-                codes: Vec::new(),
+                label,
+                params: hints
+                    .into_iter()
+                    .map(|hint| ListedParam {
+                        hint,
+                        options: Vec::new(),
+                    })
+                    .collect(),
             });
         }
     }
     out
 }
 
-/// A line answering a listed choice, as a person might type it: by number or by the label's
-/// words, in any case, with parameters picked at random from what the mail lists.
-pub fn line_for(choice: &Listed, rng: &mut GameRng) -> String {
-    let (label, hint) = match choice.text.split_once(" <") {
-        Some((label, hint)) => (
-            label.to_string(),
-            Some(hint.split('>').next().unwrap_or_default().to_string()),
-        ),
-        None => (choice.text.clone(), None),
+/// The numbers in a hint: "1 to 3 defence" gives 1 and 3.
+fn numbers(hint: &str) -> Vec<u64> {
+    let hint = hint.split_once(':').map_or(hint, |(_, rest)| rest);
+    hint.split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect()
+}
+
+/// A line answering a listed choice as a person might type it, with options picked at random
+/// from what the mail lists: `by_code`, the number and the options' codes (their words where
+/// no code is printed); else the number, or the label, and the options' printed words.
+pub fn line_for(choice: &Listed, by_code: bool, rng: &mut GameRng) -> String {
+    let mut words = if by_code || !choice.params.is_empty() {
+        choice.number.to_string()
+    } else {
+        choice.label.to_lowercase()
     };
-    let label = label.split(" (caution:").next().unwrap().to_string();
-    let mut words = match rng.below(4) {
-        0 => choice.number.to_string(),
-        1 => label.to_lowercase(),
-        2 => label.to_uppercase(),
-        _ => label.clone(),
+    let name = |o: &ListedOption| match (&o.code, by_code) {
+        (Some(code), true) => code.clone(),
+        _ => o.words.clone(),
     };
-    if let Some(hint) = hint {
-        let numbers: Vec<i64> = hint
-            .split(|c: char| !c.is_ascii_digit() && c != '-')
-            .filter_map(|w| w.parse().ok())
-            .collect();
-        let param = if hint.contains(':') {
-            // A number: "amount: 280 to 530, steps of 10".
-            numbers[0].to_string()
-        } else {
-            let count = numbers.first().copied().unwrap_or(1) as usize;
-            let mut codes = choice.codes.clone();
-            rng.shuffle(&mut codes);
-            codes.truncate(count);
-            codes.join(" ")
-        };
+    let join = if by_code { " " } else { ", " };
+    for param in &choice.params {
         words.push(' ');
-        words.push_str(&param);
+        let n = numbers(&param.hint);
+        if param.options.is_empty() {
+            // A number: "amount: 280 to 530, steps of 10".
+            words.push_str(&n[0].to_string());
+        } else if param.hint.contains("in all") {
+            // Cubes, one by one on options of distinct states where they suffice.
+            let total = n[0] as usize;
+            let mut options = param.options.clone();
+            rng.shuffle(&mut options);
+            let state = |o: &ListedOption| {
+                o.code
+                    .as_deref()
+                    .and_then(|c| c.split('-').next())
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let mut picked: Vec<ListedOption> = Vec::new();
+            for o in &options {
+                if picked.len() < total && !picked.iter().any(|p| state(p) == state(o)) {
+                    picked.push(o.clone());
+                }
+            }
+            let mut i = 0;
+            while picked.len() < total {
+                picked.push(options[i % options.len()].clone());
+                i += 1;
+            }
+            words.push_str(&picked.iter().map(name).collect::<Vec<_>>().join(join));
+        } else {
+            // Options: "<card>", "<6 cards>", "<1 to 3 defence>", "<0 to 1 take>".
+            let least = n.first().copied().unwrap_or(1).max(1);
+            let most = n.get(1).copied().unwrap_or(least).max(least);
+            let count = ((least + u64::from(rng.below((most - least + 1) as u32))) as usize)
+                .min(param.options.len());
+            let mut options = param.options.clone();
+            rng.shuffle(&mut options);
+            options.truncate(count);
+            words.push_str(&options.iter().map(name).collect::<Vec<_>>().join(join));
+        }
     }
     words
 }

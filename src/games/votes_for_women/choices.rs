@@ -9,7 +9,9 @@ use super::fixed::{
 };
 use super::rules::{claimed_options, hand_options, max_commit};
 use super::state::{Action, Phase, State};
-use super::stops::{Stop, Unit, assignments, awaited_stop, campaign_colours, unit_label};
+use super::stops::{
+    Stop, Unit, assignments, awaited_stop, campaign_colours, unit_code, unit_label,
+};
 use crate::engine::{Choice, Json, Param, ParamKind, PickOption, Seat, Text};
 use serde_json::{Value, json};
 
@@ -382,7 +384,9 @@ fn campaign_placement(
                 yellow: colour.1,
                 red: colour.2,
             };
-            options.push(PickOption::fixed(state_value(st), unit_label(&unit)));
+            options.push(
+                PickOption::fixed(state_value(st), unit_label(&unit)).coded(unit_code(&unit)),
+            );
             caps.push(cap);
         }
     }

@@ -149,6 +149,7 @@ impl Spec {
                     label: unit_label(u),
                     weight: 0,
                     group: g.map(|g| self.groups[g].0.into()),
+                    code: Some(unit_code(u)),
                 })
                 .collect(),
             total: self.total,
@@ -246,6 +247,61 @@ pub fn unit_label(u: &Unit) -> Text {
     UNIT_LABELS[usize::from(u.st.0) * LABELS_PER_STATE + at]
         .as_str()
         .into()
+}
+
+/// The codes of the units of [`UNIT_LABELS`], in the same order, made once.
+static UNIT_CODES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+    let mut codes = Vec::with_capacity(super::data::STATES * LABELS_PER_STATE);
+    for st in St::all() {
+        for purple in 0..=LABELLED {
+            for yellow in 0..=LABELLED {
+                codes.push(format_unit_code(&Unit {
+                    st,
+                    purple,
+                    yellow,
+                    red: 0,
+                }));
+            }
+        }
+        for red in 0..=LABELLED {
+            codes.push(format_unit_code(&Unit {
+                st,
+                purple: 0,
+                yellow: 0,
+                red,
+            }));
+        }
+    }
+    codes
+});
+
+/// A unit's code for a reply: the state's code and its cubes, a letter per colour with the
+/// count before it unless the unit is one cube ("NY-P", "NY-2P", "NY-1P1Y", "GA-2R").
+pub fn unit_code(u: &Unit) -> Text {
+    let n = usize::from(LABELLED) + 1;
+    let at = match (u.purple, u.yellow, u.red) {
+        (p, y, 0) if p.max(y) <= LABELLED => usize::from(p) * n + usize::from(y),
+        (0, 0, r) if r <= LABELLED => n * n + usize::from(r),
+        _ => return format_unit_code(u).into(),
+    };
+    UNIT_CODES[usize::from(u.st.0) * LABELS_PER_STATE + at]
+        .as_str()
+        .into()
+}
+
+fn format_unit_code(u: &Unit) -> String {
+    let parts = [(u.purple, 'P'), (u.yellow, 'Y'), (u.red, 'R')];
+    let present: Vec<(u8, char)> = parts.into_iter().filter(|(n, _)| *n > 0).collect();
+    let mut code = format!("{}-", u.st.code());
+    match present.as_slice() {
+        [(1, letter)] => code.push(*letter),
+        _ => {
+            for (n, letter) in present {
+                code.push_str(&format!("{n}{letter}"));
+            }
+        }
+    }
+    code
 }
 
 fn format_unit_label(u: &Unit) -> String {

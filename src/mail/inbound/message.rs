@@ -6,8 +6,9 @@ use super::super::reply::{address::secret_in, first_line};
 use mail_parser::{HeaderValue, MessageParser, MimeHeaders, PartType};
 use sha2::{Digest, Sha256};
 
-/// The longest reply line kept, in characters.
-const MAX_LINE_CHARS: usize = 200;
+/// The longest reply line kept, in characters: room for a dozen cube placements written out
+/// in words ("New Hampshire: 1 purple, ..."), still far below the message size bound.
+const MAX_LINE_CHARS: usize = 1000;
 
 /// Why a message is no reply of a person.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,6 +4,8 @@
 
 pub mod address;
 mod read;
+#[cfg(test)]
+mod tables;
 mod words;
 
 pub use read::{Read, ReadError, first_line, read};
@@ -23,11 +25,36 @@ pub struct ReplyLine {
     pub options: Vec<String>,
 }
 
-/// What to type for an option: its value when that is a short code, else its label.
-fn option_line(option: &PickOption) -> String {
-    match option.value.as_str() {
-        Some(code) if code != option.label => format!("{code}  {}", option.label),
-        _ => option.label.to_string(),
+/// The longest value printed as an option's code.
+const LONGEST_CODE: usize = 24;
+
+/// The code printed for each option of a parameter, to copy into a reply: the game's
+/// [`PickOption::code`], else the option's value when it is one short word no other option of
+/// the parameter has; none when the option is to be named by its words.
+pub fn option_codes(options: &[PickOption]) -> Vec<Option<&str>> {
+    options
+        .iter()
+        .map(|option| {
+            if let Some(code) = &option.code {
+                return Some(code.as_ref());
+            }
+            let value = option.value.as_str()?;
+            let short = value.len() <= LONGEST_CODE && !value.contains(char::is_whitespace);
+            let shared = options
+                .iter()
+                .filter(|o| o.value.as_str() == Some(value))
+                .count()
+                > 1;
+            (short && !shared && value != option.label).then_some(value)
+        })
+        .collect()
+}
+
+/// An option's line: its code and its label, or its label alone.
+fn option_line(option: &PickOption, code: Option<&str>) -> String {
+    match code {
+        Some(code) => format!("{code}  {}", option.label),
+        None => option.label.to_string(),
     }
 }
 
@@ -40,10 +67,20 @@ fn hint(field: &str, kind: &ParamKind) -> String {
             format!("<{field}: {min} to {max}, steps of {step}>")
         }
         ParamKind::Number { min, max, .. } => format!("<{field}: {min} to {max}>"),
-        ParamKind::Distribute { total, .. } | ParamKind::Allot { total, .. } => {
-            format!("<{field}: {total} in all, as CODE=COUNT>")
-        }
+        ParamKind::Distribute { total, .. } => format!("<{field}: {total} in all, as CODE=COUNT>"),
+        ParamKind::Allot { total, .. } => match kind.allot_rule() {
+            Some(rule) => format!("<{field}: {total} in all ({rule}), as CODE=COUNT>"),
+            None => format!("<{field}: {total} in all, as CODE=COUNT>"),
+        },
     }
+}
+
+/// What starts the line naming a parameter, above its options, when a choice lists the
+/// options of several.
+pub const PARAM_MARK: &str = "— ";
+
+fn has_options(param: &crate::engine::Param) -> bool {
+    !matches!(param.kind, ParamKind::Number { .. })
 }
 
 /// The seat's choices as numbered reply lines.
@@ -54,6 +91,7 @@ pub fn reply_lines(choices: &[Choice]) -> Vec<ReplyLine> {
         .map(|(i, choice)| {
             let mut text = choice.label.to_string();
             let mut options = Vec::new();
+            let listing = choice.params.iter().filter(|p| has_options(p)).count();
             for param in &choice.params {
                 text.push(' ');
                 text.push_str(&hint(&param.field, &param.kind));
@@ -62,7 +100,11 @@ pub fn reply_lines(choices: &[Choice]) -> Vec<ReplyLine> {
                 | ParamKind::Distribute { options: o, .. }
                 | ParamKind::Allot { options: o, .. } = &param.kind
                 {
-                    options.extend(o.iter().map(option_line));
+                    if listing > 1 {
+                        options.push(format!("{PARAM_MARK}{}", param.prompt));
+                    }
+                    let codes = option_codes(o);
+                    options.extend(o.iter().zip(codes).map(|(o, c)| option_line(o, c)));
                 }
             }
             if let Some(warning) = &choice.warning {

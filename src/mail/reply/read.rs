@@ -1,12 +1,13 @@
-//! A reply line read against a seat's choices: the choice by its number or by the leading
-//! words of its label, then each parameter by an option's code, face or name, or a number.
+//! A reply line read against a seat's choices. A line may name its choice by number, by words
+//! of its label, or not at all when the options it names belong to one choice only; then each
+//! parameter by an option's code or words, a number, or cubes to place ("NY 2 purple"). Every
+//! way the line can be read is tried: it is played only when all that work mean one command,
+//! and refused with what it could mean otherwise.
 
-use super::words::{aliases, normalize, words};
-use crate::engine::{Choice, ParamKind, PickOption};
+use super::option_codes;
+use super::words::{Alias, aliases, head_and_parts, normalize, tokens, words};
+use crate::engine::{Choice, Param, ParamKind, PickOption};
 use serde_json::Value;
-
-/// The longest option name, in words ("Northern Mariana Islands").
-const MAX_SPAN: usize = 4;
 
 /// A reply line understood.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,154 +32,310 @@ pub enum ReadError {
     /// A number that is no choice.
     #[error("there is no choice {given}: reply with 1 to {count}")]
     NoSuchNumber { given: usize, count: usize },
-    /// The words start no choice's label.
-    #[error("\"{0}\" starts none of the choices")]
+    /// The words name no choice and none of their options.
+    #[error("\"{0}\" names none of the choices or their options")]
     Unknown(String),
-    /// The words fit several choices.
-    #[error("\"{line}\" fits several choices ({numbers}): reply with the number")]
-    Ambiguous { line: String, numbers: String },
+    /// The line could mean several commands.
+    #[error("\"{line}\" could be {readings}: reply with the number of the choice and its options")]
+    Ambiguous { line: String, readings: String },
     /// The choice was found but what follows does not fill it.
     #[error("{label}: {reason}")]
     Fill { label: String, reason: String },
 }
 
-/// One choice's best reading: its index, the label words used, and the command or complaint.
-type Reading = (usize, usize, Result<(Value, String), ReadError>);
+/// A command read from a line, and its words.
+type Filled = (Value, String);
+
+/// Words that never start the words of a choice's label on their own.
+const FILLER: &[&str] = &[
+    "a", "an", "the", "of", "for", "or", "and", "to", "with", "from", "your", "my", "in", "on",
+    "as", "any", "one", "other", "by", "at", "it", "card", "cards",
+];
+
+/// Words that turn a label's meaning: the words of a label after one of them never name the
+/// choice without it ("challenge" is not "Do not challenge").
+const NEGATIONS: &[&str] = &["not", "no", "don't", "never", "without"];
+
+fn is_number(token: &str) -> bool {
+    token.parse::<i64>().is_ok()
+}
+
+fn cut(line: &str) -> String {
+    line.trim().chars().take(60).collect()
+}
 
 /// Reads `line` against `choices`.
 pub fn read(line: &str, choices: &[Choice]) -> Result<Read, ReadError> {
-    let tokens = words(line);
-    if tokens.is_empty() {
+    let tokens = tokens(line);
+    if tokens.iter().all(|t| t == ",") {
         return Err(ReadError::Empty);
     }
     if choices.is_empty() {
         return Err(ReadError::NothingOpen);
     }
+    let start = tokens.iter().position(|t| t != ",").unwrap_or_default();
+    let tokens = &tokens[start..];
+    // By number: "3 TN", "2. 310".
+    let mut by_number = None;
     if let Ok(given) = tokens[0].trim_end_matches(['.', ')']).parse::<usize>() {
-        let index = given.wrapping_sub(1);
-        let choice = choices.get(index).ok_or(ReadError::NoSuchNumber {
-            given,
-            count: choices.len(),
-        })?;
-        return fill(choice, &tokens[1..]).map(|(command, said)| Read {
-            index,
-            command,
-            said,
-        });
+        match given.checked_sub(1).and_then(|i| choices.get(i)) {
+            Some(choice) => match fill(choice, &tokens[1..]) {
+                Ok((command, said)) => {
+                    return Ok(Read {
+                        index: given - 1,
+                        command,
+                        said,
+                    });
+                }
+                Err(e) => by_number = Some(e),
+            },
+            None => {
+                by_number = Some(ReadError::NoSuchNumber {
+                    given,
+                    count: choices.len(),
+                })
+            }
+        }
     }
-    let mut found: Vec<Reading> = Vec::new();
+    // By the label's words, or by options that imply the choice.
+    let mut works: Vec<(usize, Filled)> = Vec::new();
+    let mut by_label: Vec<(usize, ReadError)> = Vec::new();
+    let mut by_option: Vec<(usize, ReadError)> = Vec::new();
     for (index, choice) in choices.iter().enumerate() {
         let label = words(&choice.label);
-        let most = label_words(&label, &tokens);
-        if most == 0 {
-            continue;
-        }
-        // The longest reading of label words that leaves a fill that works; else the first
-        // reading's complaint.
         let mut outcome = None;
-        for used in (1..=most).rev() {
+        for used in label_cuts(&label, tokens).into_iter().rev() {
             match fill(choice, &tokens[used..]) {
                 Ok(done) => {
-                    outcome = Some((used, Ok(done)));
+                    outcome = Some(Ok(done));
                     break;
                 }
-                Err(e) if outcome.is_none() => outcome = Some((used, Err(e))),
+                Err(e) if outcome.is_none() => outcome = Some(Err(e)),
                 Err(_) => {}
             }
         }
-        if let Some((used, result)) = outcome {
-            found.push((index, used, result));
+        match outcome {
+            Some(Ok(done)) => works.push((index, done)),
+            Some(Err(e)) => by_label.push((index, e)),
+            None => {}
+        }
+        if !matches!(works.last(), Some((i, _)) if *i == index) && names_an_option(choice, tokens) {
+            match fill(choice, tokens) {
+                Ok(done) => works.push((index, done)),
+                Err(e) => by_option.push((index, e)),
+            }
         }
     }
-    let working: Vec<_> = found.iter().filter(|(_, _, r)| r.is_ok()).collect();
-    let pool: Vec<_> = if working.is_empty() {
-        found.iter().collect()
-    } else {
-        working
-    };
-    let best = pool.iter().map(|(_, used, _)| *used).max();
-    let Some(best) = best else {
-        return Err(ReadError::Unknown(line.trim().chars().take(60).collect()));
-    };
-    let top: Vec<_> = pool.into_iter().filter(|(_, u, _)| *u == best).collect();
-    if top.len() > 1 {
-        return Err(ReadError::Ambiguous {
-            line: line.trim().chars().take(60).collect(),
-            numbers: top
-                .iter()
-                .map(|(i, _, _)| (i + 1).to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-        });
+    let mut distinct: Vec<&(usize, Filled)> = Vec::new();
+    for reading in &works {
+        if !distinct.iter().any(|d| d.1.0 == reading.1.0) {
+            distinct.push(reading);
+        }
     }
-    let (index, _, result) = top[0];
-    result.clone().map(|(command, said)| Read {
-        index: *index,
-        command,
-        said,
-    })
+    match distinct.as_slice() {
+        [(index, (command, said))] => Ok(Read {
+            index: *index,
+            command: command.clone(),
+            said: said.clone(),
+        }),
+        [] => Err(by_number
+            .or_else(|| by_label.into_iter().next().map(|(_, e)| e))
+            .or_else(|| {
+                (by_option.len() == 1).then(|| by_option.into_iter().next().map(|(_, e)| e))?
+            })
+            .unwrap_or_else(|| ReadError::Unknown(cut(line)))),
+        several => Err(ReadError::Ambiguous {
+            line: cut(line),
+            readings: several
+                .iter()
+                .map(|(i, (_, said))| format!("{} ({said})", i + 1))
+                .collect::<Vec<_>>()
+                .join(" or "),
+        }),
+    }
 }
 
-/// How many leading reply words are words of the label, the first one its first word, the
-/// others in the label's order (words may be left out: "declare guam" for "Declare statehood
-/// for Guam").
-fn label_words(label: &[String], tokens: &[String]) -> usize {
-    if label.first() != tokens.first() {
-        return 0;
+/// The numbers of leading reply tokens that are words of the label in its order, shortest
+/// first ("discard alaska" in "Keep or discard 2♥ Alaska (3)": 1 and 2). The first word must
+/// be a word of the label that means something alone, after no negation; commas are skipped.
+fn label_cuts(label: &[String], tokens: &[String]) -> Vec<usize> {
+    let first = &tokens[0];
+    let Some(from) = label.iter().position(|w| w == first) else {
+        return Vec::new();
+    };
+    let plain = from == 0 || !(FILLER.contains(&first.as_str()) || is_number(first));
+    if !plain
+        || label[..from]
+            .iter()
+            .any(|w| NEGATIONS.contains(&w.as_str()))
+    {
+        return Vec::new();
     }
-    let mut at = 1;
-    let mut used = 1;
-    for token in &tokens[1..] {
+    let mut cuts = vec![1];
+    let mut at = from + 1;
+    for (i, token) in tokens.iter().enumerate().skip(1) {
+        if token == "," {
+            continue;
+        }
         match label[at..].iter().position(|w| w == token) {
             Some(p) => {
                 at += p + 1;
-                used += 1;
+                cuts.push(i + 1);
             }
             None => break,
         }
     }
-    used
+    cuts
 }
 
-/// The option named by the words at the start of `tokens`, and how many words it took.
-fn option_at(options: &[PickOption], tokens: &[String]) -> Result<Option<(usize, usize)>, String> {
-    let names: Vec<(Vec<String>, Vec<String>)> = options.iter().map(aliases).collect();
-    for span in (1..=MAX_SPAN.min(tokens.len())).rev() {
-        let said = tokens[..span].join(" ");
-        for tier in [0, 1] {
-            let hits: Vec<usize> = names
-                .iter()
-                .enumerate()
-                .filter(|(_, (exact, other))| {
-                    let list = if tier == 0 { exact } else { other };
-                    list.contains(&said)
-                })
-                .map(|(i, _)| i)
-                .collect();
-            match hits.len() {
-                0 => {}
-                1 => return Ok(Some((hits[0], span))),
-                _ => {
-                    return Err(format!(
-                        "\"{said}\" could be {}",
-                        hits.iter()
-                            .map(|&i| options[i].label.as_ref())
-                            .collect::<Vec<_>>()
-                            .join(" or ")
-                    ));
+/// Whether the line starts with the name of an option of the choice (after a count, for a
+/// placement): only then may the choice be implied.
+fn names_an_option(choice: &Choice, tokens: &[String]) -> bool {
+    choice.params.iter().any(|param| {
+        let Some(options) = options_of(param) else {
+            return false;
+        };
+        let names = Names::of(&[options]);
+        let skip = usize::from(is_placement(param) && is_number(&tokens[0]));
+        tokens
+            .get(skip..)
+            .is_some_and(|rest| !rest.is_empty() && names.at(rest).is_some())
+    })
+}
+
+fn options_of(param: &Param) -> Option<&[PickOption]> {
+    match &param.kind {
+        ParamKind::One { options }
+        | ParamKind::Pick { options, .. }
+        | ParamKind::Distribute { options, .. }
+        | ParamKind::Allot { options, .. } => Some(options),
+        ParamKind::Number { .. } => None,
+    }
+}
+
+fn is_placement(param: &Param) -> bool {
+    matches!(
+        param.kind,
+        ParamKind::Distribute { .. } | ParamKind::Allot { .. }
+    )
+}
+
+/// The names of the options of one or more parameters, flattened in order.
+struct Names<'a> {
+    options: Vec<&'a PickOption>,
+    aliases: Vec<Vec<Alias>>,
+}
+
+impl<'a> Names<'a> {
+    fn of(lists: &[&'a [PickOption]]) -> Names<'a> {
+        let mut options = Vec::new();
+        let mut all = Vec::new();
+        for list in lists {
+            for (option, code) in list.iter().zip(option_codes(list)) {
+                options.push(option);
+                all.push(aliases(option, code));
+            }
+        }
+        Names {
+            options,
+            aliases: all,
+        }
+    }
+
+    /// The options named by the longest name at the start of `tokens` (of the best tier
+    /// among the names that long), and how many tokens it took.
+    fn at(&self, tokens: &[String]) -> Option<(Vec<usize>, usize)> {
+        let mut best: Option<(usize, u8)> = None;
+        let mut hits: Vec<usize> = Vec::new();
+        for (i, list) in self.aliases.iter().enumerate() {
+            for alias in list {
+                if spans(&alias.words, tokens).is_none() {
+                    continue;
+                }
+                let n = alias.words.len();
+                let key = (n, alias.tier);
+                let better = best.is_none_or(|(bn, bt)| n > bn || (n == bn && alias.tier < bt));
+                if better {
+                    best = Some(key);
+                    hits.clear();
+                }
+                if best == Some(key) && !hits.contains(&i) {
+                    hits.push(i);
                 }
             }
         }
+        let span = hits.first().and_then(|&h| {
+            self.aliases[h]
+                .iter()
+                .filter(|a| Some((a.words.len(), a.tier)) == best)
+                .find_map(|a| spans(&a.words, tokens))
+        })?;
+        Some((hits, span))
     }
-    Ok(None)
+
+    /// The distinct labels among `hits`, joined with "or".
+    fn labels(&self, hits: &[usize]) -> String {
+        let mut labels: Vec<&str> = Vec::new();
+        for &h in hits {
+            let label = self.options[h].label.as_ref();
+            if !labels.contains(&label) {
+                labels.push(label);
+            }
+        }
+        labels.join(" or ")
+    }
+}
+
+/// How many tokens `words` take at the start of `tokens`, commas inside them skipped (an
+/// option's words as printed hold commas: "max 1 per state, 2 in Ohio").
+fn spans(words: &[String], tokens: &[String]) -> Option<usize> {
+    let mut at = 0;
+    for (i, word) in words.iter().enumerate() {
+        if i > 0 {
+            at = skip_commas(tokens, at);
+        }
+        if tokens.get(at) != Some(word) {
+            return None;
+        }
+        at += 1;
+    }
+    Some(at)
 }
 
 fn not_an_option(token: &str) -> String {
     format!("\"{token}\" is not one of the options")
 }
 
+fn skip_commas(tokens: &[String], mut at: usize) -> usize {
+    while tokens.get(at).is_some_and(|t| t == ",") {
+        at += 1;
+    }
+    at
+}
+
+/// The one option named at the start of `tokens`, and how many tokens it took; an error when
+/// the name fits several options.
+fn one_option(names: &Names, tokens: &[String]) -> Result<Option<(usize, usize)>, String> {
+    match names.at(tokens) {
+        None => Ok(None),
+        Some((hits, n)) => {
+            let first = hits[0];
+            let label = &names.options[first].label;
+            if hits.iter().all(|&h| names.options[h].label == *label) {
+                Ok(Some((first, n)))
+            } else {
+                Err(format!(
+                    "\"{}\" could be {}",
+                    tokens[..n].join(" "),
+                    names.labels(&hits)
+                ))
+            }
+        }
+    }
+}
+
 /// Fills the choice's parameters from `tokens`; every word must be used.
-fn fill(choice: &Choice, tokens: &[String]) -> Result<(Value, String), ReadError> {
+fn fill(choice: &Choice, tokens: &[String]) -> Result<Filled, ReadError> {
     let fail = |reason: String| ReadError::Fill {
         label: choice.label.to_string(),
         reason,
@@ -186,13 +343,25 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<(Value, String), ReadError
     let mut at = 0;
     let mut values = Vec::new();
     let mut said = Vec::new();
+    let placements = !choice.params.is_empty() && choice.params.iter().all(is_placement);
+    if placements {
+        let (counts, words) = place(&choice.params, tokens).map_err(&fail)?;
+        values.extend(counts);
+        said.push(words);
+        at = tokens.len();
+    }
     for (i, param) in choice.params.iter().enumerate() {
+        if placements {
+            break;
+        }
         let last = i + 1 == choice.params.len();
+        at = skip_commas(tokens, at);
         let rest = &tokens[at..];
         match &param.kind {
             ParamKind::One { options } => {
                 let first = rest.first().ok_or_else(|| fail(param.prompt.to_string()))?;
-                let (option, span) = option_at(options, rest)
+                let names = Names::of(&[options]);
+                let (option, span) = one_option(&names, rest)
                     .map_err(&fail)?
                     .ok_or_else(|| fail(not_an_option(first)))?;
                 values.push(options[option].value.clone().into_owned());
@@ -209,10 +378,15 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<(Value, String), ReadError
                 at += 1;
             }
             ParamKind::Pick { options, .. } => {
+                let names = Names::of(&[options]);
                 let mut picked: Vec<usize> = Vec::new();
                 let mut used = 0;
                 while used < rest.len() {
-                    match option_at(options, &rest[used..]).map_err(&fail)? {
+                    if rest[used] == "," {
+                        used += 1;
+                        continue;
+                    }
+                    match one_option(&names, &rest[used..]).map_err(&fail)? {
                         Some((option, span)) => {
                             if picked.contains(&option) {
                                 return Err(fail(format!(
@@ -243,38 +417,16 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<(Value, String), ReadError
                 );
                 at += used;
             }
-            ParamKind::Distribute { options, .. } | ParamKind::Allot { options, .. } => {
-                let mut counts = vec![0u64; options.len()];
-                while at < tokens.len() {
-                    let token = &tokens[at];
-                    let (name, count) = match token.split_once(['=', ':']) {
-                        Some((name, count)) => (
-                            name.to_string(),
-                            count
-                                .parse::<u64>()
-                                .map_err(|_| fail(format!("\"{count}\" is not a count")))?,
-                        ),
-                        None => (token.clone(), 1),
-                    };
-                    let (option, _) = option_at(options, std::slice::from_ref(&name))
-                        .map_err(&fail)?
-                        .ok_or_else(|| fail(not_an_option(&name)))?;
-                    counts[option] += count;
-                    at += 1;
-                }
-                said.push(
-                    options
-                        .iter()
-                        .zip(&counts)
-                        .filter(|(_, c)| **c > 0)
-                        .map(|(o, c)| format!("{} ×{c}", o.label))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                );
-                values.push(Value::Array(counts.into_iter().map(Value::from).collect()));
+            ParamKind::Distribute { .. } | ParamKind::Allot { .. } => {
+                let (counts, words) =
+                    place(std::slice::from_ref(param), &tokens[at..]).map_err(&fail)?;
+                values.extend(counts);
+                said.push(words);
+                at = tokens.len();
             }
         }
     }
+    at = skip_commas(tokens, at);
     if let Some(extra) = tokens.get(at) {
         return Err(fail(format!("\"{extra}\" is not understood here")));
     }
@@ -285,6 +437,181 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<(Value, String), ReadError
         format!("{}: {}", choice.label, said.join("; "))
     };
     Ok((command, said))
+}
+
+/// The most units on one option of a placement parameter.
+fn cap_of(param: &Param, option: usize) -> u64 {
+    match &param.kind {
+        ParamKind::Allot { caps, .. } => u64::from(caps.get(option).copied().unwrap_or(0)),
+        ParamKind::Distribute { max_each, .. } => u64::from(*max_each),
+        _ => 0,
+    }
+}
+
+fn total_of(param: &Param) -> u64 {
+    match &param.kind {
+        ParamKind::Allot { total, .. } | ParamKind::Distribute { total, .. } => u64::from(*total),
+        _ => 0,
+    }
+}
+
+/// Reads placements for `params` (one or several placement parameters of one choice) from
+/// all of `tokens`: items such as "NY-P=2", "NY 2", "2 NY", "NY NY", "New York 2 purple",
+/// "New York: 1 purple + 1 yellow", commas between them or not. An option shared by several
+/// parameters (two campaigners placing the same cubes) fills the first until its total, then
+/// the next. Returns each parameter's counts and the placement in words.
+fn place(params: &[Param], tokens: &[String]) -> Result<(Vec<Value>, String), String> {
+    let lists: Vec<&[PickOption]> = params.iter().filter_map(options_of).collect();
+    let names = Names::of(&lists);
+    let mut owner = Vec::new();
+    for (p, list) in lists.iter().enumerate() {
+        owner.extend((0..list.len()).map(|i| (p, i)));
+    }
+    let mut counts: Vec<Vec<u64>> = lists.iter().map(|l| vec![0; l.len()]).collect();
+    let mut at = 0;
+    while at < tokens.len() {
+        if tokens[at] == "," {
+            at += 1;
+            continue;
+        }
+        let (item, used) = placement_item(&names, &tokens[at..])?;
+        at += used;
+        for (label, mut count) in item {
+            let holders: Vec<usize> = (0..names.options.len())
+                .filter(|&h| names.options[h].label == label)
+                .collect();
+            for (k, &h) in holders.iter().enumerate() {
+                let (p, i) = owner[h];
+                let placed: u64 = counts[p].iter().sum();
+                let room = cap_of(&params[p], i)
+                    .saturating_sub(counts[p][i])
+                    .min(total_of(&params[p]).saturating_sub(placed));
+                let n = if k + 1 == holders.len() {
+                    count
+                } else {
+                    count.min(room)
+                };
+                counts[p][i] += n;
+                count -= n;
+            }
+        }
+    }
+    let mut said = Vec::new();
+    for (p, list) in lists.iter().enumerate() {
+        for (option, n) in list.iter().zip(&counts[p]) {
+            if *n > 0 {
+                said.push(format!("{} ×{n}", option.label));
+            }
+        }
+    }
+    let values = counts
+        .into_iter()
+        .map(|c| Value::Array(c.into_iter().map(Value::from).collect()))
+        .collect();
+    Ok((values, said.join(", ")))
+}
+
+/// One placement item at the start of `tokens`: the options it names (by label) with their
+/// counts, and how many tokens it took.
+fn placement_item(names: &Names, tokens: &[String]) -> Result<(Vec<(String, u64)>, usize), String> {
+    let count_of = |word: &str| {
+        word.parse::<u64>()
+            .map_err(|_| format!("\"{word}\" is not a count"))
+    };
+    // "NY-P=2", "NY:2".
+    if let Some((name, count)) = tokens[0].split_once(['=', ':']) {
+        let name = normalize(name).unwrap_or_default();
+        let (option, _) =
+            one_option(names, std::slice::from_ref(&name))?.ok_or_else(|| not_an_option(&name))?;
+        let label = names.options[option].label.to_string();
+        return Ok((vec![(label, count_of(count)?)], 1));
+    }
+    let mut at = 0;
+    let leading = if is_number(&tokens[0]) && tokens.len() > 1 {
+        at += 1;
+        Some(count_of(&tokens[0])?)
+    } else {
+        None
+    };
+    let (hits, span) = names
+        .at(&tokens[at..])
+        .ok_or_else(|| not_an_option(&tokens[at]))?;
+    at += span;
+    let mut units: Vec<usize> = Vec::new();
+    for &h in &hits {
+        if !units
+            .iter()
+            .any(|&u| names.options[u].label == names.options[h].label)
+        {
+            units.push(h);
+        }
+    }
+    let colours: Vec<String> = units
+        .iter()
+        .filter_map(|&u| head_and_parts(&names.options[u].label))
+        .flat_map(|(_, parts)| parts.into_iter().map(|(_, w)| w))
+        .collect();
+    // Cubes by colour: "2 purple", "1 purple + 1 yellow".
+    let mut wanted: Vec<(u32, String)> = Vec::new();
+    while at + 1 < tokens.len() && is_number(&tokens[at]) && colours.contains(&tokens[at + 1]) {
+        let n = tokens[at].parse::<u32>().map_err(|e| e.to_string())?;
+        wanted.push((n, tokens[at + 1].clone()));
+        at += 2;
+    }
+    let said = |hits: &[usize]| names.labels(hits);
+    if !wanted.is_empty() {
+        let times = leading.unwrap_or(1);
+        let parts_of = |u: usize| {
+            head_and_parts(&names.options[u].label)
+                .map(|(_, p)| p)
+                .unwrap_or_default()
+        };
+        let same = |a: &[(u32, String)], b: &[(u32, String)]| {
+            let mut a = a.to_vec();
+            let mut b = b.to_vec();
+            a.sort();
+            b.sort();
+            a == b
+        };
+        if let Some(&u) = units.iter().find(|&&u| same(&parts_of(u), &wanted)) {
+            return Ok((vec![(names.options[u].label.to_string(), times)], at));
+        }
+        let mut out = Vec::new();
+        for (n, colour) in &wanted {
+            let single = units.iter().find(|&&u| {
+                matches!(parts_of(u).as_slice(), [(m, c)] if c == colour && *m > 0 && n % m == 0)
+            });
+            let Some(&u) = single else {
+                return Err(format!(
+                    "{} has no option for {n} {colour} (it has {})",
+                    tokens[..span + usize::from(leading.is_some())].join(" "),
+                    said(&units)
+                ));
+            };
+            let m = parts_of(u)[0].0;
+            out.push((names.options[u].label.to_string(), u64::from(n / m) * times));
+        }
+        return Ok((out, at));
+    }
+    if units.len() > 1 {
+        return Err(format!(
+            "\"{}\" could be {}: name one by its code",
+            tokens[usize::from(leading.is_some())..at].join(" "),
+            said(&units),
+        ));
+    }
+    let mut count = leading;
+    if count.is_none() && tokens.get(at).is_some_and(|t| is_number(t)) {
+        count = Some(count_of(&tokens[at])?);
+        at += 1;
+    }
+    Ok((
+        vec![(
+            names.options[units[0]].label.to_string(),
+            count.unwrap_or(1),
+        )],
+        at,
+    ))
 }
 
 /// The first line of a reply body worth reading: not empty, not quoted (`>`), not an

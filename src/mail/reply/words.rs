@@ -19,6 +19,24 @@ pub fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The words of a reply line, normalized, with a `","` token for each comma between two
+/// words (it separates placements: "NY 2, NJ 1").
+pub fn tokens(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for piece in text.split_whitespace() {
+        let mut parts = piece.split(',').peekable();
+        while let Some(part) = parts.next() {
+            if let Some(word) = normalize(part) {
+                out.push(word);
+            }
+            if parts.peek().is_some() && out.last().is_some_and(|w| w != ",") {
+                out.push(",".into());
+            }
+        }
+    }
+    out
+}
+
 /// A card face such as `q♥` written with a letter for the suit (`qh`), if it has a suit sign.
 fn ascii_suits(word: &str) -> Option<String> {
     let letter = |c: char| match c {
@@ -35,35 +53,69 @@ fn ascii_suits(word: &str) -> Option<String> {
     })
 }
 
-/// What an option answers to, best first: its value (the game's own code), then its label,
-/// the label without the part in brackets, the label's first word (a card face, with the
-/// suit as a letter too) and the rest of it (a state's name).
-pub fn aliases(option: &PickOption) -> (Vec<String>, Vec<String>) {
-    let exact = match &*option.value {
-        serde_json::Value::String(s) => vec![s.to_lowercase()],
-        serde_json::Value::Number(n) => vec![n.to_string()],
-        _ => Vec::new(),
-    };
-    let mut other = Vec::new();
-    let bare: String = option
-        .label
-        .split('(')
-        .next()
-        .unwrap_or_default()
-        .to_string();
-    let all = words(&option.label);
-    let short = words(&bare);
-    other.push(all.join(" "));
-    other.push(short.join(" "));
-    if short.len() >= 2 {
-        other.push(short[0].clone());
-        if let Some(face) = ascii_suits(&short[0]) {
-            other.push(face);
-        }
-        other.push(short[1..].join(" "));
+/// One name of an option: its words, and how strongly it names it (0: a code, the game's own
+/// name for it; 1: words of its label).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alias {
+    /// The words, normalized.
+    pub words: Vec<String>,
+    /// 0 for a code, 1 for words.
+    pub tier: u8,
+}
+
+/// The label's words before any part in brackets ("Q♥ Tennessee (11)": "Q♥ Tennessee").
+fn bare(label: &str) -> &str {
+    label.split('(').next().unwrap_or_default()
+}
+
+/// So many units of one kind in a placement's label ("2 purple").
+pub type Part = (u32, String);
+
+/// The part of a placement's label before its colon ("New York: 1 purple": "New York"), and
+/// the rest as (count, word) pairs, when the label has that form.
+pub fn head_and_parts(label: &str) -> Option<(Vec<String>, Vec<Part>)> {
+    let (head, tail) = bare(label).split_once(':')?;
+    let tail = words(tail);
+    if tail.is_empty() || !tail.len().is_multiple_of(2) {
+        return None;
     }
-    other.retain(|a| !a.is_empty());
-    (exact, other)
+    let parts = tail
+        .chunks(2)
+        .map(|pair| Some((pair[0].parse().ok()?, pair[1].clone())))
+        .collect::<Option<Vec<_>>>()?;
+    Some((words(head), parts))
+}
+
+/// What an option answers to: the code printed for it and its value (a code), then its label
+/// with and without the parts in brackets, a card's face (with the suit as a letter too) and
+/// name, and a placement's state or region.
+pub fn aliases(option: &PickOption, code: Option<&str>) -> Vec<Alias> {
+    let mut out: Vec<Alias> = Vec::new();
+    let mut add = |words: Vec<String>, tier: u8| {
+        if !words.is_empty() && !out.iter().any(|a| a.words == words) {
+            out.push(Alias { words, tier });
+        }
+    };
+    if let Some(code) = code {
+        add(vec![code.to_lowercase()], 0);
+    }
+    if let serde_json::Value::String(s) = &*option.value {
+        add(vec![s.to_lowercase()], 0);
+    }
+    add(words(&option.label), 1);
+    let short = words(bare(&option.label));
+    if short.len() >= 2
+        && let Some(face) = ascii_suits(&short[0])
+    {
+        add(vec![short[0].clone()], 1);
+        add(vec![face], 1);
+        add(short[1..].to_vec(), 1);
+    }
+    add(short, 1);
+    if let Some((head, _)) = head_and_parts(&option.label) {
+        add(head, 1);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -77,16 +129,53 @@ mod tests {
         assert_eq!(words("CA=2 -- x"), vec!["ca=2", "x"]);
     }
 
+    fn names(option: &PickOption, code: Option<&str>) -> Vec<String> {
+        aliases(option, code)
+            .into_iter()
+            .map(|a| a.words.join(" "))
+            .collect()
+    }
+
     #[test]
     fn a_card_answers_to_its_code_face_and_name() {
         let option = PickOption::new("TN", "Q♥ Tennessee (11)");
-        let (exact, other) = aliases(&option);
-        assert_eq!(exact, vec!["tn"]);
+        let all = aliases(&option, Some("TN"));
+        assert_eq!(all[0].words, vec!["tn"]);
+        assert_eq!(all[0].tier, 0);
+        let names = names(&option, Some("TN"));
         for alias in ["q♥ tennessee 11", "q♥ tennessee", "q♥", "qh", "tennessee"] {
-            assert!(other.contains(&alias.to_string()), "{alias} in {other:?}");
+            assert!(names.contains(&alias.to_string()), "{alias} in {names:?}");
         }
-        let (_, other) = aliases(&PickOption::new("NC", "10♠ North Carolina (16)"));
-        assert!(other.contains(&"10s".to_string()));
-        assert!(other.contains(&"north carolina".to_string()));
+        let names = self::names(&PickOption::new("NC", "10♠ North Carolina (16)"), None);
+        assert!(names.contains(&"10s".to_string()));
+        assert!(names.contains(&"north carolina".to_string()));
+        // Only a card's face is a name of its own: not the first word of any label.
+        let names = self::names(&PickOption::new("AS", "American Samoa"), None);
+        assert!(!names.contains(&"american".to_string()), "{names:?}");
+    }
+
+    #[test]
+    fn a_placement_answers_to_its_state_and_splits_into_cubes() {
+        let option = PickOption::new("NY", "New York: 1 purple + 1 yellow").coded("NY-1P1Y");
+        let names = names(&option, Some("NY-1P1Y"));
+        for alias in ["ny-1p1y", "ny", "new york 1 purple 1 yellow", "new york"] {
+            assert!(names.contains(&alias.to_string()), "{alias} in {names:?}");
+        }
+        assert_eq!(
+            head_and_parts(&option.label),
+            Some((
+                vec!["new".into(), "york".into()],
+                vec![(1, "purple".into()), (1, "yellow".into())]
+            ))
+        );
+        assert_eq!(head_and_parts("Lucy Stone (+1 button; on 3-6: x)"), None);
+    }
+
+    #[test]
+    fn commas_are_kept_between_words() {
+        assert_eq!(
+            tokens("NY 2, NJ,1 ,x"),
+            vec!["ny", "2", ",", "nj", ",", "1", ",", "x"]
+        );
     }
 }
