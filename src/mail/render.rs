@@ -655,33 +655,66 @@ mod html_validity {
             ("votes-for-women", 2),
         ] {
             let ask = serde_json::to_value(ask(kind, seats)).unwrap();
-            push("turn", json!({"kind": "turn", "game": game, "you": you, "lines": ["Bo bids 270"],
+            push(
+                "turn",
+                json!({"kind": "turn", "game": game, "you": you, "lines": ["Bo bids 270"],
                 "choices": ["Pass"], "deadline": at, "token": "tok", "ask": ask,
-                "messages": [message]}));
-            push("answer", json!({"kind": "answer", "game": game, "you": you, "line": "2 <QH>",
+                "messages": [message]}),
+            );
+            push(
+                "answer",
+                json!({"kind": "answer", "game": game, "you": you, "line": "2 <QH>",
                 "played": false, "text": "no such choice", "lines": ["Cy passes"], "ask": ask,
-                "token": "tok"}));
-            push("invite", json!({"kind": "invite", "game": game, "you": you, "others": [you],
+                "token": "tok"}),
+            );
+            push(
+                "invite",
+                json!({"kind": "invite", "game": game, "you": you, "others": [you],
                 "time_control": "3 days a move", "choices": ["Pass"], "token": "tok", "ask": ask,
                 "commitment": "ab12", "table": [{"name": "Bo", "seat": "East", "you": false,
                 "partner": false}], "options": [["Target", "7"]], "game_kind": kind,
-                "at_move": 3}));
+                "at_move": 3}),
+            );
         }
-        push("over", json!({"kind": "over", "game": game, "you": you, "result": "North & South win",
+        push(
+            "over",
+            json!({"kind": "over", "game": game, "you": you, "result": "North & South win",
             "scores": [[you, 7]], "winners": ["Ann <b>"], "lines": ["The end"], "seed": "00",
-            "commitment": "ab", "cancelled": false}));
-        push("undeliverable", json!({"kind": "undeliverable", "game": game, "seat": you,
-            "address": "b…@e…", "error": "550 <no>"}));
-        push("idle", json!({"kind": "idle", "game": game, "seat": you, "since": at}));
-        push("clock", json!({"kind": "clock", "game": game, "headline": "time ran out",
-            "lines": ["The clock played"], "deadline": at, "token": "tok"}));
-        push("link", json!({"kind": "link", "game": game, "headline": "a new link", "lines": ["x"],
-            "manage": false, "token": "tok"}));
-        push("sign_in", json!({"kind": "sign_in", "address": "a@b.c", "minutes": 15, "token": "t"}));
-        push("message", json!({"kind": "message", "game": game, "name": "Ann", "messages": [message],
-            "token": "tok"}));
-        push("table", json!({"kind": "table", "table_id": 3, "game_name": "Statehood",
-            "headline": "you are invited", "lines": ["Bo invites you"], "token": "t"}));
+            "commitment": "ab", "cancelled": false}),
+        );
+        push(
+            "undeliverable",
+            json!({"kind": "undeliverable", "game": game, "seat": you,
+            "address": "b…@e…", "error": "550 <no>"}),
+        );
+        push(
+            "idle",
+            json!({"kind": "idle", "game": game, "seat": you, "since": at}),
+        );
+        push(
+            "clock",
+            json!({"kind": "clock", "game": game, "headline": "time ran out",
+            "lines": ["The clock played"], "deadline": at, "token": "tok"}),
+        );
+        push(
+            "link",
+            json!({"kind": "link", "game": game, "headline": "a new link", "lines": ["x"],
+            "manage": false, "token": "tok"}),
+        );
+        push(
+            "sign_in",
+            json!({"kind": "sign_in", "address": "a@b.c", "minutes": 15, "token": "t"}),
+        );
+        push(
+            "message",
+            json!({"kind": "message", "game": game, "name": "Ann", "messages": [message],
+            "token": "tok"}),
+        );
+        push(
+            "table",
+            json!({"kind": "table", "table_id": 3, "game_name": "Statehood",
+            "headline": "you are invited", "lines": ["Bo invites you"], "token": "t"}),
+        );
         out
     }
 
@@ -693,14 +726,21 @@ mod html_validity {
         for (name, notice) in &all {
             let rendered = render(notice, &ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
             let problems = document_problems(&rendered.html);
-            assert!(problems.is_empty(), "{name}: {problems:?}\n{}", rendered.html);
+            assert!(
+                problems.is_empty(),
+                "{name}: {problems:?}\n{}",
+                rendered.html
+            );
             let title = rendered
                 .html
                 .split("<title>")
                 .nth(1)
                 .and_then(|t| t.split("</title>").next())
                 .unwrap_or_default();
-            assert!(!title.is_empty() && !title.contains('<'), "{name}: title {title:?}");
+            assert!(
+                !title.is_empty() && !title.contains('<'),
+                "{name}: title {title:?}"
+            );
             assert!(!rendered.html.contains("<script"), "{name}");
         }
         let digest = Digest {

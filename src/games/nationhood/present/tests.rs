@@ -85,7 +85,7 @@ fn an_offer_reads_from_the_seat_that_answers_it() {
          You hold: K♠ 5♥ 4♥ 3♥ J♦ 2♣ Joker; in runs (kept if war comes): 3♥ 4♥ 5♥"
     );
     let bo = text(&table(), Viewer::Seat(1));
-    assert!(bo.contains("You hold: A♠ A♦ 10♣"), "{bo}");
+    assert!(bo.contains("You hold: A♠ 8♠ Q♥ A♦ 6♦ 2♦ 10♣"), "{bo}");
     assert!(
         !bo.contains("Joker") && !bo.contains("5♥"),
         "Ann's hand is hidden: {bo}"
