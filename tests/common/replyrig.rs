@@ -318,6 +318,14 @@ pub fn listed(text: &str) -> Vec<Listed> {
                     !hint.contains(':') || hint.contains("in all")
                 })
                 .collect();
+            if let Some(rest) = option.strip_prefix(postplay::mail::reply::SAME_AS) {
+                let number: usize = rest.trim_end_matches(')').parse().unwrap();
+                let same = out[number - 1].params.clone();
+                for (param, earlier) in out.last_mut().unwrap().params.iter_mut().zip(same) {
+                    param.options = earlier.options;
+                }
+                continue;
+            }
             if option.starts_with(postplay::mail::reply::PARAM_MARK) {
                 current = Some(current.map_or(0, |c: usize| c + 1));
                 continue;

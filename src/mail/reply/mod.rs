@@ -85,7 +85,7 @@ fn has_options(param: &crate::engine::Param) -> bool {
 
 /// The seat's choices as numbered reply lines.
 pub fn reply_lines(choices: &[Choice]) -> Vec<ReplyLine> {
-    choices
+    let mut lines: Vec<ReplyLine> = choices
         .iter()
         .enumerate()
         .map(|(i, choice)| {
@@ -116,8 +116,24 @@ pub fn reply_lines(choices: &[Choice]) -> Vec<ReplyLine> {
                 options,
             }
         })
-        .collect()
+        .collect();
+    // Options listed whole once: a later choice offering the very same ones (a hand of cards
+    // to play as an event, for campaigning, ...) refers back to the first.
+    for i in 1..lines.len() {
+        if lines[i].options.is_empty() {
+            continue;
+        }
+        if let Some(first) = lines[..i].iter().find(|l| l.options == lines[i].options) {
+            let same = format!("{SAME_AS}{})", first.number);
+            lines[i].options = vec![same];
+        }
+    }
+    lines
 }
+
+/// How a choice's option list says it offers the same options as an earlier choice (the
+/// number and a closing bracket follow): "(the same as 1)".
+pub const SAME_AS: &str = "(the same as ";
 
 #[cfg(test)]
 mod tests {
@@ -154,5 +170,26 @@ mod tests {
         assert_eq!(lines[2].number, 3);
         assert_eq!(lines[2].text, "Play a card <card>");
         assert_eq!(lines[2].options, vec!["TN  Q♥ Tennessee (11)"]);
+    }
+
+    #[test]
+    fn the_same_options_are_listed_once() {
+        let hand = || ParamKind::One {
+            options: vec![
+                PickOption::new("a", "Frances Willard"),
+                PickOption::new("b", "Carrie Chapman Catt"),
+            ],
+        };
+        let choices = vec![
+            Choice::action("As an event", json!({"type": "event"})).with_param("card", "?", hand()),
+            Choice::action("For organizing", json!({"type": "organize"})).with_param(
+                "card",
+                "?",
+                hand(),
+            ),
+        ];
+        let lines = reply_lines(&choices);
+        assert_eq!(lines[0].options.len(), 2);
+        assert_eq!(lines[1].options, vec!["(the same as 1)".to_string()]);
     }
 }
