@@ -987,3 +987,87 @@ async fn a_table_opened_in_the_lobby_fills_with_three_players_and_is_played_to_i
     worker.stop().await;
     db.drop().await;
 }
+
+/// A Suffragist at phone size taps "Make it standing" on her seat's page: the order stands,
+/// the next Strategy phase is never put to her, and a tap cancels it.
+#[actix_web::test]
+async fn a_standing_order_is_given_and_cancelled_by_tapping_at_phone_size() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let (id, tokens) = create_game(&db, "votes-for-women", &["Ann", "Bo"], 61).await;
+    let driver = Driver::start().await;
+    driver.viewport(390, 844).await;
+    let page = format!("{base}/play/{}", tokens[0]);
+    driver.goto(&page).await;
+    let shown = driver
+        .wait_source("the seat's standing orders", |p| {
+            p.contains("Settled ahead")
+        })
+        .await;
+    assert!(shown.contains("Commit no buttons in every Strategy phase"));
+    assert!(
+        !shown.contains("Defer to the Suffragist"),
+        "only her own orders"
+    );
+    driver
+        .click("#settled form:has(input[value=\"commit-none\"]) button")
+        .await;
+    driver
+        .wait_source("the order shown as standing", |p| {
+            p.contains("Standing: Commit no buttons in every Strategy phase")
+        })
+        .await;
+    assert_eq!(
+        db.store.standing_orders(id, 0).await.unwrap(),
+        ["commit-none"]
+    );
+    // The game goes on: her commitment is made for her, never asked.
+    let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(61));
+    let standing = loop {
+        let loaded = db.store.load(id).await.unwrap();
+        assert!(
+            loaded.game.outcome().is_none(),
+            "a Strategy phase comes first"
+        );
+        let seat = loaded.game.active()[0];
+        assert!(
+            !(seat == 0
+                && loaded
+                    .game
+                    .choices(0)
+                    .iter()
+                    .any(|c| c.command.get("type") == Some(&json!("commit")))),
+            "the Suffragist is asked to commit"
+        );
+        let command =
+            postplay::engine::bot::random_command(loaded.game.as_ref(), seat, &mut rng).unwrap();
+        db.store
+            .submit(id, seat, &command, Some(loaded.row.head_seq))
+            .await
+            .unwrap();
+        let made = db.store.commands(id, loaded.row.head_seq).await.unwrap();
+        if let Some(entry) = made.iter().find(|e| e.by() == Some("standing")) {
+            break entry.seq;
+        }
+    };
+    driver.goto(&format!("{base}/games/{id}/log")).await;
+    driver
+        .wait_source("the game's log to say the order made the move", |p| {
+            p.contains("(by their standing order)")
+        })
+        .await;
+    driver.goto(&page).await;
+    driver
+        .click("#settled form:has(input[value=\"commit-none\"]) button")
+        .await;
+    driver
+        .wait_source("the order offered again", |p| {
+            p.contains("Commit no buttons in every Strategy phase. <button")
+        })
+        .await;
+    assert!(db.store.standing_orders(id, 0).await.unwrap().is_empty());
+    assert!(standing > 0);
+    driver.screenshot("standing-order").await;
+    driver.stop().await;
+    db.drop().await;
+}
