@@ -1058,6 +1058,11 @@ async fn a_standing_order_is_given_and_cancelled_by_tapping_at_phone_size() {
         .await;
     driver.goto(&page).await;
     driver
+        .wait_source("the seat's page to say the order made the move", |p| {
+            p.contains("(by their standing order)")
+        })
+        .await;
+    driver
         .click("#settled form:has(input[value=\"commit-none\"]) button")
         .await;
     driver

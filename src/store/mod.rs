@@ -601,6 +601,23 @@ impl Store {
             .collect()
     }
 
+    /// The entries after `after` made by someone other than their seat's hand, with the mark
+    /// (for a log that says who made them).
+    pub async fn marks(&self, id: i64, after: i64) -> Result<Vec<(i64, Mark)>, sqlx::Error> {
+        let rows: Vec<(i64, String)> = sqlx::query_as(
+            "SELECT seq, made_by FROM commands WHERE game_id = $1 AND seq > $2 \
+             AND made_by IS NOT NULL ORDER BY seq",
+        )
+        .bind(id)
+        .bind(after)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(seq, word)| Some((seq, Mark::parse(&word)?)))
+            .collect())
+    }
+
     /// The game replayed to its current head (from the cache, advanced by the log's tail).
     pub async fn load(&self, id: i64) -> Result<Loaded, StoreError> {
         let row = self.game(id).await?.ok_or(StoreError::NotFound)?;

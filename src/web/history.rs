@@ -75,12 +75,7 @@ fn periods(steps: &[Step], period_name: &str, names: &[String]) -> Vec<Period> {
         let period = out.last_mut().expect("pushed above");
         for line in &step.lines {
             let mut text = render(line, names);
-            text.push_str(match step.mark {
-                Some(Mark::Clock) => " (played by the clock)",
-                Some(Mark::Auto) => " (their only move, played for them)",
-                Some(Mark::Standing) => " (by their standing order)",
-                Some(Mark::Organiser) | None => "",
-            });
+            text.push_str(mark_note(step.mark));
             period.lines.push(Line {
                 seq: step.seq,
                 at: when(&step.at),
@@ -279,3 +274,13 @@ pub async fn replay(
 
 #[cfg(test)]
 mod tests;
+
+/// What a log line adds about who made its entry, when not the seat by its own hand.
+pub(super) fn mark_note(mark: Option<Mark>) -> &'static str {
+    match mark {
+        Some(Mark::Clock) => " (played by the clock)",
+        Some(Mark::Auto) => " (their only move, played for them)",
+        Some(Mark::Standing) => " (by their standing order)",
+        Some(Mark::Organiser) | None => "",
+    }
+}

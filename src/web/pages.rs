@@ -407,17 +407,22 @@ const MOST_NEW_LINES: usize = 60;
 
 /// The play page's log: the moves since `since` (the viewer's last visit or move, marked new),
 /// at least the last eight moves, at most [`MOST_NEW_LINES`] lines.
-fn log_lines(loaded: &Loaded, names: &[String], since: i64) -> Vec<LogLine> {
-    let head = loaded.row.head_seq;
-    let from = since.min(head - 8);
+fn log_lines(
+    loaded: &Loaded,
+    names: &[String],
+    since: i64,
+    marks: &[(i64, crate::engine::record::Mark)],
+) -> Vec<LogLine> {
+    let from = log_start(loaded, since);
     let mut lines: Vec<LogLine> = loaded
         .log
         .iter()
         .filter(|(seq, _, _)| *seq > from || (from < 0 && *seq == 0))
         .flat_map(|(seq, _, lines)| {
+            let mark = marks.iter().find(|(at, _)| at == seq).map(|(_, m)| *m);
             lines.iter().map(move |l| LogLine {
                 seq: *seq,
-                text: render(l, names),
+                text: render(l, names) + super::history::mark_note(mark),
                 new: *seq > since,
             })
         })
@@ -425,6 +430,12 @@ fn log_lines(loaded: &Loaded, names: &[String], since: i64) -> Vec<LogLine> {
     let extra = lines.len().saturating_sub(MOST_NEW_LINES);
     lines.drain(..extra);
     lines
+}
+
+/// The last entry before the seat page's log: the lines since the viewer's last look, and at
+/// least the last eight entries.
+fn log_start(loaded: &Loaded, since: i64) -> i64 {
+    since.min(loaded.row.head_seq - 8)
 }
 
 /// The last move `viewer` made itself, or the start.
@@ -603,7 +614,11 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
     };
     let active = loaded.game.active();
     let since = seen.unwrap_or(0).max(last_own_move(loaded, viewer));
-    let log = log_lines(loaded, &names, since);
+    let marks = state
+        .store
+        .marks(loaded.row.id, log_start(loaded, since))
+        .await?;
+    let log = log_lines(loaded, &names, since, &marks);
     let (clock, deadlines) = crate::clock::deadlines(&state.store, loaded.row.id).await?;
     let now = state.store.now();
     let waiting: Vec<(Seat, String)> = deadlines
