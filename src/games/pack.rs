@@ -174,3 +174,26 @@ pub fn by_suit(hand: &[Card]) -> Vec<Card> {
     });
     sorted
 }
+
+/// What a list of players says after a name: " (you, dealer)", " (you)", or nothing.
+pub fn seat_marks(you: bool, dealer: bool) -> String {
+    let marks: Vec<&str> = [(you, "you"), (dealer, "dealer")]
+        .into_iter()
+        .filter_map(|(on, mark)| on.then_some(mark))
+        .collect();
+    if marks.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", marks.join(", "))
+    }
+}
+
+/// Whose turn it is to do `task` ("to play"), as the reader reads it: "Your turn to play." or
+/// "Cy to play.".
+pub fn turn_sentence(you: bool, name: &str, task: &str) -> String {
+    if you {
+        format!("Your turn {task}.")
+    } else {
+        format!("{name} {task}.")
+    }
+}

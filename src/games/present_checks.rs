@@ -5,7 +5,6 @@
 use crate::engine::bot::{bot_rng, fill_at_random};
 use crate::engine::present::{Names, esc};
 use crate::engine::{Log, Match, Rules, Seed, Viewer};
-use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// Names with characters HTML must escape, so escaping is checked too.
@@ -24,20 +23,6 @@ pub struct Sizes {
     pub p50: usize,
     /// The text of the largest.
     pub largest: String,
-}
-
-/// Every key of a JSON value, at any depth.
-fn keys(value: &Value, out: &mut BTreeSet<String>) {
-    match value {
-        Value::Object(map) => {
-            for (k, v) in map {
-                out.insert(k.clone());
-                keys(v, out);
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|v| keys(v, out)),
-        _ => {}
-    }
 }
 
 /// The words of a text, lower case, underscores kept (so `face_up` is one word).
@@ -119,10 +104,9 @@ where
                 Viewer::Auditor,
             ] {
                 let view = R::view(&live.state, viewer);
-                keys(
+                field_names.extend(crate::engine::present::check::field_names(
                     &serde_json::to_value(&view).expect("views serialize"),
-                    &mut field_names,
-                );
+                ));
                 let p = R::position(&view, &present);
                 let what = format!("game {n}, step {step}, {viewer:?}");
                 for text in [&p.text, &p.html] {

@@ -6,21 +6,7 @@ use crate::engine::{Choice, ParamKind, PickOption};
 use serde_json::Value;
 use std::fmt::Write;
 
-/// Escapes text for HTML content and attribute values.
-pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::engine::present::esc;
 
 /// A card drawn as a card: rank and suit in its colour, the state and its electoral votes.
 pub fn card_html(card: Card) -> String {

@@ -292,25 +292,13 @@ pub async fn refuse(
     loaded: &crate::store::Loaded,
     reply: &Reply<'_>,
 ) -> Result<(), sqlx::Error> {
-    let mut tx = pool.begin().await?;
-    decide(&mut tx, reply.id, Status::Refused, reply.text, None).await?;
     let head = loaded.row.head_seq;
-    answer(
-        &mut tx,
-        game_id,
-        head,
-        loaded.game.as_ref(),
-        &loaded.log,
-        head,
-        reply,
-        false,
-    )
-    .await?;
-    tx.commit().await
+    answer_without_move(pool, game_id, loaded, reply, head, Status::Refused).await
 }
 
 /// Answers a reply that was done without a move (a standing order given or cancelled): the
-/// message is done, and the answer says what was settled, with the position now.
+/// message is done, and the answer says what was settled, with the position now and the
+/// log since `since`.
 pub async fn noted(
     pool: &PgPool,
     game_id: i64,
@@ -318,9 +306,21 @@ pub async fn noted(
     reply: &Reply<'_>,
     since: i64,
 ) -> Result<(), sqlx::Error> {
+    answer_without_move(pool, game_id, loaded, reply, since, Status::Done).await
+}
+
+async fn answer_without_move(
+    pool: &PgPool,
+    game_id: i64,
+    loaded: &crate::store::Loaded,
+    reply: &Reply<'_>,
+    since: i64,
+    status: Status,
+) -> Result<(), sqlx::Error> {
     let mut tx = pool.begin().await?;
-    decide(&mut tx, reply.id, Status::Done, reply.text, None).await?;
+    decide(&mut tx, reply.id, status, reply.text, None).await?;
     let head = loaded.row.head_seq;
+    let done = status == Status::Done;
     answer(
         &mut tx,
         game_id,
@@ -329,7 +329,7 @@ pub async fn noted(
         &loaded.log,
         since,
         reply,
-        true,
+        done,
     )
     .await?;
     tx.commit().await

@@ -135,18 +135,7 @@ fn players(v: &View, names: &Names) -> String {
     order
         .iter()
         .map(|&s| {
-            let mut marks = Vec::new();
-            if v.you == Some(s) {
-                marks.push("you");
-            }
-            if v.dealer == s {
-                marks.push("dealer");
-            }
-            let marks = if marks.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", marks.join(", "))
-            };
+            let marks = crate::games::pack::seat_marks(v.you == Some(s), v.dealer == s);
             let rubbers = if v.rubbers > 1 {
                 format!(", {} won", count(v.rubbers_won[s], "rubber"))
             } else {

@@ -135,18 +135,7 @@ fn players(v: &View, names: &Names) -> String {
     (0..seats)
         .map(|i| (start + i) % seats)
         .map(|s| {
-            let mut marks = Vec::new();
-            if v.you == Some(s) {
-                marks.push("you");
-            }
-            if v.dealer == s {
-                marks.push("dealer");
-            }
-            let marks = if marks.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", marks.join(", "))
-            };
+            let marks = crate::games::pack::seat_marks(v.you == Some(s), v.dealer == s);
             format!(
                 "{}{marks} {}, {}",
                 names.of(s),
@@ -181,11 +170,7 @@ fn to_move(v: &View, names: &Names) -> String {
         Phase::ForcedPuertoRico => "to declare Puerto Rico: the stock is gone",
         Phase::PuertoRicoChallenges | Phase::Over => return String::new(),
     };
-    if v.you == Some(turn) {
-        format!("Your turn {task}.")
-    } else {
-        format!("{} {task}.", names.of(turn))
-    }
+    crate::games::pack::turn_sentence(v.you == Some(turn), &names.of(turn), task)
 }
 
 /// The position as `view` shows it, with the players' names.

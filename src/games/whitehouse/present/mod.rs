@@ -159,11 +159,7 @@ fn to_move(v: &View, names: &Names) -> String {
         Phase::Play => "to play",
         Phase::HandOver | Phase::Over => return String::new(),
     };
-    if v.you == Some(turn) {
-        format!("Your turn {task}.")
-    } else {
-        format!("{} {task}.", names.of(turn))
-    }
+    crate::games::pack::turn_sentence(v.you == Some(turn), &names.of(turn), task)
 }
 
 fn active_seats(v: &View) -> usize {
