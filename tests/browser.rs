@@ -1017,6 +1017,10 @@ async fn a_standing_order_is_given_and_cancelled_by_tapping_at_phone_size() {
             p.contains("Standing: Commit no buttons in every Strategy phase")
         })
         .await;
+    driver
+        .script("document.getElementById('settled').scrollIntoView(); return true;")
+        .await;
+    driver.screenshot("standing-order").await;
     assert_eq!(
         db.store.standing_orders(id, 0).await.unwrap(),
         ["commit-none"]
@@ -1072,7 +1076,6 @@ async fn a_standing_order_is_given_and_cancelled_by_tapping_at_phone_size() {
         .await;
     assert!(db.store.standing_orders(id, 0).await.unwrap().is_empty());
     assert!(standing > 0);
-    driver.screenshot("standing-order").await;
     driver.stop().await;
     db.drop().await;
 }
