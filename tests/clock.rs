@@ -325,12 +325,23 @@ async fn two_schedulers_racing_apply_a_deadline_once() {
     let b = Scheduler::new(Arc::new(rig.store.clone_handle()));
     let (ta, tb) = tokio::join!(a.tick(), b.tick());
     let (ta, tb) = (ta.unwrap(), tb.unwrap());
-    assert_eq!(ta.timeouts + tb.timeouts, 10, "{ta:?} {tb:?}");
+    // The clock plays each late seat's whole turn (a Nationhood turn is a draw and a
+    // discard), once: every entry is the clock's, for that one seat, and the other seat is
+    // awaited now.
+    let mut played = 0;
     for id in ids {
         let commands = rig.store.commands(id, 0).await.unwrap();
-        assert_eq!(commands.len(), 1, "one timeout per due deadline");
-        assert_eq!(commands[0].by(), Some("clock"));
+        assert!(!commands.is_empty(), "the due deadline was applied");
+        assert!(commands.iter().all(|c| c.by() == Some("clock")));
+        assert!(commands.iter().all(|c| c.seat == commands[0].seat));
+        assert_eq!(
+            rig.active(id).await,
+            vec![1 - commands[0].seat],
+            "one turn, once"
+        );
+        played += commands.len();
     }
+    assert_eq!(ta.timeouts + tb.timeouts, played, "{ta:?} {tb:?}");
     rig.db.drop().await;
 }
 
@@ -344,7 +355,11 @@ async fn a_move_a_second_early_beats_the_clock_and_a_second_late_is_refused() {
         .game("nationhood", &[("Ann", None), ("Bo", None)], per_move(1))
         .await;
     rig.clock.advance(Duration::days(1) - Duration::seconds(1));
-    rig.play(early).await.expect("in time");
+    // The early one plays its whole turn in time (the clock counts turns, not commands).
+    let mover = rig.active(early).await[0];
+    while rig.active(early).await.contains(&mover) {
+        rig.play(early).await.expect("in time");
+    }
     rig.clock.advance(Duration::seconds(2));
     match rig.play(late).await {
         Err(SubmitError::Refused(m)) => assert!(m.contains("your time ran out"), "{m}"),
@@ -356,7 +371,16 @@ async fn a_move_a_second_early_beats_the_clock_and_a_second_late_is_refused() {
         "nothing written"
     );
     let tick = Scheduler::new(rig.store.clone()).tick().await.unwrap();
-    assert_eq!(tick.timeouts, 1, "the clock moves for the late one only");
+    let by_clock = |commands: Vec<postplay::store::CommandRow>| {
+        commands.iter().filter(|c| c.by() == Some("clock")).count()
+    };
+    assert_eq!(
+        tick.timeouts,
+        by_clock(rig.store.commands(late, 0).await.unwrap()),
+        "the clock moves for the late one only (its whole turn)"
+    );
+    assert!(tick.timeouts >= 1);
+    assert_eq!(by_clock(rig.store.commands(early, 0).await.unwrap()), 0);
     assert_eq!(rig.store.commands(early, 0).await.unwrap()[0].by(), None);
     rig.db.drop().await;
 }
@@ -452,9 +476,9 @@ async fn a_vacation_begun_after_the_deadline_leaves_that_timeout_standing() {
         other => panic!("a late move must be refused: {other:?}"),
     }
     let tick = Scheduler::new(rig.store.clone()).tick().await.unwrap();
-    assert_eq!(
-        tick.timeouts, 1,
-        "the scheduler applies the timeout: {tick:?}"
+    assert!(
+        tick.timeouts >= 1 && !rig.active(late).await.contains(&0),
+        "the scheduler plays the late turn: {tick:?}"
     );
     assert_eq!(
         rig.store
@@ -751,5 +775,129 @@ async fn the_pages_show_the_clock_and_take_a_pause_an_extension_and_a_vacation()
     let view: serde_json::Value = serde_json::from_slice(&res.body().await.unwrap()).unwrap();
     assert_eq!(view["deadlines"][0]["seat"], seat);
     assert!(view["deadlines"][0]["due_at"].is_string());
+    rig.db.drop().await;
+}
+
+/// The seat's bank of clock time (between its turns).
+async fn bank(rig: &Rig, id: i64, seat: i32) -> Duration {
+    let secs: i64 =
+        sqlx::query_scalar("SELECT bank_secs FROM seat_clocks WHERE game_id = $1 AND seat = $2")
+            .bind(id)
+            .bind(seat)
+            .fetch_one(rig.db.store.pool())
+            .await
+            .unwrap();
+    Duration::seconds(secs)
+}
+
+#[actix_web::test]
+async fn a_fischer_turn_of_several_commands_earns_one_increment() {
+    let rig = Rig::new().await;
+    let fischer = ClockSettings {
+        control: TimeControl::Fischer {
+            initial_days: 3,
+            increment_days: 1,
+            cap_days: 10,
+        },
+        ..ClockSettings::default()
+    };
+    // A Nationhood turn is a draw, then a discard (and any cities between): several commands.
+    let id = rig
+        .game("nationhood", &[("Ann", None), ("Bo", None)], fischer)
+        .await;
+    let seat = rig.active(id).await[0];
+    let due = rig.due(id, seat as i32).await.unwrap();
+    assert_eq!(due, monday() + Duration::days(3));
+    rig.clock.advance(Duration::days(1));
+    rig.store
+        .submit(id, seat, &json!({"type": "draw_stock"}), None)
+        .await
+        .unwrap();
+    assert_eq!(rig.active(id).await, vec![seat], "the turn goes on");
+    assert_eq!(
+        rig.due(id, seat as i32).await.unwrap(),
+        due,
+        "a command within the turn neither grants time nor starts a fresh wait"
+    );
+    rig.clock.advance(Duration::days(1));
+    let card = rig
+        .store
+        .load(id)
+        .await
+        .unwrap()
+        .game
+        .view(Viewer::Seat(seat))["hands"][seat][0]
+        .clone();
+    rig.store
+        .submit(id, seat, &json!({"type": "discard", "card": card}), None)
+        .await
+        .unwrap();
+    assert_ne!(
+        rig.active(id).await,
+        vec![seat],
+        "the discard ends the turn"
+    );
+    assert_eq!(
+        bank(&rig, id, seat as i32).await,
+        Duration::days(3 - 2 + 1),
+        "two days used, one increment for the one turn"
+    );
+    rig.db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_command_then_its_undo_leave_the_deadline_where_it_was() {
+    let rig = Rig::new().await;
+    let fischer = ClockSettings {
+        control: TimeControl::Fischer {
+            initial_days: 5,
+            increment_days: 2,
+            cap_days: 10,
+        },
+        ..ClockSettings::default()
+    };
+    let id = rig
+        .game("votes-for-women", &[("Ann", None), ("Bo", None)], fischer)
+        .await;
+    // Play until a seat's move may be taken back, an hour a move.
+    let mut rng = postplay::engine::bot::bot_rng(&Seed::from_number(5));
+    let seat = loop {
+        let loaded = rig.store.load(id).await.unwrap();
+        assert!(loaded.game.outcome().is_none(), "an undoable move comes");
+        let seat = loaded.game.active()[0];
+        let command =
+            postplay::engine::bot::random_command(loaded.game.as_ref(), seat, &mut rng).unwrap();
+        let due = rig.due(id, seat as i32).await;
+        rig.clock.advance(Duration::hours(1));
+        rig.store
+            .submit(id, seat, &command, Some(loaded.row.head_seq))
+            .await
+            .unwrap();
+        let now = rig.store.load(id).await.unwrap();
+        if now.game.active().contains(&seat) {
+            assert_eq!(
+                rig.due(id, seat as i32).await,
+                due,
+                "the turn's deadline stands"
+            );
+        }
+        if now.game.can_undo(seat) {
+            break seat;
+        }
+    };
+    let due = rig.due(id, seat as i32).await.unwrap();
+    for _ in 0..3 {
+        rig.clock.advance(Duration::hours(5));
+        let head = rig.store.load(id).await.unwrap().row.head_seq;
+        rig.store.undo(id, seat, Some(head)).await.unwrap();
+        assert_eq!(
+            rig.due(id, seat as i32).await.unwrap(),
+            due,
+            "an undo grants no time"
+        );
+        if !rig.store.load(id).await.unwrap().game.can_undo(seat) {
+            break;
+        }
+    }
     rig.db.drop().await;
 }

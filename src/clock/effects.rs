@@ -7,6 +7,7 @@
 use super::waits::{self, GameClock};
 use crate::domain::{ClockSettings, TimeControl};
 use crate::engine::log::render;
+use crate::engine::record::Mark;
 use crate::mail::outbox::{News, Readers, enqueue_clock};
 use crate::store::effects::{Appended, Creation, EffectError, Effects};
 use futures_util::future::BoxFuture;
@@ -67,7 +68,7 @@ impl Effects for ClockEffects {
                         "the clock moves only for a seat whose time has run out".into(),
                     ));
                 }
-            } else if clock.settings.times_out() && entry.by.is_none() {
+            } else if clock.settings.times_out() && matches!(entry.by, None | Some(Mark::Undo)) {
                 let late = waits::wait(tx, game_id, mover)
                     .await?
                     .and_then(|w| w.due_at)
@@ -84,8 +85,12 @@ impl Effects for ClockEffects {
             } else {
                 entry.game.active()
             };
+            // The clock counts turns, not commands: a seat that moves and is still to move
+            // goes on with the same wait (no allowance or increment per command, none for an
+            // undo); it ends, with its increment, when the seat is no longer awaited.
+            let turn_goes_on = entry.before.contains(&entry.seat) && after.contains(&entry.seat);
             for &seat in entry.before {
-                if seat == entry.seat || !after.contains(&seat) {
+                if !after.contains(&seat) {
                     waits::finish(
                         tx,
                         &clock,
@@ -98,12 +103,16 @@ impl Effects for ClockEffects {
                 }
             }
             for &seat in &after {
-                if seat == entry.seat || !entry.before.contains(&seat) {
+                if !entry.before.contains(&seat) {
                     let away = clock.paused
                         || waits::on_vacation(tx, &clock, game_id, seat as i32).await?;
                     waits::start(tx, &clock, game_id, seat as i32, entry.seq, entry.at, away)
                         .await?;
                 }
+            }
+            if turn_goes_on && entry.by_clock() {
+                // The clock plays the rest of a turn whose time ran out, one move a tick.
+                waits::due_again(tx, game_id, mover, entry.at).await?;
             }
             if entry.by_clock() {
                 tell_everyone(tx, entry, &clock.settings).await?;

@@ -205,6 +205,26 @@ pub async fn finish(
     Ok(())
 }
 
+/// Makes the seat's running wait due again at `now`, its lease ended: the clock moved for it
+/// and it is still to move, so the scheduler's next pass plays its next move too.
+pub async fn due_again(
+    tx: &mut PgConnection,
+    game_id: i64,
+    seat: i32,
+    now: DateTime<Utc>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE seat_clocks SET due_at = $3, remind_at = NULL, lease_until = NULL \
+         WHERE game_id = $1 AND seat = $2 AND awaited_seq IS NOT NULL AND due_at IS NOT NULL",
+    )
+    .bind(game_id)
+    .bind(seat)
+    .bind(now)
+    .execute(tx)
+    .await?;
+    Ok(())
+}
+
 /// Stops the running stretch of the seat's wait (a pause, a vacation); its time stands still.
 pub async fn suspend(
     tx: &mut PgConnection,

@@ -99,6 +99,12 @@ pub trait DynMatch: Send + Sync {
     /// Parses and applies a command; on `Err` nothing changed. Replay uses this as the log
     /// stands; a command from a client goes through [`DynMatch::canonical`] first.
     fn apply_json(&mut self, seat: Seat, command: &Value, log: &mut Log) -> Result<(), ApplyError>;
+    /// Whether `seat` may take back its last command now (see [`Match::undo`]).
+    fn can_undo(&self, seat: Seat) -> bool;
+    /// Takes back `seat`'s last command ([`Match::undo`]); on `Err` nothing changed.
+    fn undo(&mut self, seat: Seat, log: &mut Log) -> Result<(), RuleError>;
+    /// Makes everything played so far final ([`Match::seal`]).
+    fn seal(&mut self);
     /// The game's own serialization of a client's command: what is stored and hashed, never the
     /// client's bytes. Refuses unknown fields, NUL characters and anything over
     /// [`MAX_COMMAND_BYTES`].
@@ -255,6 +261,15 @@ where
     fn apply_json(&mut self, seat: Seat, command: &Value, log: &mut Log) -> Result<(), ApplyError> {
         let command = R::decode(command).map_err(|e| ApplyError::Malformed(e.to_string()))?;
         Ok(self.apply(seat, &command, log)?)
+    }
+    fn can_undo(&self, seat: Seat) -> bool {
+        Match::can_undo(self, seat)
+    }
+    fn undo(&mut self, seat: Seat, log: &mut Log) -> Result<(), RuleError> {
+        Match::undo(self, seat, log)
+    }
+    fn seal(&mut self) {
+        Match::seal(self)
     }
     fn canonical(&self, command: &Value) -> Result<Value, ApplyError> {
         canonical::<R>(command)

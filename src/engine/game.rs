@@ -21,7 +21,34 @@ pub struct Match<R: Rules> {
     /// Set when the game ended outside its rules (a seat forfeited on time, or the organiser
     /// cancelled it): the game is over with this result.
     pub ended: Option<Outcome>,
+    /// The commands the seat now moving may still take back, oldest first: all of one seat,
+    /// made by its own hand since its turn began, each revealing nothing ([`Match::undo`]).
+    takebacks: Vec<Takeback<R>>,
 }
+
+/// A command that may be taken back: the state before it and the public lines it wrote.
+#[derive(Debug)]
+struct Takeback<R: Rules> {
+    seat: Seat,
+    before: R::State,
+    applied: u64,
+    lines: Vec<String>,
+}
+
+impl<R: Rules> Clone for Takeback<R> {
+    fn clone(&self) -> Self {
+        Takeback {
+            seat: self.seat,
+            before: self.before.clone(),
+            applied: self.applied,
+            lines: self.lines.clone(),
+        }
+    }
+}
+
+/// The most takebacks a match keeps: a turn of more commands than this (none of the games
+/// has one) keeps only its latest ones undoable.
+const MAX_TAKEBACKS: usize = 64;
 
 impl<R: Rules> Clone for Match<R> {
     fn clone(&self) -> Self {
@@ -32,6 +59,7 @@ impl<R: Rules> Clone for Match<R> {
             state: self.state.clone(),
             applied: self.applied,
             ended: self.ended.clone(),
+            takebacks: self.takebacks.clone(),
         }
     }
 }
@@ -72,6 +100,7 @@ impl<R: Rules> Match<R> {
             state,
             applied: 0,
             ended: None,
+            takebacks: Vec::new(),
         })
     }
 
@@ -86,10 +115,80 @@ impl<R: Rules> Match<R> {
         if self.ended.is_some() || !R::is_active(&self.state, seat) {
             return Err(RuleError::NotYourTurn);
         }
+        let before = self.state.clone();
+        let written = log.lines().len();
         let mut rng = GameRng::new(&self.seed, self.applied + 1);
         R::apply(&mut self.state, seat, command, &mut rng, log)?;
         self.applied += 1;
+        if self.takebacks.last().is_some_and(|t| t.seat != seat) {
+            self.takebacks.clear();
+        }
+        if self.may_take_back(seat, &before, &rng) {
+            if self.takebacks.len() == MAX_TAKEBACKS {
+                self.takebacks.remove(0);
+            }
+            self.takebacks.push(Takeback {
+                seat,
+                before,
+                applied: self.applied - 1,
+                lines: log.lines()[written..].to_vec(),
+            });
+        } else {
+            self.takebacks.clear();
+        }
         Ok(())
+    }
+
+    /// Whether the command `seat` just played from `before` may be taken back: it drew no
+    /// randomness and revealed nothing, the game goes on, the seat is still to move and nobody
+    /// else was newly awaited (so nobody was told of a position that may be taken back).
+    fn may_take_back(&self, seat: Seat, before: &R::State, rng: &GameRng) -> bool {
+        if rng.drawn() || R::outcome(&self.state).is_some() || !R::is_active(&self.state, seat) {
+            return false;
+        }
+        R::active(&self.state)
+            .into_iter()
+            .all(|s| R::is_active(before, s))
+            && R::keeps_secrets(before, &self.state)
+    }
+
+    /// Whether `seat` may take back its last command now ([`Match::undo`]).
+    pub fn can_undo(&self, seat: Seat) -> bool {
+        self.ended.is_none() && self.takebacks.last().is_some_and(|t| t.seat == seat)
+    }
+
+    /// Takes back `seat`'s last command: the state is again exactly as before it. Allowed for
+    /// a command the seat made by its own hand since its turn began, while no other seat has
+    /// moved, when it drew no randomness and brought no secret to light (see
+    /// [`Rules::keeps_secrets`]). Writes "takes back" with the lines of the command taken back.
+    pub fn undo(&mut self, seat: Seat, log: &mut Log) -> Result<(), RuleError> {
+        if !self.can_undo(seat) {
+            return Err(RuleError::illegal(
+                "nothing to take back: only your own moves since your turn began, before a \
+                 card, a die or a secret was revealed and before anyone else moved",
+            ));
+        }
+        let taken = self.takebacks.pop().expect("can_undo saw one");
+        self.state = taken.before;
+        self.applied = taken.applied;
+        log.push(|| {
+            let what = taken.lines.join(" ");
+            if what.is_empty() {
+                format!(
+                    "{} takes back their last move.",
+                    crate::engine::log::who(seat)
+                )
+            } else {
+                format!("{} takes back: {what}", crate::engine::log::who(seat))
+            }
+        });
+        Ok(())
+    }
+
+    /// Makes the commands played so far final: nothing before this point may be taken back
+    /// (an entry not made by the seat's own hand, such as the clock's or a standing order's).
+    pub fn seal(&mut self) {
+        self.takebacks.clear();
     }
 
     /// The result, once over.
@@ -111,6 +210,7 @@ impl<R: Rules> Match<R> {
             ),
         };
         self.ended = Some(outcome.clone());
+        self.takebacks.clear();
         outcome
     }
 
@@ -126,6 +226,7 @@ impl<R: Rules> Match<R> {
             reason: format!("Cancelled by the organiser: {reason}"),
         };
         self.ended = Some(outcome.clone());
+        self.takebacks.clear();
         Ok(outcome)
     }
 

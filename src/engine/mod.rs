@@ -283,6 +283,17 @@ pub trait Rules: 'static {
         None
     }
 
+    /// Whether `after` keeps every secret of `before`: no card or piece that some seat could
+    /// not see moved, turned or came to light between them (a hand, a deck, a kitty, a sealed
+    /// choice), so everyone knows as much as before and no more. Asked of a command that drew
+    /// no randomness, to know whether its seat may take it back ([`game::Match::undo`]). The
+    /// default, `false`, lets no command be taken back; a game opts in by comparing its hidden
+    /// parts.
+    fn keeps_secrets(before: &Self::State, after: &Self::State) -> bool {
+        let _ = (before, after);
+        false
+    }
+
     /// What a period of play is called in this game, for the log's breaks ("Hand", "Turn").
     const PERIOD: &'static str = "Hand";
 

@@ -105,7 +105,16 @@ pub const BY_AUTO: &str = "auto";
 /// Who the entry a seat's standing order made names in `by`.
 pub const BY_STANDING: &str = "standing";
 
-/// Who made an entry when not its seat by its own hand: the record's `by`.
+/// What an undo entry names in `by`: the seat took back its last command.
+pub const BY_UNDO: &str = "undo";
+
+/// The command of an undo entry (marked [`Mark::Undo`]).
+pub fn undo_command() -> Value {
+    serde_json::json!({"type": "undo"})
+}
+
+/// Who made an entry when not its seat by its own hand, or what kind of entry it is: the
+/// record's `by`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mark {
     /// The correspondence clock: the seat's time ran out (its timeout move, or a forfeit).
@@ -116,11 +125,20 @@ pub enum Mark {
     Auto,
     /// One of the seat's standing orders.
     Standing,
+    /// The seat itself, taking back its last command (see [`crate::engine::Match::undo`]):
+    /// the entry's command is [`undo_command`]. Not a move of the game.
+    Undo,
 }
 
 impl Mark {
     /// Every mark.
-    pub const ALL: [Mark; 4] = [Mark::Clock, Mark::Organiser, Mark::Auto, Mark::Standing];
+    pub const ALL: [Mark; 5] = [
+        Mark::Clock,
+        Mark::Organiser,
+        Mark::Auto,
+        Mark::Standing,
+        Mark::Undo,
+    ];
 
     /// The mark as the record and the database write it.
     pub fn as_str(self) -> &'static str {
@@ -129,6 +147,7 @@ impl Mark {
             Mark::Organiser => BY_ORGANISER,
             Mark::Auto => BY_AUTO,
             Mark::Standing => BY_STANDING,
+            Mark::Undo => BY_UNDO,
         }
     }
 
@@ -202,13 +221,20 @@ pub fn apply_entry(
             Ok(())
         }
         None => {
-            match by.map(|word| (word, Mark::parse(word))) {
-                Some((word, None)) => {
-                    return Err(ApplyError::Malformed(format!(
-                        "{word:?} is no mark of an entry"
-                    )));
+            let mark = match by {
+                None => None,
+                Some(word) => Some(Mark::parse(word).ok_or_else(|| {
+                    ApplyError::Malformed(format!("{word:?} is no mark of an entry"))
+                })?),
+            };
+            match mark {
+                Some(Mark::Undo) if *command != undo_command() => {
+                    return Err(ApplyError::Malformed(
+                        "an entry marked undo holds only the undo command".into(),
+                    ));
                 }
-                Some((_, Some(Mark::Auto))) if game.forced(seat).as_ref() != Some(command) => {
+                Some(Mark::Undo) => return Ok(game.undo(seat, log)?),
+                Some(Mark::Auto) if game.forced(seat).as_ref() != Some(command) => {
                     return Err(super::RuleError::illegal(
                         "an entry marked auto must be the seat's only possible move",
                     )
@@ -216,7 +242,12 @@ pub fn apply_entry(
                 }
                 _ => {}
             }
-            game.apply_json(seat, command, log)
+            game.apply_json(seat, command, log)?;
+            if mark.is_some() {
+                // Only what a seat played by its own hand may be taken back.
+                game.seal();
+            }
+            Ok(())
         }
     }
 }

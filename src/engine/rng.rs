@@ -118,6 +118,12 @@ impl GameRng {
             .next_u32()
     }
 
+    /// Whether anything was drawn from the stream: a command that drew revealed chance (a
+    /// shuffle, a die) and cannot be taken back.
+    pub fn drawn(&self) -> bool {
+        self.chacha.is_some()
+    }
+
     /// A uniform integer in `0..n` (n > 0), by rejection sampling on 32-bit words, so every value
     /// is exactly equally likely.
     pub fn below(&mut self, n: u32) -> u32 {

@@ -2,7 +2,9 @@
 //!
 //! [`check_playout`] plays a whole random game and, at every step, checks the contract of
 //! [`Rules`]: offered choices are accepted, refused commands change nothing, views hide what
-//! they must, the game ends, and replaying the record gives the same state.
+//! they must, the game ends, and replaying the record gives the same state. Where a seat may
+//! take a command back, the command kept every viewer's secrets, and taking it back (done
+//! now and then) restores the state exactly, in live play and in replay.
 
 use super::bot::{MAX_COMMANDS, bot_rng, fill_at_random};
 use super::{DynMatch, Log, Match, Record, RecordedCommand, Rules, Seat, Seed, Viewer};
@@ -84,13 +86,46 @@ where
         let command = fill_at_random(choice, &mut rng);
         let typed: R::Command =
             serde_json::from_value(command.clone()).expect("offered command parses");
+        let before = live.clone();
         live.apply(seat, &typed, &mut log)
             .unwrap_or_else(|e| panic!("seed {seed} step {step}: {command} refused: {e}"));
         assert!(
             !log.take().is_empty(),
             "seed {seed} step {step}: {command} wrote no log line"
         );
-        commands.push(RecordedCommand::new(seat, command));
+        commands.push(RecordedCommand::new(seat, command.clone()));
+        for other in (0..seats).filter(|&s| s != seat) {
+            assert!(
+                !live.can_undo(other),
+                "seed {seed} step {step}: seat {other} may take back a move after {seat} moved"
+            );
+        }
+        if live.can_undo(seat) {
+            check_takeback_keeps_secrets::<R>(&before, &live, seats, secrets, seed, step);
+            if rng.below(3) == 0 {
+                live.undo(seat, &mut log).unwrap_or_else(|e| {
+                    panic!("seed {seed} step {step}: undo of {command} refused: {e}")
+                });
+                assert_eq!(
+                    live.state, before.state,
+                    "seed {seed} step {step}: undo of {command} did not restore the state"
+                );
+                assert!(
+                    !log.take().is_empty(),
+                    "seed {seed} step {step}: silent undo"
+                );
+                commands.push(RecordedCommand {
+                    by: Some(super::record::BY_UNDO.into()),
+                    ..RecordedCommand::new(seat, super::record::undo_command())
+                });
+            }
+        } else {
+            let mut copy = live.clone();
+            assert!(
+                copy.undo(seat, &mut Log::silent()).is_err() && copy.state == live.state,
+                "seed {seed} step {step}: a refused undo changed the state"
+            );
+        }
     }
     check_views::<R>(&live, seats, secrets, seed, commands.len());
     assert!(
@@ -101,6 +136,12 @@ where
     record.rules_version = R::RULES_VERSION;
     let mut replayed = Match::<R>::new(live.options.clone(), seats, seed).expect("setup");
     for (i, entry) in record.commands.iter().enumerate() {
+        if entry.by.is_some() {
+            replayed
+                .undo(entry.seat, &mut Log::silent())
+                .unwrap_or_else(|e| panic!("seed {seed}: replay refused undo {}: {e}", i + 1));
+            continue;
+        }
         let typed: R::Command = serde_json::from_value(entry.command.clone()).expect("parses");
         replayed
             .apply(entry.seat, &typed, &mut Log::silent())
@@ -121,6 +162,30 @@ where
         );
     }
     record.commands.len()
+}
+
+/// A command that may be taken back moved no secret: every viewer's hidden cards are the same
+/// before and after it (the game's own list of secrets, independent of
+/// [`Rules::keeps_secrets`]).
+fn check_takeback_keeps_secrets<R: Rules>(
+    before: &Match<R>,
+    after: &Match<R>,
+    seats: usize,
+    secrets: Secrets<R>,
+    seed: Seed,
+    step: usize,
+) {
+    let viewers = (0..seats).map(Viewer::Seat).chain([Viewer::Spectator]);
+    for viewer in viewers {
+        let mut then = secrets(&before.state, viewer);
+        let mut now = secrets(&after.state, viewer);
+        then.sort();
+        now.sort();
+        assert_eq!(
+            then, now,
+            "seed {seed} step {step}: a command that may be taken back moved {viewer:?}'s secrets"
+        );
+    }
 }
 
 fn check_views<R: Rules>(

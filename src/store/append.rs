@@ -6,7 +6,7 @@
 use super::effects::{AfterAppend, Appended};
 use super::{Loaded, Store, StoreError, SubmitError, chain_time};
 use crate::engine::audit::{Entry, genesis, link};
-use crate::engine::record::{Mark, cancel_command, forfeit_command};
+use crate::engine::record::{Mark, cancel_command, forfeit_command, undo_command};
 use crate::engine::{ApplyError, DynMatch, Log, RuleError, Seat};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -17,11 +17,12 @@ use std::sync::Arc;
 /// longest run of settled decisions, so a game that would loop is cut short, not hung.
 const MAX_SETTLED: usize = 500;
 
-/// What is appended: a seat's own command, the clock's timeout move or forfeit, or the
-/// organiser's cancellation.
+/// What is appended: a seat's own command or its taking back of its last one, the clock's
+/// timeout move or forfeit, or the organiser's cancellation.
 #[derive(Clone, Copy)]
 pub(super) enum Play<'a> {
     Seat(&'a Value),
+    Undo,
     ClockMove(&'a Value),
     Forfeit,
     Cancel(&'a str),
@@ -145,7 +146,14 @@ impl Store {
                 game.apply_json(seat, &command, &mut recorder)
                     .map_err(refused)?;
                 let by = matches!(play, Play::ClockMove(_)).then_some(Mark::Clock);
+                if by.is_some() {
+                    game.seal();
+                }
                 (command, by)
+            }
+            Play::Undo => {
+                game.undo(seat, &mut recorder).map_err(SubmitError::Rule)?;
+                (undo_command(), Some(Mark::Undo))
             }
             Play::Forfeit => {
                 if !before.contains(&seat) {
@@ -201,7 +209,10 @@ impl Store {
                 let snapshot = loaded.game.clone_box();
                 let before = loaded.game.active();
                 let mut recorder = Log::recording();
-                if let Err(e) = loaded.game.apply_json(seat, &command, &mut recorder) {
+                let applied = loaded.game.apply_json(seat, &command, &mut recorder);
+                // What was played for a seat is final: only its own hand's moves are undone.
+                loaded.game.seal();
+                if let Err(e) = applied {
                     // The game offered it: refusing it now is a defect of the game's rules.
                     tracing::error!(game = id, seat, error = %e, "a settled move was refused");
                     loaded.game = snapshot;

@@ -730,6 +730,18 @@ impl Store {
             .await
     }
 
+    /// `seat` takes back its last command (see [`crate::engine::Match::undo`]): an entry
+    /// marked `undo` in the hash chain, refused with a reason when the rules allow no undo
+    /// now. Like a move, it names the head it expects.
+    pub async fn undo(
+        &self,
+        id: i64,
+        seat: Seat,
+        expected_head: Option<i64>,
+    ) -> Result<i64, SubmitError> {
+        self.append(id, seat, Play::Undo, expected_head, None).await
+    }
+
     /// The clock plays the game's timeout move for `seat` at the game's current position (the
     /// clock's effect refuses it unless the seat's deadline has passed).
     pub async fn play_for_clock(&self, id: i64, seat: Seat) -> Result<i64, SubmitError> {
@@ -784,7 +796,7 @@ impl Store {
                 let ends = matches!(
                     crate::engine::record::ending(entry.by(), &entry.command),
                     Ok(Some(_))
-                );
+                ) || entry.mark == Some(Mark::Undo);
                 let public = if viewer.sees_seat(entry.seat) || ends {
                     None
                 } else {

@@ -65,6 +65,7 @@ async fn choices(state: &AppState, id: i64, seat: Seat) -> Result<HttpResponse, 
         "seq": loaded.row.head_seq,
         "seat": seat,
         "choices": loaded.game.choices(seat),
+        "can_undo": loaded.game.can_undo(seat),
     })))
 }
 
@@ -72,7 +73,12 @@ async fn choices(state: &AppState, id: i64, seat: Seat) -> Result<HttpResponse, 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Submission {
-    command: Value,
+    /// The move; absent when `undo` is set.
+    #[serde(default)]
+    command: Option<Value>,
+    /// Take back the seat's last move instead ([`crate::engine::Match::undo`]).
+    #[serde(default)]
+    undo: bool,
     #[serde(default)]
     expected_seq: Option<i64>,
 }
@@ -85,14 +91,24 @@ async fn submit(
 ) -> Result<HttpResponse, WebError> {
     let submission: Submission = super::json::from_body(body).map_err(|e| {
         WebError::BadRequest(format!(
-            "expected {{\"command\": …, \"expected_seq\": n}}: {e}"
+            "expected {{\"command\": …, \"expected_seq\": n}} or {{\"undo\": true, \"expected_seq\": n}}: {e}"
         ))
     })?;
-    match state
-        .store
-        .submit(id, seat, &submission.command, submission.expected_seq)
-        .await
-    {
+    let submitted = match (&submission.command, submission.undo) {
+        (Some(command), false) => {
+            state
+                .store
+                .submit(id, seat, command, submission.expected_seq)
+                .await
+        }
+        (None, true) => state.store.undo(id, seat, submission.expected_seq).await,
+        _ => {
+            return Err(WebError::BadRequest(
+                "send either a command or \"undo\": true".into(),
+            ));
+        }
+    };
+    match submitted {
         Ok(seq) => Ok(HttpResponse::Created().json(json!({"seq": seq}))),
         Err(SubmitError::NotFound) => Err(WebError::NotFound),
         Err(SubmitError::Conflict { head }) => Ok(HttpResponse::Conflict().json(json!({

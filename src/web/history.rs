@@ -281,6 +281,6 @@ pub(super) fn mark_note(mark: Option<Mark>) -> &'static str {
         Some(Mark::Clock) => " (played by the clock)",
         Some(Mark::Auto) => " (their only move, played for them)",
         Some(Mark::Standing) => " (by their standing order)",
-        Some(Mark::Organiser) | None => "",
+        Some(Mark::Organiser | Mark::Undo) | None => "",
     }
 }

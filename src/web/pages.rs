@@ -509,6 +509,8 @@ struct Play {
     seat_help: Option<SeatHelp>,
     /// On a seat's page: its standing orders and whether its forced moves are played for it.
     settled: Option<super::orders::SettledPanel>,
+    /// On a seat's page, when the seat may take back its last move ([`crate::engine::Match::undo`]).
+    undo: bool,
 }
 
 /// What the game's public page offers a player who is not on their seat's page.
@@ -741,6 +743,10 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             .map(|d| (names[d.seat].clone(), deadline_text(d, &clock)))
             .collect(),
         vacation,
+        undo: match (viewer, token) {
+            (Viewer::Seat(seat), Some(_)) => loaded.game.can_undo(seat),
+            _ => false,
+        },
         settled: match (viewer, token) {
             (Viewer::Seat(seat), Some(token)) => {
                 super::orders::panel(state, loaded.row.id, loaded.game.as_ref(), seat, token)
@@ -950,22 +956,16 @@ async fn move_from_form(
             "the game moved on since this page was shown: here it is as it stands now; decide again".into(),
         ));
     }
-    let choices = loaded.game.choices(seat);
-    let choice = field(fields, "choice")
-        .and_then(|c| c.parse::<usize>().ok())
-        .and_then(|i| choices.get(i))
-        .ok_or((
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "that move is not open to you now".to_string(),
-        ))?;
-    let command = values_from_form(choice, fields)
-        .and_then(|v| choice.build(&v).map_err(|e| fill_error_words(choice, e)))
-        .map_err(|reason| (StatusCode::UNPROCESSABLE_ENTITY, reason))?;
-    match state
-        .store
-        .submit(loaded.row.id, seat, &command, Some(seq))
-        .await
-    {
+    let submitted = if field(fields, "undo").is_some() {
+        state.store.undo(loaded.row.id, seat, Some(seq)).await
+    } else {
+        let command = command_from_form(loaded, seat, fields)?;
+        state
+            .store
+            .submit(loaded.row.id, seat, &command, Some(seq))
+            .await
+    };
+    match submitted {
         Ok(_) => Ok(()),
         Err(SubmitError::Conflict { .. }) => Err((
             StatusCode::CONFLICT,
@@ -980,6 +980,25 @@ async fn move_from_form(
             format!("the move could not be saved: {e}"),
         )),
     }
+}
+
+/// The command a move form names: its choice, filled from the form's fields.
+fn command_from_form(
+    loaded: &Loaded,
+    seat: Seat,
+    fields: &[(String, String)],
+) -> Result<Value, (StatusCode, String)> {
+    let choices = loaded.game.choices(seat);
+    let choice = field(fields, "choice")
+        .and_then(|c| c.parse::<usize>().ok())
+        .and_then(|i| choices.get(i))
+        .ok_or((
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "that move is not open to you now".to_string(),
+        ))?;
+    values_from_form(choice, fields)
+        .and_then(|v| choice.build(&v).map_err(|e| fill_error_words(choice, e)))
+        .map_err(|reason| (StatusCode::UNPROCESSABLE_ENTITY, reason))
 }
 
 /// A refused form's entry in a player's words: the question asked, then what is wrong with

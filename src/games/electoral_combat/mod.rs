@@ -217,6 +217,15 @@ impl Rules for ElectoralCombat {
     }
 
     /// Each player's electoral votes won.
+    /// The stacks, the hand's face-down cards, the cards added and the sealed signs are the
+    /// secrets.
+    fn keeps_secrets(before: &State, after: &State) -> bool {
+        before.stacks == after.stacks
+            && before.table == after.table
+            && before.added == after.added
+            && before.signs == after.signs
+    }
+
     fn standing(state: &State) -> Option<Standing> {
         let votes = [0, 1].map(|s| i64::from(state.votes(s)));
         Some(Standing::by_seat(u32::from(state.hand), &votes))

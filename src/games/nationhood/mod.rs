@@ -177,6 +177,11 @@ impl Rules for Nationhood {
     }
 
     /// Each seat's points.
+    /// Hands and the stock are the secrets.
+    fn keeps_secrets(before: &State, after: &State) -> bool {
+        before.hands == after.hands && before.stock == after.stock
+    }
+
     fn standing(state: &State) -> Option<Standing> {
         Some(Standing::by_seat(state.hand_number, &state.scores))
     }

@@ -188,6 +188,11 @@ impl Rules for Statehood {
     }
 
     /// Each seat's points.
+    /// Hands, the stock and the card drawn are the secrets.
+    fn keeps_secrets(before: &State, after: &State) -> bool {
+        before.hands == after.hands && before.stock == after.stock && before.drawn == after.drawn
+    }
+
     fn standing(state: &State) -> Option<Standing> {
         Some(Standing::by_seat(state.hand_number, &state.scores))
     }

@@ -13,6 +13,7 @@ pub mod present;
 mod rules;
 mod state;
 mod stops;
+mod undo;
 mod view;
 
 #[cfg(test)]
@@ -230,6 +231,10 @@ impl Rules for VotesForWomen {
 
     fn outcome(state: &State) -> Option<Outcome> {
         state.outcome.clone()
+    }
+
+    fn keeps_secrets(before: &State, after: &State) -> bool {
+        undo::keeps_secrets(before, after)
     }
 
     const PERIOD: &'static str = "Turn";

@@ -195,6 +195,12 @@ impl Rules for Whitehouse {
     }
 
     /// Scores by partnership ("{s0} and {s2}") or by seat.
+    /// Hands and kitty are the secrets: naming trump, say, may be taken back while the
+    /// bidder is still to move; a card played or a kitty put back may not.
+    fn keeps_secrets(before: &State, after: &State) -> bool {
+        before.hands == after.hands && before.kitty == after.kitty
+    }
+
     fn standing(state: &State) -> Option<Standing> {
         let label = |holder: usize| {
             if state.options.partnership {
