@@ -1,4 +1,5 @@
-//! Whitehouse replay with commands already decoded: the rules' own speed, setup included.
+//! Whitehouse replay with commands already decoded: the rules' own speed, setup included,
+//! without and with the takebacks the server keeps for undo.
 //! `cargo bench --bench whitehouse`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -31,16 +32,22 @@ fn replay_decoded(c: &mut Criterion) {
         .collect();
     let mut group = c.benchmark_group("replay_decoded");
     group.throughput(Throughput::Elements(commands.len() as u64));
-    group.bench_function(format!("whitehouse ({} commands)", commands.len()), |b| {
-        b.iter(|| {
-            let mut live = Match::<Whitehouse>::new(Options::default(), 4, seed).unwrap();
-            let mut log = Log::silent();
-            for (seat, command) in &commands {
-                live.apply(*seat, command, &mut log).unwrap();
-            }
-            black_box(live.applied)
-        })
-    });
+    // Without takebacks, as verification replays a record with no undo entry; with them, as
+    // the server's store replays every game (each command keeps a copy of the state before it).
+    for (name, takebacks) in [("", false), (", takebacks kept", true)] {
+        let label = format!("whitehouse ({} commands{name})", commands.len());
+        group.bench_function(label, |b| {
+            b.iter(|| {
+                let mut live = Match::<Whitehouse>::new(Options::default(), 4, seed).unwrap();
+                live.track_takebacks(takebacks);
+                let mut log = Log::silent();
+                for (seat, command) in &commands {
+                    live.apply(*seat, command, &mut log).unwrap();
+                }
+                black_box(live.applied)
+            })
+        });
+    }
     group.finish();
 }
 

@@ -213,6 +213,8 @@ pub fn play_random(
     seed: Seed,
 ) -> Result<Playout, PlayoutError> {
     let mut live = game.new_match(options, seats, seed)?;
+    // The random bot never takes a move back.
+    live.track_takebacks(false);
     let mut rng = bot_rng(&seed);
     let mut log = Log::silent();
     let mut commands = Vec::new();

@@ -105,6 +105,8 @@ pub trait DynMatch: Send + Sync {
     fn undo(&mut self, seat: Seat, log: &mut Log) -> Result<(), RuleError>;
     /// Makes everything played so far final ([`Match::seal`]).
     fn seal(&mut self);
+    /// Keeps takebacks or not ([`Match::track_takebacks`]).
+    fn track_takebacks(&mut self, on: bool);
     /// The game's own serialization of a client's command: what is stored and hashed, never the
     /// client's bytes. Refuses unknown fields, NUL characters and anything over
     /// [`MAX_COMMAND_BYTES`].
@@ -270,6 +272,9 @@ where
     }
     fn seal(&mut self) {
         Match::seal(self)
+    }
+    fn track_takebacks(&mut self, on: bool) {
+        Match::track_takebacks(self, on)
     }
     fn canonical(&self, command: &Value) -> Result<Value, ApplyError> {
         canonical::<R>(command)

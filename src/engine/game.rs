@@ -24,6 +24,10 @@ pub struct Match<R: Rules> {
     /// The commands the seat now moving may still take back, oldest first: all of one seat,
     /// made by its own hand since its turn began, each revealing nothing ([`Match::undo`]).
     takebacks: Vec<Takeback<R>>,
+    /// Whether takebacks are kept at all: on by default; a bulk replay of a record without an
+    /// undo entry (verification, the bot's playouts) turns it off and saves a copy of the state
+    /// per command.
+    tracks_takebacks: bool,
 }
 
 /// A command that may be taken back: the state before it and the public lines it wrote.
@@ -60,6 +64,7 @@ impl<R: Rules> Clone for Match<R> {
             applied: self.applied,
             ended: self.ended.clone(),
             takebacks: self.takebacks.clone(),
+            tracks_takebacks: self.tracks_takebacks,
         }
     }
 }
@@ -101,6 +106,7 @@ impl<R: Rules> Match<R> {
             applied: 0,
             ended: None,
             takebacks: Vec::new(),
+            tracks_takebacks: true,
         })
     }
 
@@ -114,6 +120,12 @@ impl<R: Rules> Match<R> {
     ) -> Result<(), RuleError> {
         if self.ended.is_some() || !R::is_active(&self.state, seat) {
             return Err(RuleError::NotYourTurn);
+        }
+        if !self.tracks_takebacks {
+            let mut rng = GameRng::new(&self.seed, self.applied + 1);
+            R::apply(&mut self.state, seat, command, &mut rng, log)?;
+            self.applied += 1;
+            return Ok(());
         }
         let before = self.state.clone();
         let written = log.lines().len();
@@ -183,6 +195,15 @@ impl<R: Rules> Match<R> {
             }
         });
         Ok(())
+    }
+
+    /// Turns the keeping of takebacks on or off (on from the start). Off, nothing can be taken
+    /// back: for bulk replays that meet no undo entry.
+    pub fn track_takebacks(&mut self, on: bool) {
+        self.tracks_takebacks = on;
+        if !on {
+            self.takebacks.clear();
+        }
     }
 
     /// Makes the commands played so far final: nothing before this point may be taken back

@@ -356,6 +356,11 @@ impl Record {
         mut each: impl FnMut(&Step, &dyn DynMatch),
     ) -> Result<Box<dyn DynMatch>, ReplayError> {
         let mut game = self.start()?;
+        game.track_takebacks(
+            self.commands
+                .iter()
+                .any(|c| c.by.as_deref() == Some(BY_UNDO)),
+        );
         let mut log = if with_log {
             Log::recording()
         } else {

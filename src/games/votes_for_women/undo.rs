@@ -38,8 +38,7 @@ mod tests {
         let (mut undoable, mut final_) = (BTreeSet::new(), BTreeSet::new());
         for n in 0..games {
             let seed = Seed::from_number(n);
-            let mut game =
-                Match::<VotesForWomen>::new(Default::default(), 2, seed).expect("setup");
+            let mut game = Match::<VotesForWomen>::new(Default::default(), 2, seed).expect("setup");
             let mut rng = bot_rng(&seed);
             while VotesForWomen::outcome(&game.state).is_none() {
                 let seat = VotesForWomen::active(&game.state)[0];
@@ -73,8 +72,9 @@ mod tests {
             );
         }
         assert!(
-            undoable.iter().any(|k| ["place", "remove", "state", "states", "assign"]
-                .contains(&k.as_str())),
+            undoable
+                .iter()
+                .any(|k| ["place", "remove", "state", "states", "assign"].contains(&k.as_str())),
             "some cube decision may be taken back: {undoable:?}"
         );
         assert!(
