@@ -93,6 +93,7 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
     let mut refused = 0;
     let mut stale = 0;
     let mut nonsense_sent = false;
+    let mut undone = false;
     loop {
         let asks = until(
             "a mail asking a seat to move, or the game over",
@@ -169,6 +170,11 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
             if subject.ends_with("done") {
                 assert!(words.contains("done: "), "{words}");
                 played = true;
+                let now = rig.db.store.load(game).await.unwrap();
+                if !undone && now.game.can_undo(seat) {
+                    undone = true;
+                    take_back_by_mail(&mut rig, via, game, seat, &answer).await;
+                }
                 break;
             }
             assert!(subject.ends_with("not played"), "{subject}");
@@ -200,12 +206,16 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
         nonsense_sent,
         "the game was long enough for a nonsense reply"
     );
+    assert!(
+        undone || kind != "votes-for-women",
+        "a Votes for Women game by mail has a move to take back"
+    );
     let loaded = rig.db.store.load(game).await.unwrap();
     assert!(loaded.game.outcome().is_some(), "the game ended");
     assert_eq!(
         inbound_done(&rig, game).await,
-        moves,
-        "every reply that played was recorded"
+        moves + i64::from(undone),
+        "every reply that played (or took back) was recorded"
     );
     eprintln!(
         "{kind}: {moves} moves by mail of {} commands, {refused} replies refused by the rules, \
@@ -214,6 +224,50 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
         started.elapsed()
     );
     rig.stop().await;
+}
+
+/// The seat replies "undo" to the answer that says its move was done and asks its next
+/// decision: the move is taken back (the state is as before it), and the answer says so and
+/// asks the decision again. An "undo" to that older answer is then refused.
+async fn take_back_by_mail(rig: &mut Rig, via: Via, game: i64, seat: usize, answer: &Received) {
+    let body = text(answer);
+    assert!(
+        body.contains("Reply \"undo\""),
+        "the answer offers the undo:\n{body}"
+    );
+    let loaded = rig.db.store.load(game).await.unwrap();
+    let head = loaded.row.head_seq;
+    let to = reply_address(answer);
+    let before = rig.mails_to(seat).await.len();
+    send(rig, via, seat, &to, "Undo").await;
+    let taken = next_answer(rig, seat, before).await;
+    let subject = header(&taken.data, "Subject").unwrap();
+    assert!(subject.ends_with("done"), "{subject}: {}", text(&taken));
+    assert!(text(&taken).contains("takes back"), "{}", text(&taken));
+    let now = rig.db.store.load(game).await.unwrap();
+    assert_eq!(now.row.head_seq, head + 1);
+    let export = rig
+        .db
+        .store
+        .export(game, postplay::engine::Viewer::Auditor)
+        .await
+        .unwrap();
+    assert_eq!(export.commands.last().unwrap().by.as_deref(), Some("undo"));
+    // The same "undo" again, to the answer now out of date, takes nothing more back.
+    let before = rig.mails_to(seat).await.len();
+    send(rig, via, seat, &to, "undo").await;
+    let stale = next_answer(rig, seat, before).await;
+    assert!(
+        header(&stale.data, "Subject")
+            .unwrap()
+            .ends_with("not played"),
+        "{}",
+        text(&stale)
+    );
+    assert_eq!(
+        rig.db.store.load(game).await.unwrap().row.head_seq,
+        head + 1
+    );
 }
 
 #[actix_web::test]

@@ -218,6 +218,9 @@ pub struct Ask {
     /// "commit-none: Commit no buttons in every Strategy phase (standing now)".
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub standing: Vec<String>,
+    /// True when the seat may take back its last move (a reply "undo" does it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undo: bool,
     /// The secret of the reply address, bound to the seat and this position; removed from
     /// the outbox once the message is sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]

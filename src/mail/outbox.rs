@@ -88,6 +88,7 @@ pub async fn ask(
     };
     Ok(Ask {
         standing,
+        undo: game.can_undo(seat),
         board: game.position(Viewer::Seat(seat), names),
         replies: reply_lines(&choices),
         reply,

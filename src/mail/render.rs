@@ -96,7 +96,7 @@ mail_templates!(InviteText, InviteHtml, "mail/invite.txt", "mail/invite.html", {
     options: Vec<(String, String)>, rules: Option<String>, at_move: i64,
     time_control: Option<String>,
     choices: Vec<String>, link: String, commitment: String, unsubscribe: Option<String>,
-    board: Position, replies: Vec<ReplyLine>, standing: Vec<String>, replyable: bool,
+    board: Position, replies: Vec<ReplyLine>, standing: Vec<String>, undo: bool, replyable: bool,
 });
 
 /// A message of the thread, as mail shows it.
@@ -126,13 +126,13 @@ mail_templates!(MessageText, MessageHtml, "mail/message.txt", "mail/message.html
 mail_templates!(TurnText, TurnHtml, "mail/turn.txt", "mail/turn.html", {
     title: String, you: Player, lines: Vec<String>, messages: Vec<MailMessage>, choices: Vec<String>,
     deadline: Option<String>, link: String, unsubscribe: Option<String>,
-    board: Position, replies: Vec<ReplyLine>, standing: Vec<String>, replyable: bool,
+    board: Position, replies: Vec<ReplyLine>, standing: Vec<String>, undo: bool, replyable: bool,
 });
 
 mail_templates!(AnswerText, AnswerHtml, "mail/answer.txt", "mail/answer.html", {
     title: String, you: Player, played: bool, text: String, line: String, lines: Vec<String>,
     link: String, unsubscribe: Option<String>,
-    board: Position, replies: Vec<ReplyLine>, standing: Vec<String>, replyable: bool,
+    board: Position, replies: Vec<ReplyLine>, standing: Vec<String>, undo: bool, replyable: bool,
 });
 
 mail_templates!(OverText, OverHtml, "mail/over.txt", "mail/over.html", {
@@ -215,6 +215,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 unsubscribe: unsubscribe.clone(),
                 board: n.ask.board.clone(),
                 standing: n.ask.standing.clone(),
+                undo: n.ask.undo,
                 replies: n.ask.replies.clone(),
                 replyable,
             }
@@ -234,6 +235,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 unsubscribe: unsubscribe.clone(),
                 board: n.ask.board.clone(),
                 standing: n.ask.standing.clone(),
+                undo: n.ask.undo,
                 replies: n.ask.replies.clone(),
                 replyable,
             }
@@ -253,6 +255,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 unsubscribe: unsubscribe.clone(),
                 board: n.ask.board.clone(),
                 standing: n.ask.standing.clone(),
+                undo: n.ask.undo,
                 replies: n.ask.replies.clone(),
                 replyable,
             }
@@ -506,6 +509,7 @@ mod tests {
             ],
             reply: Some("0123456789abcdef0123456789abcdef01234567".into()),
             standing: Vec::new(),
+            undo: false,
         };
         let r = render(&Notice::Turn(n), &ctx()).unwrap();
         assert_eq!(
@@ -634,6 +638,7 @@ mod html_validity {
                 .iter()
                 .map(|o| format!("{}: {}", o.id, o.label))
                 .collect(),
+            undo: live.can_undo(seat),
             reply: Some("0123456789abcdef0123456789abcdef01234567".into()),
         }
     }

@@ -742,6 +742,18 @@ impl Store {
         self.append(id, seat, Play::Undo, expected_head, None).await
     }
 
+    /// [`Store::undo`], with `after` writing its own rows in the undo's transaction.
+    pub async fn undo_with(
+        &self,
+        id: i64,
+        seat: Seat,
+        expected_head: Option<i64>,
+        after: &dyn AfterAppend,
+    ) -> Result<i64, SubmitError> {
+        self.append(id, seat, Play::Undo, expected_head, Some(after))
+            .await
+    }
+
     /// The clock plays the game's timeout move for `seat` at the game's current position (the
     /// clock's effect refuses it unless the seat's deadline has passed).
     pub async fn play_for_clock(&self, id: i64, seat: Seat) -> Result<i64, SubmitError> {

@@ -330,6 +330,36 @@ impl Inbox {
             ledger::noted(pool, bound.game_id, &now, &reply, since).await?;
             return Ok(Outcome::Done(now.row.head_seq));
         }
+        if is_undo(&line) {
+            // Only the move that led to the mail's position: an old mail's "undo" must never
+            // take back a later move.
+            let played = Played {
+                reply: Reply {
+                    id,
+                    seat: bound.seat,
+                    line: &line,
+                    text: "took back your last move",
+                },
+            };
+            return match self
+                .store
+                .undo_with(bound.game_id, bound.seat, Some(bound.seq), &played)
+                .await
+            {
+                Ok(seq) => Ok(Outcome::Done(seq)),
+                Err(SubmitError::Conflict { .. }) => {
+                    refuse(
+                        "the game has moved on since that mail: \"undo\" takes back only the \
+                         move that mail answered"
+                            .into(),
+                    )
+                    .await
+                }
+                Err(SubmitError::Rule(rule)) => refuse(rule.to_string()).await,
+                Err(SubmitError::Refused(reason)) => refuse(reason).await,
+                Err(e) => Err(InboundError(e.to_string())),
+            };
+        }
         let meant = match read(&line, &bound.choices) {
             Ok(meant) => meant,
             Err(e) => return refuse(e.to_string()).await,
@@ -392,9 +422,26 @@ impl Inbox {
     }
 }
 
+/// Whether a reply line asks to take back the seat's last move: "undo" or "take back", in
+/// any case, with an optional full stop.
+fn is_undo(line: &str) -> bool {
+    let words = line.trim().trim_end_matches(['.', '!']).to_lowercase();
+    matches!(words.as_str(), "undo" | "take back" | "take it back")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn undo_is_read_as_people_write_it() {
+        for line in ["undo", " Undo.", "UNDO!", "take back", "Take it back."] {
+            assert!(is_undo(line), "{line}");
+        }
+        for line in ["undo my move please", "1", "undone", ""] {
+            assert!(!is_undo(line), "{line}");
+        }
+    }
 
     #[test]
     fn the_secret_is_cut_out_of_what_is_stored() {
