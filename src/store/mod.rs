@@ -18,7 +18,7 @@ mod tables;
 mod tokens;
 
 pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
-pub use account_seats::Claim;
+pub use account_seats::{Claim, MAX_DEVICE_LINKS};
 pub use accounts::{Account, MAX_SESSIONS, SESSION_DAYS};
 pub use api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
 use append::Play;
@@ -30,7 +30,7 @@ pub use messages::{
 };
 pub use my_games::{MAX_FINISHED, MyGame, MyGames, Standing};
 pub use orders::OrderError;
-pub use seat_keys::{Handover, Rekeyed, SeatKeys, TakeUp};
+pub use seat_keys::{ENDED_LINKS_KEPT, Handover, Rekeyed, SeatKeys, TakeUp};
 pub use sign_in::{
     LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem, PendingSignIn, SIGN_IN_MINUTES,
     SLOW_LINK_MINUTES, SLOWER_LINK_MINUTES, TooManyLinks, issue_link,

@@ -844,7 +844,9 @@ pub async fn play(
     token: web::Path<String>,
     who: super::session::MaybeSignedIn,
 ) -> Result<HttpResponse, WebError> {
-    let (id, seat) = seat_of(&state, &token).await?;
+    let Some((id, seat)) = state.store.seat_by_token(&token).await? else {
+        return super::me::dead_link(&req, &state, who.0.as_ref(), &token).await;
+    };
     let loaded = state.store.load(id).await?;
     let (csrf_token, cookie) = csrf::token_for(&req);
     let seen = req
