@@ -150,7 +150,10 @@ async fn my_games_lists_exactly_the_accounts_games_awaiting_me_first_then_waitin
         404
     );
     assert_eq!(
-        stranger.get(again.location.as_deref().unwrap()).await.status,
+        stranger
+            .get(again.location.as_deref().unwrap())
+            .await
+            .status,
         200
     );
     let links: i64 = sqlx::query_scalar(
@@ -476,7 +479,10 @@ async fn ann_on_devices(
         .await
         .unwrap();
     let (game, tokens) = create_game_for(db, "statehood", &["Ann", "Bo"], true, 77).await;
-    assert_eq!(db.store.seat_owner(game, 0).await.unwrap(), Some(account.id));
+    assert_eq!(
+        db.store.seat_owner(game, 0).await.unwrap(),
+        Some(account.id)
+    );
     let mut visitors = Vec::new();
     for _ in 0..devices {
         let v = Visitor::new(base);
@@ -627,7 +633,10 @@ async fn an_ended_link_tells_anyone_but_the_seats_owner_nothing() {
     for dead in [link.clone(), format!("/play/{}", tokens[0])] {
         let answer = bo.get(&dead).await;
         assert_eq!(answer.status, 404, "{dead}");
-        assert_eq!(answer.body, unknown.body, "the same answer as any unknown link");
+        assert_eq!(
+            answer.body, unknown.body,
+            "the same answer as any unknown link"
+        );
         assert_eq!(answer.location, None);
     }
     // Once the organiser releases the seat from Ann's account, her old links lead nowhere.

@@ -139,10 +139,7 @@ impl Store {
     /// The seat a link that no longer opens anything belonged to: one that was ended (replaced,
     /// relinked, released) or a mailed link past its time. Only for sending the seat's signed-in
     /// owner on to the seat: never a way in by itself.
-    pub async fn seat_of_dead_link(
-        &self,
-        token: &str,
-    ) -> Result<Option<(i64, Seat)>, sqlx::Error> {
+    pub async fn seat_of_dead_link(&self, token: &str) -> Result<Option<(i64, Seat)>, sqlx::Error> {
         if !super::looks_like_token(token) {
             return Ok(None);
         }

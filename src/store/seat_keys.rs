@@ -395,7 +395,11 @@ async fn end_seat_token(
 }
 
 /// Keeps the seat's newest [`ENDED_LINKS_KEPT`] ended links.
-async fn forget_oldest_ended(tx: &mut PgConnection, id: i64, seat: Seat) -> Result<(), sqlx::Error> {
+async fn forget_oldest_ended(
+    tx: &mut PgConnection,
+    id: i64,
+    seat: Seat,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "DELETE FROM ended_links WHERE game_id = $1 AND seat = $2 AND token_hash NOT IN \
          (SELECT token_hash FROM ended_links WHERE game_id = $1 AND seat = $2 \

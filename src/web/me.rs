@@ -307,7 +307,11 @@ pub async fn dead_link(
     let fresh = device_link(req, state, account, game, seat)
         .await?
         .ok_or(WebError::NotFound)?;
-    tracing::info!(game, seat, "an ended link of a signed-in owner sent on to the seat");
+    tracing::info!(
+        game,
+        seat,
+        "an ended link of a signed-in owner sent on to the seat"
+    );
     Ok(HttpResponse::SeeOther()
         .insert_header(("Location", format!("/play/{fresh}")))
         .finish())
