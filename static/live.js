@@ -14,7 +14,7 @@
   };
   const open = () => {
     if (source) return;
-    source = new EventSource("/games/" + live.dataset.game + "/events");
+    source = new EventSource(live.dataset.events);
     source.onmessage = (e) => {
       if (Number(e.data) > head && !document.querySelector("form.choice :focus")) location.reload();
     };

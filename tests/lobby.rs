@@ -722,3 +722,49 @@ async fn every_lobby_route_answers_each_kind_of_reader_as_it_should() {
     );
     db.drop().await;
 }
+
+/// Issue 32: an unlisted table is not in the lobby's list, and the game it starts is unlisted
+/// (on no list, its id opening nothing; its players see the spectator link).
+#[actix_web::test]
+async fn an_unlisted_table_is_in_no_list_and_starts_an_unlisted_game() {
+    let db = TestDb::new().await;
+    let http = Http::new(&spawn_app(&db));
+    let ann = player(&db, "Ann").await;
+    let bo = player(&db, "Bo").await;
+    let listed = http.open(&ann, "2", &[]).await;
+    let id = http.open(&ann, "2", &[("unlisted", "true")]).await;
+    let lobby = http.get("/lobby", None).await;
+    assert!(
+        lobby.body.contains(&format!("/lobby/{listed}\"")),
+        "{}",
+        lobby.body
+    );
+    assert!(
+        !lobby.body.contains(&format!("/lobby/{id}\"")),
+        "{}",
+        lobby.body
+    );
+    let joined = http
+        .post(&format!("/lobby/{id}/join"), Some(&bo.session), &[])
+        .await;
+    assert_eq!(joined.status, 303, "{}", joined.body);
+    let game_id = scalar(&db, "SELECT game_id FROM open_tables WHERE id = $1", id).await;
+    let watch = db
+        .store
+        .spectator_token(game_id)
+        .await
+        .unwrap()
+        .expect("unlisted");
+    assert_eq!(
+        http.get(&format!("/games/{game_id}"), None).await.status,
+        404
+    );
+    assert_eq!(http.get(&format!("/watch/{watch}"), None).await.status, 200);
+    let home = http.get("/", None).await;
+    assert!(
+        !home.body.contains(&format!("/games/{game_id}\"")),
+        "{}",
+        home.body
+    );
+    db.drop().await;
+}

@@ -139,13 +139,21 @@ async fn my_games_lists_exactly_the_accounts_games_awaiting_me_first_then_waitin
     let play = ann.get(open.location.as_deref().unwrap()).await;
     assert_eq!(play.status, 200);
     assert!(play.body.contains("This seat is in"));
-    // Opening again replaces the link: one such link a seat, the old one dead.
+    // Opening again on the same device replaces that device's link: the old one ends (and,
+    // opened by its signed-in owner, leads on to the seat by a fresh link).
     let again = ann
         .post_from("/me", &format!("/me/games/{c}/{seat_of_ann}"), &[])
         .await;
-    assert_eq!(ann.get(open.location.as_deref().unwrap()).await.status, 404);
+    let stranger = Visitor::new(&base);
     assert_eq!(
-        ann.get(again.location.as_deref().unwrap()).await.status,
+        stranger.get(open.location.as_deref().unwrap()).await.status,
+        404
+    );
+    assert_eq!(
+        stranger
+            .get(again.location.as_deref().unwrap())
+            .await
+            .status,
         200
     );
     let links: i64 = sqlx::query_scalar(
@@ -451,6 +459,192 @@ async fn every_answer_with_a_seat_link_a_session_or_a_seats_view_is_never_stored
             "{path} with {}",
             header.0
         );
+    }
+    db.drop().await;
+}
+
+/// Ann's account (made before her game, so her seat is hers), a game with her at seat 0, and
+/// a visitor signed in as her on each of `devices` devices (a session each).
+async fn ann_on_devices(
+    db: &TestDb,
+    base: &str,
+    devices: usize,
+) -> (i64, Vec<String>, Vec<Visitor>) {
+    let account = db
+        .store
+        .account_for_email(
+            &EmailAddress::parse("ann@example.org").unwrap(),
+            &PlayerName::parse("Ann").unwrap(),
+        )
+        .await
+        .unwrap();
+    let (game, tokens) = create_game_for(db, "statehood", &["Ann", "Bo"], true, 77).await;
+    assert_eq!(
+        db.store.seat_owner(game, 0).await.unwrap(),
+        Some(account.id)
+    );
+    let mut visitors = Vec::new();
+    for _ in 0..devices {
+        let v = Visitor::new(base);
+        v.set_cookie(
+            "pp_session",
+            &db.store.start_session(account.id).await.unwrap(),
+        );
+        visitors.push(v);
+    }
+    (game, tokens, visitors)
+}
+
+/// The link "my games" gives this device for seat 0.
+async fn open_seat(device: &Visitor, game: i64) -> String {
+    let open = device
+        .post_from("/me", &format!("/me/games/{game}/0"), &[])
+        .await;
+    assert_eq!(open.status, 303, "{}", open.body);
+    open.location.unwrap()
+}
+
+/// What a signed-out visitor gets at a link: 200 while it opens the seat.
+async fn status_of(base: &str, link: &str) -> u16 {
+    Visitor::new(base).get(link).await.status
+}
+
+async fn device_links(db: &TestDb, game: i64) -> i64 {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM seat_links WHERE game_id = $1 AND account_id IS NOT NULL",
+    )
+    .bind(game)
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap()
+}
+
+#[actix_web::test]
+async fn two_devices_of_one_account_both_keep_their_seat_link() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let (game, _, devices) = ann_on_devices(&db, &base, 2).await;
+    let phone = open_seat(&devices[0], game).await;
+    let laptop = open_seat(&devices[1], game).await;
+    assert_ne!(phone, laptop);
+    for (device, link) in devices.iter().zip([&phone, &laptop]) {
+        let page = device.get(link).await;
+        assert_eq!(page.status, 200, "{link}: {}", page.body);
+        assert!(page.body.contains("This seat is in"), "{}", page.body);
+    }
+    // Both keep playing: the game moves (a move each way) and both links still open the seat,
+    // in the page and in the API.
+    play_until(&db, game, 5, |l| l.row.head_seq >= 2).await;
+    for link in [&phone, &laptop] {
+        let token = link.trim_start_matches("/play/");
+        assert_eq!(status_of(&base, link).await, 200, "{link}");
+        let view = Visitor::new(&base)
+            .get(&format!("/api/play/{token}/view"))
+            .await;
+        assert_eq!(view.status, 200, "{}", view.body);
+        assert!(view.body.contains("\"seq\":2"), "{}", view.body);
+    }
+    assert_eq!(device_links(&db, game).await, 2);
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn the_sixth_device_ends_the_oldest_devices_link() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let (game, _, devices) =
+        ann_on_devices(&db, &base, postplay::store::MAX_DEVICE_LINKS as usize + 1).await;
+    let mut links = Vec::new();
+    for device in &devices {
+        links.push(open_seat(device, game).await);
+        assert!(device_links(&db, game).await <= 5);
+    }
+    assert_eq!(device_links(&db, game).await, 5);
+    assert_eq!(status_of(&base, &links[0]).await, 404, "the oldest ended");
+    for link in &links[1..] {
+        assert_eq!(status_of(&base, link).await, 200, "{link}");
+    }
+    // Opening again on a device that has a link replaces its own, ending no other.
+    let again = open_seat(&devices[3], game).await;
+    assert_eq!(status_of(&base, &links[3]).await, 404);
+    for link in [&links[1], &links[2], &links[4], &links[5], &again] {
+        assert_eq!(status_of(&base, link).await, 200, "{link}");
+    }
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_relink_ends_every_device_link_and_the_signed_in_owner_is_sent_to_the_seat() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let (game, tokens, devices) = ann_on_devices(&db, &base, 3).await;
+    let mut links = Vec::new();
+    for device in &devices {
+        links.push(open_seat(device, game).await);
+    }
+    db.store.relink_seat(game, 0).await.unwrap().unwrap();
+    assert_eq!(device_links(&db, game).await, 0);
+    let mailed = format!("/play/{}", tokens[0]);
+    for link in links.iter().chain([&mailed]) {
+        assert_eq!(status_of(&base, link).await, 404, "{link} ended");
+    }
+    // The seat is still Ann's (its address is hers): on her phone, an ended link of it, her
+    // own device's or the first mailed one, sends her to the seat by a fresh link.
+    for link in [&links[0], &mailed] {
+        let sent = devices[0].get(link).await;
+        assert_eq!(sent.status, 303, "{link}: {}", sent.body);
+        let to = sent.location.unwrap();
+        assert!(to.starts_with("/play/") && &to != link, "{to}");
+        let page = devices[0].get(&to).await;
+        assert_eq!(page.status, 200);
+        assert!(page.body.contains("This seat is in"), "{}", page.body);
+    }
+    assert_eq!(device_links(&db, game).await, 1, "one device, one link");
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn an_ended_link_tells_anyone_but_the_seats_owner_nothing() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let (game, tokens, devices) = ann_on_devices(&db, &base, 1).await;
+    let link = open_seat(&devices[0], game).await;
+    db.store.relink_seat(game, 0).await.unwrap().unwrap();
+    // Bo, signed in, holds Ann's old link (and his own seat in the game).
+    let bo_account = db
+        .store
+        .account_for_email(
+            &EmailAddress::parse("bo@example.org").unwrap(),
+            &PlayerName::parse("Bo").unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_ne!(
+        db.store.claim_seat(bo_account.id, game, 1).await.unwrap(),
+        postplay::store::Claim::OwnedByAnother
+    );
+    let bo = Visitor::new(&base);
+    bo.set_cookie(
+        "pp_session",
+        &db.store.start_session(bo_account.id).await.unwrap(),
+    );
+    let unknown = bo.get(&format!("/play/{}", "ab".repeat(20))).await;
+    assert_eq!(unknown.status, 404);
+    for dead in [link.clone(), format!("/play/{}", tokens[0])] {
+        let answer = bo.get(&dead).await;
+        assert_eq!(answer.status, 404, "{dead}");
+        assert_eq!(
+            answer.body, unknown.body,
+            "the same answer as any unknown link"
+        );
+        assert_eq!(answer.location, None);
+    }
+    // Once the organiser releases the seat from Ann's account, her old links lead nowhere.
+    let again = open_seat(&devices[0], game).await;
+    assert!(db.store.release_owner(game, 0).await.unwrap());
+    assert_eq!(device_links(&db, game).await, 0);
+    for dead in [&link, &again] {
+        assert_eq!(devices[0].get(dead).await.status, 404, "{dead}");
     }
     db.drop().await;
 }

@@ -2,9 +2,15 @@
 //! seat it owns), claiming a seat by its link, and opening a seat from "my games" by a link
 //! made for the owner alone.
 
+use super::seat_keys::{Ending, end_links};
+use super::tokens::device_hash;
 use super::{Store, new_token, token_hash};
 use crate::domain::{PlayerName, TimeZoneName};
 use crate::engine::Seat;
+
+/// The most links a seat's owner holds at once, one per device that opened it from "my games"
+/// (the `OFFSET 4` of `Ending::OldestDevices` keeps one fewer, before the new one is made).
+pub const MAX_DEVICE_LINKS: i32 = 5;
 
 /// What claiming a seat did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,13 +90,17 @@ impl Store {
         })
     }
 
-    /// A fresh link to a seat the account owns (`None` if it does not own it), replacing the
-    /// one made for it before: a seat has at most one such link, however often it is opened.
+    /// A fresh link to a seat the account owns, for one device (`device` is the signed-in
+    /// session's token), or `None` if the account does not own the seat. It replaces the link
+    /// made for that device before; a seat holds at most [`MAX_DEVICE_LINKS`] such links, and
+    /// the oldest is ended when another device opens it. Counted under the seat's row lock, so
+    /// processes opening the seat at once agree.
     pub async fn owner_seat_link(
         &self,
         account_id: i64,
         game_id: i64,
         seat: Seat,
+        device: &str,
     ) -> Result<Option<String>, sqlx::Error> {
         let mut tx = self.pool.begin().await?;
         let owned: Option<i64> = sqlx::query_scalar(
@@ -105,26 +115,41 @@ impl Store {
         if owned.is_none() {
             return Ok(None);
         }
-        sqlx::query(
-            "DELETE FROM seat_links WHERE game_id = $1 AND seat = $2 AND account_id IS NOT NULL",
-        )
-        .bind(game_id)
-        .bind(seat as i32)
-        .execute(&mut *tx)
-        .await?;
+        let now = self.now();
+        let device = device_hash(device);
+        end_links(&mut tx, Ending::Device(&device), game_id, seat, now).await?;
+        end_links(&mut tx, Ending::OldestDevices, game_id, seat, now).await?;
         let token = new_token();
         sqlx::query(
-            "INSERT INTO seat_links (token_hash, game_id, seat, created_at, account_id) \
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO seat_links (token_hash, game_id, seat, created_at, account_id, device_hash) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(token_hash(&token))
         .bind(game_id)
         .bind(seat as i32)
-        .bind(self.now())
+        .bind(now)
         .bind(account_id)
+        .bind(device)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
         Ok(Some(token))
+    }
+
+    /// The seat a link that no longer opens anything belonged to: one that was ended (replaced,
+    /// relinked, released) or a mailed link past its time. Only for sending the seat's signed-in
+    /// owner on to the seat: never a way in by itself.
+    pub async fn seat_of_dead_link(&self, token: &str) -> Result<Option<(i64, Seat)>, sqlx::Error> {
+        if !super::looks_like_token(token) {
+            return Ok(None);
+        }
+        let row: Option<(i64, i32)> = sqlx::query_as(
+            "SELECT game_id, seat FROM ended_links WHERE token_hash = $1 \
+             UNION ALL SELECT game_id, seat FROM seat_links WHERE token_hash = $1 LIMIT 1",
+        )
+        .bind(token_hash(token))
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|(game, seat)| (game, seat as Seat)))
     }
 }

@@ -16,9 +16,10 @@ mod sign_in;
 mod table_start;
 mod tables;
 mod tokens;
+mod unlisted;
 
 pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
-pub use account_seats::Claim;
+pub use account_seats::{Claim, MAX_DEVICE_LINKS};
 pub use accounts::{Account, MAX_SESSIONS, SESSION_DAYS};
 pub use api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
 use append::Play;
@@ -30,7 +31,7 @@ pub use messages::{
 };
 pub use my_games::{MAX_FINISHED, MyGame, MyGames, Standing};
 pub use orders::OrderError;
-pub use seat_keys::{Handover, Rekeyed, SeatKeys, TakeUp};
+pub use seat_keys::{ENDED_LINKS_KEPT, Handover, Rekeyed, SeatKeys, TakeUp};
 pub use sign_in::{
     LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem, PendingSignIn, SIGN_IN_MINUTES,
     SLOW_LINK_MINUTES, SLOWER_LINK_MINUTES, TooManyLinks, issue_link,
@@ -162,6 +163,8 @@ pub struct CreatedGame {
     pub seat_tokens: Vec<String>,
     /// The one-time handover link's token of each seat without an address, by seat.
     pub handovers: Vec<Option<String>>,
+    /// For an unlisted game, its spectator link's token.
+    pub spectator: Option<String>,
 }
 
 /// A game's row.
@@ -465,11 +468,17 @@ impl Store {
         }
         let with_address: Vec<bool> = seats.iter().map(|s| s.email.is_some()).collect();
         let handovers = seat_keys::first_handovers(tx, id, &with_address, self.now()).await?;
+        let spectator = if settings.get("unlisted") == Some(&Value::Bool(true)) {
+            Some(unlisted::make_unlisted(tx, id).await?)
+        } else {
+            None
+        };
         Ok(CreatedGame {
             id,
             organiser_token,
             seat_tokens,
             handovers,
+            spectator,
         })
     }
 
@@ -546,7 +555,7 @@ impl Store {
         let rows = sqlx::query(concat!(
             "SELECT ",
             game_columns!(),
-            " FROM games ORDER BY updated_at DESC LIMIT $1"
+            " FROM games WHERE spectator_hash IS NULL ORDER BY updated_at DESC LIMIT $1"
         ))
         .bind(limit)
         .fetch_all(&self.pool)
@@ -949,6 +958,7 @@ impl Store {
             organiser_token,
             seat_tokens,
             handovers,
+            spectator: None,
         })
     }
 

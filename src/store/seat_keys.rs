@@ -124,6 +124,7 @@ impl Store {
         let token = new_token();
         let handover = email.is_none().then(new_token);
         let now = self.now();
+        end_seat_token(tx, id, seat, now).await?;
         sqlx::query(
             "UPDATE seats SET token_hash = $3, \
              account_id = (SELECT a.id FROM accounts a WHERE lower(a.email) = lower(seats.email)), \
@@ -161,11 +162,7 @@ impl Store {
         id: i64,
         seat: Seat,
     ) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM seat_links WHERE game_id = $1 AND seat = $2")
-            .bind(id)
-            .bind(seat as i32)
-            .execute(&mut *tx)
-            .await?;
+        end_links(tx, Ending::All, id, seat, self.now()).await?;
         for effect in &self.effects {
             effect.seat_rekeyed(tx, id, seat).await?;
         }
@@ -219,6 +216,7 @@ impl Store {
             return Ok(TakeUp::AlreadyTaken { game_id, at });
         }
         let fresh = new_token();
+        end_seat_token(&mut tx, game_id, seat, self.now()).await?;
         sqlx::query(
             "UPDATE seats SET token_hash = $3, taken_up_at = $4, account_id = NULL \
              WHERE game_id = $1 AND seat = $2",
@@ -253,13 +251,7 @@ impl Store {
         .await?
         .rows_affected()
             == 1;
-        sqlx::query(
-            "DELETE FROM seat_links WHERE game_id = $1 AND seat = $2 AND account_id IS NOT NULL",
-        )
-        .bind(id)
-        .bind(seat as i32)
-        .execute(&mut *tx)
-        .await?;
+        end_links(&mut tx, Ending::Owners, id, seat, self.now()).await?;
         tx.commit().await?;
         Ok(released)
     }
@@ -313,4 +305,110 @@ pub(super) async fn first_handovers(
         handovers.push(Some(token));
     }
     Ok(handovers)
+}
+
+/// How many ended links a seat remembers (the newest), for sending its owner on.
+pub const ENDED_LINKS_KEPT: i64 = 50;
+
+/// Which of a seat's minted links to end.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Ending<'a> {
+    /// Every one.
+    All,
+    /// Those made for its owner's devices.
+    Owners,
+    /// The one made for this device (its hash).
+    Device(&'a [u8]),
+    /// Its owner's oldest device links, keeping the newest `MAX_DEVICE_LINKS - 1`.
+    OldestDevices,
+}
+
+/// The statement that ends the links matching a condition over `seat_links` and remembers
+/// which seat they were for (`$1` game, `$2` seat, `$3` device hash, `$4` now).
+macro_rules! end_links_where {
+    ($condition:literal) => {
+        concat!(
+            "WITH gone AS (DELETE FROM seat_links WHERE game_id = $1 AND seat = $2 AND (",
+            $condition,
+            ") RETURNING token_hash) \
+             INSERT INTO ended_links (token_hash, game_id, seat, ended_at) \
+             SELECT token_hash, $1, $2, $4 FROM gone ON CONFLICT (token_hash) DO NOTHING"
+        )
+    };
+}
+
+/// Ends the seat's minted links that `which` names, remembering which seat they were for.
+pub(super) async fn end_links(
+    tx: &mut PgConnection,
+    which: Ending<'_>,
+    id: i64,
+    seat: Seat,
+    at: DateTime<Utc>,
+) -> Result<(), sqlx::Error> {
+    let (sql, device): (&'static str, Option<&[u8]>) = match which {
+        Ending::All => (end_links_where!("$3::bytea IS NULL"), None),
+        Ending::Owners => (
+            end_links_where!("account_id IS NOT NULL AND $3::bytea IS NULL"),
+            None,
+        ),
+        Ending::Device(device) => (
+            end_links_where!("account_id IS NOT NULL AND device_hash = $3"),
+            Some(device),
+        ),
+        Ending::OldestDevices => (
+            end_links_where!(
+                "$3::bytea IS NULL AND token_hash IN (SELECT token_hash FROM seat_links \
+                 WHERE game_id = $1 AND seat = $2 AND account_id IS NOT NULL \
+                 ORDER BY created_at DESC, token_hash OFFSET 4)"
+            ),
+            None,
+        ),
+    };
+    sqlx::query(sql)
+        .bind(id)
+        .bind(seat as i32)
+        .bind(device)
+        .bind(at)
+        .execute(&mut *tx)
+        .await?;
+    forget_oldest_ended(tx, id, seat).await
+}
+
+/// Remembers that the seat's own link (by its hash) has ended.
+async fn end_seat_token(
+    tx: &mut PgConnection,
+    id: i64,
+    seat: Seat,
+    at: DateTime<Utc>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO ended_links (token_hash, game_id, seat, ended_at) \
+         SELECT token_hash, game_id, seat, $3 FROM seats WHERE game_id = $1 AND seat = $2 \
+         ON CONFLICT (token_hash) DO NOTHING",
+    )
+    .bind(id)
+    .bind(seat as i32)
+    .bind(at)
+    .execute(&mut *tx)
+    .await?;
+    forget_oldest_ended(tx, id, seat).await
+}
+
+/// Keeps the seat's newest [`ENDED_LINKS_KEPT`] ended links.
+async fn forget_oldest_ended(
+    tx: &mut PgConnection,
+    id: i64,
+    seat: Seat,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "DELETE FROM ended_links WHERE game_id = $1 AND seat = $2 AND token_hash NOT IN \
+         (SELECT token_hash FROM ended_links WHERE game_id = $1 AND seat = $2 \
+          ORDER BY ended_at DESC, token_hash LIMIT $3)",
+    )
+    .bind(id)
+    .bind(seat as i32)
+    .bind(ENDED_LINKS_KEPT)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }

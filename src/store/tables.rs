@@ -266,8 +266,9 @@ impl Store {
         }
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO open_tables (kind, options, settings, seat_count, seating, creator_id, \
-             created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, \
-             $7 + make_interval(days => $8)) RETURNING id",
+             created_at, expires_at, unlisted) VALUES ($1, $2, $3, $4, $5, $6, $7, \
+             $7 + make_interval(days => $8), coalesce(($3->>'unlisted')::boolean, false)) \
+             RETURNING id",
         )
         .bind(game.id())
         .bind(&options)
@@ -342,13 +343,13 @@ impl Store {
         read_table(&mut conn, id, self.now(), false).await
     }
 
-    /// A page of the lobby: open tables not past their time, oldest first; and how many
-    /// there are in all.
+    /// A page of the lobby: listed open tables not past their time, oldest first; and how
+    /// many there are in all. An unlisted table is found by its invitations and its link only.
     pub async fn lobby(&self, page: i64) -> Result<(Vec<LobbyEntry>, i64), sqlx::Error> {
         let now = self.now();
         let rows = sqlx::query(
             "WITH page AS (SELECT id FROM open_tables WHERE status = 'open' AND expires_at > $1 \
-               ORDER BY created_at, id LIMIT $2 OFFSET $3) \
+               AND NOT unlisted ORDER BY created_at, id LIMIT $2 OFFSET $3) \
              SELECT t.id, t.kind, t.options, t.seat_count, t.seating, t.created_at, \
              (SELECT count(*) FROM table_seats s WHERE s.table_id = t.id) AS taken, \
              ARRAY(SELECT a.name FROM table_seats s JOIN accounts a ON a.id = s.account_id \
@@ -361,7 +362,8 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         let total: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM open_tables WHERE status = 'open' AND expires_at > $1",
+            "SELECT count(*) FROM open_tables WHERE status = 'open' AND expires_at > $1 \
+             AND NOT unlisted",
         )
         .bind(now)
         .fetch_one(&self.pool)

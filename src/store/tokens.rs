@@ -19,3 +19,9 @@ pub fn token_hash(token: &str) -> Vec<u8> {
 pub fn looks_like_token(text: &str) -> bool {
     text.len() == 40 && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
+
+/// What a seat's device link is keyed by: a hash of the signed-in session's token, distinct
+/// from the session's own stored hash.
+pub fn device_hash(session_token: &str) -> Vec<u8> {
+    Sha256::digest(format!("device:{session_token}").as_bytes()).to_vec()
+}

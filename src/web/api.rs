@@ -33,13 +33,13 @@ async fn seat_in(state: &AppState, id: i64, token: Option<&str>) -> Result<Optio
     }
 }
 
+/// 404 unless the game exists and is listed (an unlisted game answers no id-keyed route).
 async fn game_exists(state: &AppState, id: i64) -> Result<(), WebError> {
-    state
-        .store
-        .game(id)
-        .await?
-        .map(|_| ())
-        .ok_or(WebError::NotFound)
+    if state.store.is_listed(id).await? {
+        Ok(())
+    } else {
+        Err(WebError::NotFound)
+    }
 }
 
 async fn view(state: &AppState, id: i64, seat: Option<Seat>) -> Result<HttpResponse, WebError> {
@@ -130,15 +130,15 @@ async fn submit(
     }
 }
 
-/// `GET /api/games/{id}/view`: the bearer's view, or the public one without a token.
+/// `GET /api/games/{id}/view` (or `/api/watch/{token}/view`): the bearer's view, or the
+/// public one without a token.
 pub async fn view_by_id(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    public: super::public::PublicGame,
 ) -> Result<HttpResponse, WebError> {
-    game_exists(&state, *id).await?;
-    let seat = seat_in(&state, *id, bearer(&req)).await?;
-    view(&state, *id, seat).await
+    let seat = seat_in(&state, public.id, bearer(&req)).await?;
+    view(&state, public.id, seat).await
 }
 
 /// `GET /api/games/{id}/choices`: the bearer's choices.
@@ -204,19 +204,19 @@ pub async fn submit_by_token(
     submit(&state, id, seat, &body).await
 }
 
-/// `GET /api/games/{id}/export`: the record. While the game runs, as the bearer's seat (or a
+/// `GET /api/games/{id}/export` (or `/api/watch/{token}/export`): the record. While the game runs, as the bearer's seat (or a
 /// spectator, without a token) may see it: no seed, others' hidden commands in their public
 /// form; once it is over, everything.
 pub async fn export(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    public: super::public::PublicGame,
 ) -> Result<HttpResponse, WebError> {
-    game_exists(&state, *id).await?;
-    let seat = seat_in(&state, *id, bearer(&req)).await?;
+    let id = public.id;
+    let seat = seat_in(&state, id, bearer(&req)).await?;
     let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
-    let mut record = state.store.export(*id, viewer).await?;
-    if seat.is_none() && !state.store.spectators_may_write(*id).await? {
+    let mut record = state.store.export(id, viewer).await?;
+    if seat.is_none() && !state.store.spectators_may_write(id).await? {
         // The players' messages are theirs unless the creator opened them to spectators.
         record.messages.clear();
     }

@@ -45,6 +45,10 @@ struct MailLine {
 #[template(path = "manage.html")]
 struct Desk {
     id: i64,
+    /// Where the game's public pages live (its spectator link's path when unlisted).
+    public: String,
+    /// An unlisted game's spectator link, to share.
+    spectator_link: Option<String>,
     name: String,
     token: String,
     status: String,
@@ -106,7 +110,13 @@ async fn desk_page(state: &AppState, token: &str, csrf_token: String) -> Result<
         .bind(id)
         .fetch_one(state.store.pool())
         .await?;
+    let public = super::public::public_of(state, id).await?;
     Ok(Desk {
+        spectator_link: public
+            .base
+            .starts_with("/watch/")
+            .then(|| format!("{}{}", state.base_url, public.base)),
+        public: public.base,
         messages: super::messages::thread_lines(&state.store.messages(id).await?),
         clock: clock.describe(),
         paused,

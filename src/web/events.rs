@@ -122,16 +122,15 @@ struct Open {
     _slot: StreamSlot,
 }
 
-/// `GET /games/{id}/events`: an event (`data: <seq>`) each time the game moves, a comment line
+/// `GET /games/{id}/events` (or `/watch/{token}/events`): an event (`data: <seq>`) each time the game moves, a comment line
 /// every keep-alive interval. 404 for a game that does not exist; 503 with Retry-After when
 /// the client or the server has as many streams open as allowed.
 pub async fn events(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    public: super::public::PublicGame,
 ) -> Result<HttpResponse, WebError> {
-    let id = *id;
-    state.store.game(id).await?.ok_or(WebError::NotFound)?;
+    let id = public.id;
     let client = client_addr(req.head(), &state.settings.trusted_proxies);
     let slot = state.streams.acquire(client).ok_or(WebError::Busy {
         message: "too many live-refresh streams are open: the page refreshes by itself instead"

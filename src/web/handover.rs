@@ -125,17 +125,21 @@ pub async fn take(
     }
 }
 
-/// `POST /games/{id}/lost-link` with `seat`: mails a fresh link to that seat's own address
+/// `POST /games/{id}/lost-link` (or `/watch/{token}/lost-link`) with `seat`: mails a fresh link to that seat's own address
 /// (never shown), for a player who lost theirs; 303 back to the game's page with a note.
 pub async fn lost_link(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    public: super::public::PublicGame,
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let fields = parse_form(&body)?;
     csrf::check(&req, field(&fields, "csrf"))?;
-    let row = state.store.game(*id).await?.ok_or(WebError::NotFound)?;
+    let row = state
+        .store
+        .game(public.id)
+        .await?
+        .ok_or(WebError::NotFound)?;
     if row.status != "running" {
         return Err(WebError::Conflict(
             "the game is over: its seats need no new links".into(),
@@ -148,7 +152,7 @@ pub async fn lost_link(
     let name = find_game(&row.kind).map_or(row.kind.clone(), |g| g.name().to_string());
     match enqueue_lost_link(state.store.pool(), row.id, &name, seat).await {
         Ok(_) => Ok(HttpResponse::SeeOther()
-            .insert_header(("Location", format!("/games/{}?mailed=1#seat", row.id)))
+            .insert_header(("Location", format!("{}?mailed=1#seat", public.base)))
             .finish()),
         Err(LostLinkError::Db(e)) => Err(e.into()),
         Err(e @ LostLinkError::NoAddress) => Err(WebError::Conflict(e.to_string())),

@@ -39,7 +39,7 @@ struct ScoreRow {
 #[template(path = "log.html")]
 struct LogPage {
     title: String,
-    game_id: i64,
+    public: String,
     periods: Vec<Period>,
     sides: Vec<(String, &'static str)>,
     table: Vec<ScoreRow>,
@@ -118,13 +118,14 @@ fn score_rows(steps: &[Step], period_name: &str, over: bool) -> Vec<ScoreRow> {
     rows
 }
 
-/// `GET /games/{id}/log`: the whole public log by hand, with times, scores and their chart.
+/// `GET /games/{id}/log` (or `/watch/{token}/log`): the whole public log by hand, with times,
+/// scores and their chart.
 pub async fn public_log(
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    public: super::public::PublicGame,
     who: super::session::MaybeSignedIn,
 ) -> Result<HttpResponse, WebError> {
-    let History { row, steps, .. } = state.store.history(*id, None).await?;
+    let History { row, steps, .. } = state.store.history(public.id, None).await?;
     let reads_thread = super::messages::reads_thread(&state, row.id, who.0.as_ref()).await?;
     let game = find_game(&row.kind).ok_or(WebError::NotFound)?;
     let names = seat_names(&state, row.id).await?;
@@ -139,7 +140,7 @@ pub async fn public_log(
         StatusCode::OK,
         LogPage {
             title: format!("{} #{}", game.name(), row.id),
-            game_id: row.id,
+            public: public.base.clone(),
             periods: periods(&steps, game.period_name(), &names),
             chart: chart::svg(
                 &sides,
@@ -179,6 +180,7 @@ struct Replay {
     title: String,
     kind: String,
     game_id: i64,
+    api: String,
     at: i64,
     head: i64,
     open: bool,
@@ -201,15 +203,16 @@ pub struct ReplayQuery {
     open: Option<u8>,
 }
 
-/// `GET /games/{id}/replay?at=N[&open=1]`: the board as it was after move N (public view; a
-/// finished game may be shown with all cards open), with links to step through.
+/// `GET /games/{id}/replay?at=N[&open=1]` (or `/watch/{token}/replay`): the board as it was
+/// after move N (public view; a finished game may be shown with all cards open), with links to
+/// step through.
 pub async fn replay(
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    public: super::public::PublicGame,
     query: web::Query<ReplayQuery>,
     who: super::session::MaybeSignedIn,
 ) -> Result<HttpResponse, WebError> {
-    let History { row, game, steps } = state.store.history(*id, query.at).await?;
+    let History { row, game, steps } = state.store.history(public.id, query.at).await?;
     let reads_thread = super::messages::reads_thread(&state, row.id, who.0.as_ref()).await?;
     let kind = find_game(&row.kind).ok_or(WebError::NotFound)?;
     let head = row.head_seq;
@@ -224,8 +227,8 @@ pub async fn replay(
     };
     let url = |n: i64| {
         format!(
-            "/games/{}/replay?at={}{}",
-            row.id,
+            "{}/replay?at={}{}",
+            public.base,
             n.clamp(0, head),
             if open { "&open=1" } else { "" }
         )
@@ -240,6 +243,7 @@ pub async fn replay(
             title: format!("{} #{}", kind.name(), row.id),
             kind: row.kind.clone(),
             game_id: row.id,
+            api: public.api.clone(),
             at,
             head,
             open,

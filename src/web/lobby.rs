@@ -211,7 +211,10 @@ fn table_from_form(
     Ok(NewTable {
         kind: game.id().to_string(),
         options,
-        settings: json!({ "clock": clock }),
+        settings: json!({
+            "clock": clock,
+            "unlisted": field(fields, "unlisted") == Some("true"),
+        }),
         seat_count,
         seating,
         creator_position,

@@ -253,8 +253,9 @@ pub async fn api(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpRes
     })))
 }
 
-/// `POST /me/games/{id}/{seat}`: opens one of the account's seats (a fresh link made for the
-/// owner, replacing the one made before); 404 for a seat that is not the account's.
+/// `POST /me/games/{id}/{seat}`: opens one of the account's seats by a fresh link made for
+/// this device (replacing the one made for it before; other devices keep theirs); 404 for a
+/// seat that is not the account's.
 pub async fn open(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -265,13 +266,54 @@ pub async fn open(
     let fields = parse_form(&body)?;
     csrf::check(&req, field(&fields, "csrf"))?;
     let (game, seat) = path.into_inner();
-    let token = state
-        .store
-        .owner_seat_link(who.0.id, game, seat)
+    let token = device_link(&req, &state, &who.0, game, seat)
         .await?
         .ok_or(WebError::NotFound)?;
     Ok(HttpResponse::SeeOther()
         .insert_header(("Location", format!("/play/{token}")))
+        .finish())
+}
+
+/// A fresh link to the seat for the signed-in device, if the account owns the seat.
+async fn device_link(
+    req: &HttpRequest,
+    state: &AppState,
+    account: &Account,
+    game: i64,
+    seat: usize,
+) -> Result<Option<String>, WebError> {
+    let session = super::session::token(req).ok_or(WebError::Unauthorized)?;
+    Ok(state
+        .store
+        .owner_seat_link(account.id, game, seat, &session)
+        .await?)
+}
+
+/// Where a link that opens no seat leads a signed-in reader: the seat it was for, by a fresh
+/// link for this device, when the reader's account owns that seat now; otherwise nowhere (the
+/// same answer as for any unknown link, so nobody else learns whose link it was).
+pub async fn dead_link(
+    req: &HttpRequest,
+    state: &AppState,
+    account: Option<&Account>,
+    token: &str,
+) -> Result<HttpResponse, WebError> {
+    let Some(account) = account else {
+        return Err(WebError::NotFound);
+    };
+    let Some((game, seat)) = state.store.seat_of_dead_link(token).await? else {
+        return Err(WebError::NotFound);
+    };
+    let fresh = device_link(req, state, account, game, seat)
+        .await?
+        .ok_or(WebError::NotFound)?;
+    tracing::info!(
+        game,
+        seat,
+        "an ended link of a signed-in owner sent on to the seat"
+    );
+    Ok(HttpResponse::SeeOther()
+        .insert_header(("Location", format!("/play/{fresh}")))
         .finish())
 }
 

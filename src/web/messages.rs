@@ -206,20 +206,19 @@ pub async fn hide_own(
     Ok(back_to(format!("/play/{token}")))
 }
 
-/// `POST /games/{id}/messages` (`text`, `csrf`): a message from the signed-in account, as its
+/// `POST /games/{id}/messages` (or `/watch/{token}/messages`; `text`, `csrf`): a message from the signed-in account, as its
 /// seat if it owns one, else as a spectator where the creator allowed it; 303 back to the
 /// public page.
 pub async fn post_signed_in(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    public: super::public::PublicGame,
     SignedIn(account): SignedIn,
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let id = *id;
+    let id = public.id;
     let fields = parse_form(&body)?;
     csrf::check(&req, field(&fields, "csrf"))?;
-    state.store.game(id).await?.ok_or(WebError::NotFound)?;
     let author = public_writer(&state, id, Some(&account))
         .await?
         .map_err(WebError::Forbidden)?;
@@ -231,7 +230,7 @@ pub async fn post_signed_in(
         field(&fields, "text").unwrap_or(""),
     )
     .await?;
-    Ok(back_to(format!("/games/{id}")))
+    Ok(back_to(public.base))
 }
 
 /// A message in the JSON API (a hidden one without its text).

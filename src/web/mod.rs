@@ -20,6 +20,7 @@ mod messages;
 mod orders;
 mod pages;
 mod protect;
+mod public;
 pub mod render;
 mod rules;
 pub mod session;
@@ -337,6 +338,20 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(api::submit_by_id),
         )
         .route("/api/games/{id}/export", get().to(api::export))
+        .route("/watch/{watch}", get().to(pages::spectate))
+        .route("/watch/{watch}/log", get().to(history::public_log))
+        .route("/watch/{watch}/replay", get().to(history::replay))
+        .route("/watch/{watch}/events", get().to(events::events))
+        .route(
+            "/watch/{watch}/lost-link",
+            web::post().to(handover::lost_link),
+        )
+        .route(
+            "/watch/{watch}/messages",
+            web::post().to(messages::post_signed_in),
+        )
+        .route("/api/watch/{watch}/view", get().to(api::view_by_id))
+        .route("/api/watch/{watch}/export", get().to(api::export))
         .route("/api/play/{token}/view", get().to(api::view_by_token))
         .route("/api/play/{token}/choices", get().to(api::choices_by_token))
         .route(

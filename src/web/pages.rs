@@ -219,6 +219,9 @@ struct Created {
     organiser_link: String,
     seats: Vec<CreatedSeat>,
     commitment: String,
+    /// An unlisted game's spectator link.
+    #[serde(default)]
+    spectator_link: Option<String>,
 }
 
 /// How a seat of a new game gets its link: never shown to the organiser (DESIGN.md "Identity").
@@ -339,7 +342,10 @@ pub async fn create_game(
             &seats,
             seed,
             organiser_email.as_ref(),
-            &serde_json::json!({ "clock": clock }),
+            &serde_json::json!({
+                "clock": clock,
+                "unlisted": field(&fields, "unlisted") == Some("true"),
+            }),
         )
         .await
     {
@@ -371,6 +377,10 @@ pub async fn create_game(
             })
             .collect(),
         commitment: seed.commitment(),
+        spectator_link: created
+            .spectator
+            .as_ref()
+            .map(|t| format!("{base}/watch/{t}")),
     };
     let cookie = actix_web::cookie::Cookie::build(
         CREATED_COOKIE,
@@ -486,7 +496,10 @@ struct Play {
     hand: Option<Hand>,
     moving: bool,
     new_moves: usize,
-    game_id: i64,
+    /// Where the game's public pages live (`/games/{id}`, or its spectator link's path).
+    public: String,
+    /// On a seat's page of an unlisted game: the spectator link, for the player to share.
+    share: Option<String>,
     head: i64,
     head_hash: String,
     commitment: String,
@@ -622,6 +635,9 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
         .await?;
     let log = log_lines(loaded, &names, since, &marks);
     let (clock, deadlines) = crate::clock::deadlines(&state.store, loaded.row.id).await?;
+    let public = super::public::public_of(state, loaded.row.id).await?;
+    let share = (matches!(viewer, Viewer::Seat(_)) && public.base.starts_with("/watch/"))
+        .then(|| format!("{}{}", state.base_url, public.base));
     let now = state.store.now();
     let waiting: Vec<(Seat, String)> = deadlines
         .iter()
@@ -708,7 +724,8 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             .collect::<Vec<_>>()
             .join(" · "),
         title,
-        game_id: loaded.row.id,
+        public: public.base,
+        share,
         head: loaded.row.head_seq,
         head_hash: loaded.row.head_hash.clone(),
         commitment: loaded.row.commitment.clone(),
@@ -850,7 +867,9 @@ pub async fn play(
     token: web::Path<String>,
     who: super::session::MaybeSignedIn,
 ) -> Result<HttpResponse, WebError> {
-    let (id, seat) = seat_of(&state, &token).await?;
+    let Some((id, seat)) = state.store.seat_by_token(&token).await? else {
+        return super::me::dead_link(&req, &state, who.0.as_ref(), &token).await;
+    };
     let loaded = state.store.load(id).await?;
     let (csrf_token, cookie) = csrf::token_for(&req);
     let seen = req
@@ -1015,21 +1034,21 @@ fn fill_error_words(choice: &crate::engine::Choice, error: FillError) -> String 
     }
 }
 
-/// `GET /games/{id}`: the public view, with the message form for a signed-in reader who may
+/// `GET /games/{id}` (a listed game) or `/watch/{token}` (by its spectator link): the public view, with the message form for a signed-in reader who may
 /// write (as their seat, or as a spectator where the creator allowed it).
 pub async fn spectate(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    public: super::public::PublicGame,
     super::session::MaybeSignedIn(account): super::session::MaybeSignedIn,
 ) -> Result<HttpResponse, WebError> {
-    let loaded = state.store.load(*id).await?;
+    let loaded = state.store.load(public.id).await?;
     let (csrf_token, cookie) = csrf::token_for(&req);
     let reads_thread =
         super::messages::reads_thread(&state, loaded.row.id, account.as_ref()).await?;
     let writer = super::messages::public_writer(&state, loaded.row.id, account.as_ref())
         .await?
-        .map(|_| format!("/games/{}/messages", loaded.row.id));
+        .map(|_| format!("{}/messages", public.base));
     let page = play_page(
         &state,
         &loaded,

@@ -32,6 +32,8 @@ fn holds_secret(path: &str) -> bool {
         "/me",
         "/lobby/invite/",
         "/take/",
+        "/watch/",
+        "/api/watch/",
     ]
     .iter()
     .any(|prefix| path.starts_with(prefix))

@@ -1,0 +1,82 @@
+//! The game a public route shows: by its id (`/games/{id}`, `/api/games/{id}`) for a listed
+//! game only, or by an unlisted game's spectator link (`/watch/{token}`, `/api/watch/{token}`).
+//! An unlisted game answers every id-keyed route exactly as a game that does not exist.
+
+use super::{AppState, WebError};
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest, web};
+use futures_util::future::LocalBoxFuture;
+
+/// A game reached by a public route, with where its public pages live.
+#[derive(Debug, Clone)]
+pub struct PublicGame {
+    /// The game.
+    pub id: i64,
+    /// The prefix of its public pages: `/games/{id}` or `/watch/{token}`.
+    pub base: String,
+    /// The prefix of its public API: `/api/games/{id}` or `/api/watch/{token}`.
+    pub api: String,
+}
+
+impl PublicGame {
+    /// Resolves the route's `{id}` or `{watch}`: 404 for an unknown game, an unlisted game by
+    /// id, or an unknown spectator link.
+    async fn resolve(req: &HttpRequest) -> Result<PublicGame, WebError> {
+        let state = req
+            .app_data::<web::Data<AppState>>()
+            .ok_or_else(|| WebError::Internal("no app state".into()))?;
+        if let Some(watch) = req.match_info().get("watch") {
+            let id = state
+                .store
+                .game_by_spectator(watch)
+                .await?
+                .ok_or(WebError::NotFound)?;
+            return Ok(PublicGame {
+                id,
+                base: format!("/watch/{watch}"),
+                api: format!("/api/watch/{watch}"),
+            });
+        }
+        let id = req
+            .match_info()
+            .get("id")
+            .and_then(|id| id.parse::<i64>().ok())
+            .ok_or(WebError::NotFound)?;
+        if !state.store.is_listed(id).await? {
+            return Err(WebError::NotFound);
+        }
+        Ok(listed(id))
+    }
+}
+
+/// Where a listed game's public pages live.
+fn listed(id: i64) -> PublicGame {
+    PublicGame {
+        id,
+        base: format!("/games/{id}"),
+        api: format!("/api/games/{id}"),
+    }
+}
+
+/// Where a game's public pages live, whether listed or not: for the pages of its seats and its
+/// desk, which show the spectator link of an unlisted game to the people who may share it.
+pub async fn public_of(state: &AppState, id: i64) -> Result<PublicGame, WebError> {
+    Ok(match state.store.spectator_token(id).await? {
+        Some(watch) => PublicGame {
+            id,
+            base: format!("/watch/{watch}"),
+            api: format!("/api/watch/{watch}"),
+        },
+        None => listed(id),
+    })
+}
+
+impl FromRequest for PublicGame {
+    type Error = WebError;
+    type Future = LocalBoxFuture<'static, Result<PublicGame, WebError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { PublicGame::resolve(&req).await })
+    }
+}
