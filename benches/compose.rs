@@ -77,6 +77,7 @@ fn main() {
                             board,
                             replies: reply_lines(&choices),
                             standing: Vec::new(),
+                            undo: live.can_undo(seat),
                             reply: Some("0123456789abcdef0123456789abcdef01234567".into()),
                         },
                         messages: Vec::new(),
