@@ -112,6 +112,7 @@ fn random_games_keep_the_pack_whole_and_reach_every_kind_of_move() {
         let options = Options {
             rubbers: if n % 2 == 0 { 1 } else { 3 },
             target: 7,
+            ..Options::default()
         };
         let mut live = Match::<Nationhood>::new(options, 2, seed).unwrap();
         let mut rng = bot_rng(&seed);
