@@ -42,7 +42,11 @@ fn options() -> impl Strategy<Value = Options> {
         prop::sample::select(vec![1u32, 3]),
         prop_oneof![3 => Just(7i64), 1 => 1i64..=4],
     )
-        .prop_map(|(rubbers, target)| Options { rubbers, target })
+        .prop_map(|(rubbers, target)| Options {
+            rubbers,
+            target,
+            ..Options::default()
+        })
 }
 
 proptest! {

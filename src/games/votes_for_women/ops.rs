@@ -30,7 +30,7 @@ fn roll(rng: &mut GameRng, dice: Dice) -> Vec<u8> {
 pub fn run(state: &mut State, rng: &mut GameRng, log: &mut Log) {
     loop {
         if state.outcome.is_some() {
-            state.stack.clear();
+            state.end_effects();
             return;
         }
         let Some(frame) = state.stack.last() else {
@@ -171,6 +171,28 @@ fn enter(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
         let what = roll_words(frame);
         log.push(|| format!("{} rolls {faces:?} ({what})", who(seat)));
         state.last_roll = Some((seat, what, faces));
+    }
+}
+
+impl State {
+    /// Ends the effects being resolved when the game is won in the middle of one. Under rules
+    /// version 2 their cards go where a finished effect's would (drawn cards to the discard
+    /// pile, a claimed card out of the game), so every card stays somewhere; version 1 dropped
+    /// them with the effects.
+    pub fn end_effects(&mut self) {
+        if self.v2() {
+            while let Some(frame) = self.stack.pop() {
+                for c in frame.cards {
+                    self.discard_card(c);
+                }
+                if frame.script == Script::Card && frame.source == Source::Claimed {
+                    self.spent.push(frame.card);
+                } else {
+                    self.discard_card(frame.card);
+                }
+            }
+        }
+        self.stack.clear();
     }
 }
 

@@ -97,7 +97,7 @@ fn a_drawn_event_pays_the_pandemics_button_too() {
     apply(&mut state, SUFF, Command::Card { card: 22 }, 2);
     assert_eq!(state.buttons[SUFF], 4, "1 - 1 for the drawn event + 4");
     // With no button left for it, no drawn card is playable: both are discarded.
-    let mut state = vindication_under_the_pandemic(fresh(), 1);
+    let state = vindication_under_the_pandemic(fresh(), 1);
     assert_eq!(state.buttons[SUFF], 0);
     assert!(state.discards[SUFF].contains(&22) && state.discards[SUFF].contains(&40));
     assert_eq!(state.to_play, OPP);
