@@ -42,7 +42,11 @@ fn options() -> impl Strategy<Value = Options> {
         prop::sample::select(vec![1u32, 3]),
         prop_oneof![3 => Just(7i64), 1 => 1i64..=4],
     )
-        .prop_map(|(rubbers, target)| Options { rubbers, target })
+        .prop_map(|(rubbers, target)| Options {
+            rubbers,
+            target,
+            ..Options::default()
+        })
 }
 
 proptest! {
@@ -112,6 +116,7 @@ fn random_games_keep_the_pack_whole_and_reach_every_kind_of_move() {
         let options = Options {
             rubbers: if n % 2 == 0 { 1 } else { 3 },
             target: 7,
+            ..Options::default()
         };
         let mut live = Match::<Nationhood>::new(options, 2, seed).unwrap();
         let mut rng = bot_rng(&seed);

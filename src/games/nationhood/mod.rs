@@ -58,6 +58,12 @@ impl Rules for Nationhood {
                 kind: OptionKind::Integer { min: 1, max: 50 },
                 default: json!(7),
             },
+            OptionSpec {
+                key: "draw_after",
+                label: "House rule: hands in a row without a nation that draw the match",
+                kind: OptionKind::Integer { min: 1, max: 20 },
+                default: json!(state::DEFAULT_DRAW_AFTER),
+            },
         ]
     }
 

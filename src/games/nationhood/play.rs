@@ -10,9 +10,6 @@ use crate::engine::{GameRng, Log, Outcome, RuleError, Seat};
 /// A hand holds eight cards after a draw and seven after the discard.
 pub const FULL_HAND: usize = 8;
 
-/// Hands in a row without a winner that end the match drawn (version 2; RULES.md).
-pub const HANDS_WITHOUT_WINNER_TO_DRAW: u32 = 3;
-
 /// The 54 cards: the 52 suited cards and the two jokers.
 pub fn pack() -> Vec<Card> {
     let mut cards = Card::standard_52();
@@ -586,7 +583,7 @@ impl State {
             }
             None => {
                 self.hands_without_winner += 1;
-                if self.hands_without_winner >= HANDS_WITHOUT_WINNER_TO_DRAW {
+                if self.hands_without_winner >= self.options.draw_after {
                     self.finish_match(None, log);
                     return;
                 }
@@ -617,7 +614,8 @@ impl State {
                 scores[State::other(w)]
             ),
             None => format!(
-                "the match is drawn: {HANDS_WITHOUT_WINNER_TO_DRAW} hands in a row ended without a nation"
+                "the match is drawn: {} in a row ended without a nation",
+                crate::engine::log::count(self.options.draw_after, "hand")
             ),
         };
         log.push(|| format!("game over: {reason}"));

@@ -12,6 +12,18 @@ pub struct Options {
     pub rubbers: u32,
     /// Points that win a rubber (the text: seven).
     pub target: i64,
+    /// Hands in a row without a nation that draw the match (rules version 2): our house rule,
+    /// the text has none. Left out of the serialized options at its default of three, so games
+    /// recorded before it was an option hash as they did.
+    #[serde(skip_serializing_if = "is_default_draw")]
+    pub draw_after: u32,
+}
+
+/// The house rule's default: three hands in a row without a nation draw the match.
+pub const DEFAULT_DRAW_AFTER: u32 = 3;
+
+fn is_default_draw(n: &u32) -> bool {
+    *n == DEFAULT_DRAW_AFTER
 }
 
 impl Default for Options {
@@ -19,6 +31,7 @@ impl Default for Options {
         Options {
             rubbers: 1,
             target: 7,
+            draw_after: DEFAULT_DRAW_AFTER,
         }
     }
 }
@@ -32,6 +45,15 @@ impl Options {
                 reason: format!(
                     "a match is one rubber or best of three, not {}",
                     self.rubbers
+                ),
+            });
+        }
+        if !(1..=20).contains(&self.draw_after) {
+            return Err(SetupError::BadOption {
+                name: "draw_after".into(),
+                reason: format!(
+                    "1 to 20 hands without a nation draw the match, not {}",
+                    self.draw_after
                 ),
             });
         }
@@ -58,14 +80,16 @@ pub enum Command {
     DrawStock,
     /// Take the top card of one's own discard pile (a turn's draw, or one card of a rebuild).
     DrawPile,
-    /// Lay down a city: three or more cards of one rank, at least two of them natural; jokers
-    /// stand in for the rest. `jokers` is where a form puts them; jokers in `cards` count too.
+    /// Lay down a city: three or more natural cards of one rank (rules version 2: jokers are
+    /// not wild in cities and are refused here). Version 1 took at least two naturals with
+    /// jokers standing in for the rest; `jokers` is where its form put them (jokers in `cards`
+    /// counted too), kept so that version-1 records read as they were.
     Meld {
         cards: Vec<Card>,
         #[serde(default)]
         jokers: Vec<Card>,
     },
-    /// Add a card of its rank (or a joker) to a city of either player.
+    /// Add a natural card of its rank to a city of either player (version 1: or a joker).
     LayOff { card: Card, city: u32 },
     /// Exchange a joker with the natural card `card` in one of one's own cities. Rules version
     /// 2: `card` is in the city; a joker from the hand takes its place and `card` comes into
@@ -116,8 +140,9 @@ pub enum Phase {
     Over,
 }
 
-/// A city: three or more cards of one rank laid down (jokers standing in), under one
-/// player's control.
+/// A city: three or more cards of one rank laid down, under one player's control. Under
+/// rules version 2 a joker enters a city only by the exchange, in place of a natural card
+/// melded there; under version 1 jokers also stood in when it was laid or added to.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct City {
     /// Its number in this hand, which commands name.

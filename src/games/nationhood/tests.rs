@@ -506,6 +506,7 @@ fn best_of_three_rubbers() {
     let options = Options {
         rubbers: 3,
         target: 7,
+        ..Options::default()
     };
     let mut state = table("3♥ 4♥ 5♥ 6♥ 7♥ 8♥ K♣", "2♠ 3♠ 4♦ 5♦ 8♠ J♣ Q♦", STOCK);
     state.options = options.clone();
@@ -788,4 +789,47 @@ fn three_hands_in_a_row_without_a_winner_end_the_match_drawn() {
     act_ok(&mut state, 0, Command::DrawPile);
     act_ok(&mut state, 0, discard("K♣"));
     assert_eq!(state.hands_without_winner, 0);
+}
+
+#[test]
+fn the_house_rule_on_drawn_matches_is_an_option() {
+    let play_out = |draw_after: u32, without: u32| {
+        let mut state = table("3♥ 4♥ 9♠ 7♦ 8♣ K♣ J♥", "2♠ 3♠ 4♦ 5♦ 8♠ J♣ Q♦", "2♦");
+        state.options.draw_after = draw_after;
+        state.hands_without_winner = without;
+        state.restocked = true;
+        act_ok(&mut state, 0, Command::DrawStock);
+        act_ok(&mut state, 0, discard("K♣"));
+        state
+    };
+    let state = play_out(1, 0);
+    assert_eq!(state.phase, Phase::Over, "one hand without a nation draws");
+    assert_eq!(
+        state.outcome.unwrap().reason,
+        "the match is drawn: 1 hand in a row ended without a nation"
+    );
+    let state = play_out(5, 2);
+    assert_ne!(
+        state.phase,
+        Phase::Over,
+        "five are needed: the match goes on"
+    );
+    assert_eq!(state.hands_without_winner, 3);
+    // The default is three, left out of the serialized options so old records hash the same.
+    assert_eq!(Options::default().draw_after, 3);
+    assert_eq!(
+        serde_json::to_value(Options::default()).unwrap(),
+        serde_json::json!({"rubbers": 1, "target": 7})
+    );
+    let spec = Nationhood::option_specs();
+    let rule = spec.iter().find(|s| s.key == "draw_after").unwrap();
+    assert!(rule.label.starts_with("House rule"));
+    assert!(
+        Options {
+            draw_after: 0,
+            ..Options::default()
+        }
+        .validate()
+        .is_err()
+    );
 }

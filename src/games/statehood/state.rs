@@ -129,9 +129,10 @@ pub struct WonCard {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum PrAnswer {
-    /// No challenge.
+    /// No challenge: the declarer's own entry, and under rules version 1 another player's
+    /// answer too (under version 2 every other player challenges; RULES.md).
     Pass,
-    /// Six cards.
+    /// The challenge: six cards.
     Cards(Vec<Card>),
 }
 
@@ -142,7 +143,7 @@ pub struct PrDeclaration {
     pub declarer: Seat,
     /// The declarer's whole hand, face up (Puerto Rico included).
     pub shown: Vec<Card>,
-    /// The sealed answers, by seat (the declarer's stays `None`).
+    /// The sealed answers, by seat (the declarer's is a [`PrAnswer::Pass`] from the start).
     pub answers: Vec<Option<PrAnswer>>,
 }
 

@@ -187,7 +187,7 @@ impl State {
             reason: reason.to_string(),
         });
         self.phase = Phase::Over;
-        self.stack.clear();
+        self.end_effects();
         self.vote = None;
     }
 

@@ -7,11 +7,12 @@ use super::fixed::{
     assign_command, campaigner_prompt, campaigner_words, card_label, fixed_command, move_label,
     region_value, state_value,
 };
-use super::rules::{claimed_options, hand_options, max_commit};
+use super::rules::{self, claimed_options, hand_options, max_commit};
 use super::state::{Action, Phase, State};
 use super::stops::{
     Stop, Unit, assignments, awaited_stop, campaign_colours, unit_code, unit_label,
 };
+use crate::engine::log::count;
 use crate::engine::{Choice, Json, Param, ParamKind, PickOption, Seat, Text};
 use serde_json::{Value, json};
 
@@ -137,7 +138,10 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             if max > opp {
                 out.push(
                     Choice::action(
-                        format!("Commit {} buttons: the Opposition cannot match", opp + 1),
+                        format!(
+                            "Commit {}: the Opposition cannot match",
+                            count(opp + 1, "button")
+                        ),
                         json!({"type": "commit", "buttons": opp + 1}),
                     )
                     .with_param(
@@ -150,18 +154,33 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
         }
         Stop::Answer => {
             let n = state.commitment.map_or(0, |c| c.buttons);
+            if rules::defer_open(state) {
+                out.push(Choice::fixed(
+                    format!(
+                        "Defer: the Suffragist pays {} and takes a Strategy card",
+                        count(n, "button")
+                    ),
+                    fixed_command!({"type": "defer"}),
+                ));
+            }
             out.push(Choice::fixed(
-                format!("Defer: the Suffragist pays {n} and takes a Strategy card"),
-                fixed_command!({"type": "defer"}),
-            ));
-            out.push(Choice::fixed(
-                format!("Match: both pay {n}, nobody takes a card"),
+                if n == 0 {
+                    "Match: nobody pays, nobody takes a card".to_string()
+                } else {
+                    format!(
+                        "Match: both pay {}, nobody takes a card",
+                        count(n, "button")
+                    )
+                },
                 fixed_command!({"type": "match"}),
             ));
             if state.buttons[1] > n {
                 out.push(
                     Choice::fixed(
-                        format!("Supersede: pay {} and take a Strategy card", n + 1),
+                        format!(
+                            "Supersede: pay {} and take a Strategy card",
+                            count(n + 1, "button")
+                        ),
                         fixed_command!({"type": "supersede"}),
                     )
                     .with_param(

@@ -107,7 +107,8 @@ fn format_move_label(colour: Colour, region: Region) -> String {
 
 fn format_campaigner_prompt(colour: Colour, cubes: u32, region: Region) -> String {
     format!(
-        "{colour:?} campaigner: {cubes} cubes in the {}",
+        "{colour:?} campaigner: {} in the {}",
+        crate::engine::log::count(cubes, "cube"),
         region.name()
     )
 }

@@ -50,7 +50,7 @@ static STANDING_ORDERS: [StandingOrder; 3] = [
     StandingOrder {
         id: ALWAYS_DEFER,
         label: "Defer to the Suffragist in every Strategy phase",
-        note: "The Suffragist then pays what she committed and takes a Strategy card.",
+        note: "The Suffragist then pays what she committed and takes a Strategy card; when she committed none, nobody pays and nobody takes one (a match).",
         seat: Some(OPP),
     },
     StandingOrder {
@@ -96,7 +96,7 @@ fn deck_for(deck: Deck, rng: &mut GameRng) -> Vec<u8> {
 impl Rules for VotesForWomen {
     const ID: &'static str = "votes-for-women";
     const NAME: &'static str = "Votes for Women";
-    const RULES_VERSION: u32 = 1;
+    const RULES_VERSION: u32 = 2;
     type Options = Options;
     type State = State;
     type Command = Command;
@@ -110,7 +110,16 @@ impl Rules for VotesForWomen {
         Vec::new()
     }
 
-    fn setup(_options: &Options, _seats: usize, rng: &mut GameRng) -> Result<State, SetupError> {
+    fn setup(options: &Options, seats: usize, rng: &mut GameRng) -> Result<State, SetupError> {
+        Self::setup_at(options, seats, rng, Self::RULES_VERSION)
+    }
+
+    fn setup_at(
+        _options: &Options,
+        _seats: usize,
+        rng: &mut GameRng,
+        rules_version: u32,
+    ) -> Result<State, SetupError> {
         let decks = [
             deck_for(Deck::Suffragist, rng),
             deck_for(Deck::Opposition, rng),
@@ -122,6 +131,7 @@ impl Rules for VotesForWomen {
         rng.shuffle(&mut strategy);
         let face_up = strategy.split_off(9);
         let mut state = State {
+            rules_version,
             turn: 1,
             round: 1,
             phase: Phase::Operations,
@@ -186,7 +196,8 @@ impl Rules for VotesForWomen {
                 buttons: 0,
                 card: None,
             }),
-            (ALWAYS_DEFER, Stop::Answer) => Some(Command::Defer),
+            (ALWAYS_DEFER, Stop::Answer) if rules::defer_open(state) => Some(Command::Defer),
+            (ALWAYS_DEFER, Stop::Answer) => Some(Command::Match),
             (KEEP_ROLLS, Stop::Reroll) => Some(Command::Accept),
             _ => None,
         }
@@ -375,6 +386,11 @@ fn flow(
             let n = state.commitment.map_or(0, |c| c.buttons);
             match command {
                 Command::Defer => {
+                    if !rules::defer_open(state) {
+                        return illegal(
+                            "nothing was committed: match (nobody pays) or supersede for a button",
+                        );
+                    }
                     state.buttons[SUFF] -= n;
                     log.push(|| format!("{} defers", who(OPP)));
                     state.phase = Phase::StrategyPick;

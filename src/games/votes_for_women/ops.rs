@@ -30,7 +30,7 @@ fn roll(rng: &mut GameRng, dice: Dice) -> Vec<u8> {
 pub fn run(state: &mut State, rng: &mut GameRng, log: &mut Log) {
     loop {
         if state.outcome.is_some() {
-            state.stack.clear();
+            state.end_effects();
             return;
         }
         let Some(frame) = state.stack.last() else {
@@ -142,6 +142,7 @@ fn enter(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
                 6
             },
         }),
+        Op::Campaign if war_unpaid(state, seat, log) => None,
         Op::Campaign => Some(campaign_dice(state, seat)),
         Op::Draw(n) => {
             for _ in 0..*n {
@@ -171,6 +172,58 @@ fn enter(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
         log.push(|| format!("{} rolls {faces:?} ({what})", who(seat)));
         state.last_roll = Some((seat, what, faces));
     }
+}
+
+impl State {
+    /// Ends the effects being resolved when the game is won in the middle of one. Under rules
+    /// version 2 their cards go where a finished effect's would (drawn cards to the discard
+    /// pile, a claimed card out of the game), so every card stays somewhere; version 1 dropped
+    /// them with the effects.
+    pub fn end_effects(&mut self) {
+        if self.v2() {
+            while let Some(frame) = self.stack.pop() {
+                for c in frame.cards {
+                    self.discard_card(c);
+                }
+                if frame.script == Script::Card && frame.source == Source::Claimed {
+                    self.spent.push(frame.card);
+                } else {
+                    self.discard_card(frame.card);
+                }
+            }
+        }
+        self.stack.clear();
+    }
+}
+
+/// Under rules version 2, War in Europe (88) charges the Suffragist a button for the
+/// Campaigning action of a card (Transportation) as for one played from the hand: paid here
+/// when she has one; when she has none the action is not taken, and this says so (its dice
+/// are left unrolled, so no decision is awaited).
+fn war_unpaid(state: &mut State, seat: Seat, log: &mut Log) -> bool {
+    let frame = top(state);
+    frame.dice.clear();
+    let script = frame.script;
+    if !state.v2()
+        || seat != SUFF
+        || script != Script::Card
+        || !state.rest_of_turn.contains(&88)
+        || state.campaigner_count(seat) == 0
+    {
+        return false;
+    }
+    if state.buttons[seat] > 0 {
+        state.buttons[seat] -= 1;
+        log.push(|| format!("{} pays a button to campaign (War in Europe)", who(seat)));
+        return false;
+    }
+    log.push(|| {
+        format!(
+            "{} has no button to pay for the Campaigning action (War in Europe)",
+            who(seat)
+        )
+    });
+    true
 }
 
 /// A finished effect: its card goes to a box, its discard pile, or (claimed) out of play.
@@ -346,7 +399,7 @@ fn exec(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
                 n += 1;
                 log.push(|| format!("{} discards {} at random", who(other), card(c).name));
             }
-            state.draw(other, n);
+            state.draw(other, if state.v2() { 2 } else { n });
         }
         Op::Organize => {
             let n = state.campaigner_count(seat);
@@ -355,7 +408,7 @@ fn exec(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
         }
         Op::Lobby => {
             let n = sixes(&frame.dice).min(congress_room(state, seat)) as u8;
-            log.push(|| format!("{} lobbies: {n} successes", who(seat)));
+            log.push(|| format!("{} lobbies: {}", who(seat), successes_words(n)));
             state.move_congress(seat == SUFF, n, log);
         }
         _ => {}
@@ -390,6 +443,21 @@ fn apply_spec(
     remove: bool,
     log: &mut Log,
 ) {
+    apply_spec_as(state, seat, spec, counts, remove, true, log);
+}
+
+/// [`apply_spec`], where `fallback` says whether a Suffragist cube whose colour has run out
+/// is placed in the other colour: not for a campaigner's cubes under rules version 2, which
+/// must match the campaigner's colour (RULES.md, "Actions").
+fn apply_spec_as(
+    state: &mut State,
+    seat: Seat,
+    spec: &Spec,
+    counts: &[u32],
+    remove: bool,
+    fallback: bool,
+    log: &mut Log,
+) {
     for (unit, &n) in spec.units.iter().zip(counts) {
         for _ in 0..n {
             let cubes = [
@@ -402,15 +470,23 @@ fn apply_spec(
                     if remove {
                         state.remove_cube(unit.st, cube);
                     } else {
-                        state.place_cube(seat, unit.st, cube, log);
+                        let out =
+                            state.states[unit.st.0 as usize].red == 0 && state.supply(cube) == 0;
+                        if fallback || seat != SUFF || !out {
+                            state.place_cube(seat, unit.st, cube, log);
+                        }
                     }
                 }
             }
         }
     }
-    let placed: u32 = counts.iter().sum();
-    let verb = if remove { "removes" } else { "places" };
     log.push(|| {
+        let cubes: u32 = spec
+            .units
+            .iter()
+            .zip(counts)
+            .map(|(u, &n)| n * (u32::from(u.purple) + u32::from(u.yellow) + u32::from(u.red)))
+            .sum();
         let states: Vec<&str> = spec
             .units
             .iter()
@@ -418,16 +494,46 @@ fn apply_spec(
             .filter(|(_, n)| **n > 0)
             .map(|(u, _)| u.st.code())
             .collect();
-        format!(
-            "{} {verb} {placed} lots of cubes in {}",
-            who(seat),
-            states.join(", ")
-        )
+        placement_words(&who(seat), remove, cubes, &states)
     });
+}
+
+/// The log line of a placement or removal: "{s0} places 3 cubes in NY, NJ", "{s1} removes
+/// 1 cube from CA", "{s0} places no cubes".
+pub fn placement_words(who: &str, remove: bool, cubes: u32, states: &[&str]) -> String {
+    let (verb, word) = if remove {
+        ("removes", "from")
+    } else {
+        ("places", "in")
+    };
+    if cubes == 0 || states.is_empty() {
+        return format!("{who} {verb} no cubes");
+    }
+    format!(
+        "{who} {verb} {} {word} {}",
+        counted(cubes, "cube"),
+        states.join(", ")
+    )
+}
+
+/// The log line of a Lobbying action's result: "no successes", "1 success", "2 successes".
+pub fn successes_words(n: u8) -> String {
+    match n {
+        0 => "no successes".into(),
+        1 => "1 success".into(),
+        n => format!("{n} successes"),
+    }
 }
 
 fn push_card(state: &mut State, seat: Seat, c: u8, log: &mut Log) {
     log.push(|| format!("{} resolves {}", who(seat), card(c).name));
+    if state.v2() {
+        let extra = super::rules::extra_cost(state, seat, c);
+        if extra > 0 {
+            state.buttons[seat] -= extra;
+            log.push(|| format!("{} pays a button to play it as an event", who(seat)));
+        }
+    }
     state
         .stack
         .push(Frame::new(c, Script::Card, Source::Drawn, seat));
@@ -683,13 +789,15 @@ pub fn decide(
                 };
                 spec.check(counts).map_err(RuleError::Illegal)?;
             }
+            let fallback = !state.v2();
             for (spec, counts) in specs.iter().zip(counts) {
-                apply_spec(
+                apply_spec_as(
                     state,
                     seat,
                     spec,
                     counts.as_ref().expect("checked"),
                     false,
+                    fallback,
                     log,
                 );
             }

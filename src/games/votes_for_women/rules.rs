@@ -7,8 +7,9 @@ use super::stops::{any_check, any_reconsider_target, congress_room};
 use crate::engine::log::who;
 use crate::engine::{GameRng, Log, Seat};
 
-/// The extra button the Suffragist pays per event from the hand while A Threat to the Ideal
-/// of Womanhood (79) or the 1918 Pandemic (89) is in effect.
+/// The extra button the Suffragist pays per card of her deck played as an event while A
+/// Threat to the Ideal of Womanhood (79) or the 1918 Pandemic (89) is in effect: from the
+/// hand, and under rules version 2 also from a draw or a search (RULES.md, "Events").
 pub fn extra_cost(state: &State, seat: Seat, id: u8) -> u8 {
     u8::from(
         seat == SUFF
@@ -17,7 +18,8 @@ pub fn extra_cost(state: &State, seat: Seat, id: u8) -> u8 {
     )
 }
 
-/// Whether `seat` may play card `id` as an event now (`from_hand`: paying the extra cost).
+/// Whether `seat` may play card `id` as an event now (`from_hand`: paying the extra cost,
+/// which under rules version 2 a drawn or searched card pays too).
 pub fn playable(state: &State, seat: Seat, id: u8, from_hand: bool) -> bool {
     let def = card(id);
     let holds = def.prereqs.iter().all(|p| match *p {
@@ -126,6 +128,12 @@ fn any_claimed_option(state: &State, seat: Seat) -> bool {
 /// Whether `seat` may play its claimed card `c` now: one claimed card a part of a round.
 fn claimed_fits(state: &State, seat: Seat, c: u8) -> bool {
     !state.claimed_done && playable(state, seat, c, false)
+}
+
+/// Whether the Opposition may defer to the commitment. Under rules version 2 not at a
+/// commitment of 0: both at 0 is a match (RULES.md, "Strategy phase").
+pub fn defer_open(state: &State) -> bool {
+    !state.v2() || state.commitment.is_some_and(|c| c.buttons > 0)
 }
 
 /// The most the Suffragist may commit.

@@ -197,6 +197,13 @@ pub struct Vote {
 /// The whole game, hidden parts included.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct State {
+    /// The rules version the game began with (RULES.md, "Rules versions"); version 1 is left
+    /// out of the serialized state, so a game recorded before it hashes as it did.
+    #[serde(
+        default = "crate::engine::version::one",
+        skip_serializing_if = "crate::engine::version::is_one"
+    )]
+    pub rules_version: u32,
     /// Turn 1..=6.
     pub turn: u8,
     /// Round of the Operations phase, 1..=6.
@@ -263,6 +270,11 @@ pub struct State {
 }
 
 impl State {
+    /// True under rules version 2 and later: the readings of RULES.md, "Rules versions".
+    pub fn v2(&self) -> bool {
+        self.rules_version >= 2
+    }
+
     /// The other seat.
     pub fn other(seat: Seat) -> Seat {
         1 - seat

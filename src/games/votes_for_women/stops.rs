@@ -818,7 +818,7 @@ fn raw_frame_stop(state: &State, frame: &Frame) -> Option<Stop> {
                 .cards
                 .iter()
                 .copied()
-                .filter(|&c| super::rules::playable(state, seat, c, false))
+                .filter(|&c| super::rules::playable(state, seat, c, state.v2()))
                 .collect(),
             bottom: false,
         }),
@@ -830,7 +830,7 @@ fn raw_frame_stop(state: &State, frame: &Frame) -> Option<Stop> {
             let mut options: Vec<u8> = state.decks[seat]
                 .iter()
                 .copied()
-                .filter(|&c| super::rules::playable(state, seat, c, false))
+                .filter(|&c| super::rules::playable(state, seat, c, state.v2()))
                 .collect();
             options.sort_unstable();
             Some(Stop::Card {
@@ -859,7 +859,9 @@ fn raw_frame_stop(state: &State, frame: &Frame) -> Option<Stop> {
             bottom: false,
         }),
         Op::FreeMoves => (state.campaigner_count(seat) > 0).then_some(Stop::Moves),
-        Op::Campaign => (state.campaigner_count(seat) > 0).then_some(Stop::Campaign),
+        Op::Campaign => {
+            (state.campaigner_count(seat) > 0 && !frame.dice.is_empty()).then_some(Stop::Campaign)
+        }
         _ => None,
     }
 }

@@ -1214,3 +1214,6 @@ fn commands_round_trip_exactly() {
     }
     assert!(serde_json::from_str::<Command>(r#"{"type":"card","card":3,"x":1}"#).is_err());
 }
+
+#[cfg(test)]
+mod readings;

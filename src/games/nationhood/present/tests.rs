@@ -130,6 +130,7 @@ fn positions_of_random_games_read_as_words() {
         &Options {
             rubbers: 1,
             target: 3,
+            ..Options::default()
         },
         2,
         0..3,
@@ -139,6 +140,7 @@ fn positions_of_random_games_read_as_words() {
         &Options {
             rubbers: 3,
             target: 2,
+            ..Options::default()
         },
         2,
         5..6,
