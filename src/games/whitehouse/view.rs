@@ -44,7 +44,9 @@ pub struct View {
     pub last_trick: Option<(Vec<(Seat, Card)>, Seat)>,
     /// Whether trump is broken.
     pub trump_broken: bool,
-    /// Tricks each seat has taken this hand.
+    /// Tricks each seat has taken this hand; the bidder's count includes the kitty once it is
+    /// laid back, as the rules count it: "later counted as the first trick won by the bidder's
+    /// team".
     pub tricks_won: Vec<u32>,
     /// Electoral votes each seat has taken in tricks this hand (played cards are public).
     pub captured: Vec<u32>,
@@ -93,7 +95,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         trick: state.trick.clone(),
         last_trick: state.last_trick.clone(),
         trump_broken: state.trump_broken,
-        tricks_won: state.tricks_won.clone(),
+        tricks_won: tricks_with_kitty(state),
         captured: state.captured.clone(),
         partnership: state.options.partnership,
         target: state.options.target,
@@ -102,4 +104,20 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         last_hand: state.last_hand.clone(),
         outcome: state.outcome.clone(),
     }
+}
+
+/// Each seat's tricks this hand, with the kitty laid back as the bidder's first.
+fn tricks_with_kitty(state: &State) -> Vec<u32> {
+    let mut tricks = state.tricks_won.clone();
+    let laid_back = matches!(
+        state.phase,
+        Phase::Challenges | Phase::Play | Phase::HandOver
+    );
+    if let Some(bidder) = state
+        .bidder
+        .filter(|_| laid_back && !state.kitty.is_empty())
+    {
+        tricks[bidder] += 1;
+    }
+    tricks
 }

@@ -81,7 +81,7 @@ fn a_trick_in_progress_reads_from_the_seat() {
          On the table: Di led 3♣ Delaware (3), Ann played 3♠ Rhode Island (4)\n\
          Previous trick: Di took it: Bo led 2♥ Alaska (3), you played 3♦ North Dakota (3), Di played 3♥ South Dakota (3), Ann played 4♦ Montana (4)\n\
          You (South) hold: A♣ New York (28), A♦ Florida (30), Q♠ Georgia (16)\n\
-         Taken this hand: North–South 1 trick, 10 EV; East–West 3 tricks, 42 EV\n\
+         Taken this hand: North–South 1 trick, 10 EV; East–West 4 tricks, 42 EV\n\
          Bo to play."
     );
     // The spectator sees no hand and no kitty; the bidder sees the kitty it laid back.
@@ -152,4 +152,19 @@ fn positions_of_random_games_read_as_words() {
     };
     let alone = check_random_positions::<Whitehouse>(&individual, 4, 10..13, 1500);
     assert!(partnership + alone > 1000, "{partnership} {alone}");
+}
+
+#[test]
+fn the_kitty_laid_back_counts_as_the_bidders_first_trick() {
+    let mut s = trick_in_progress();
+    s.tricks_won = vec![0, 0, 0, 0];
+    let v = Whitehouse::view(&s, Viewer::Spectator);
+    assert_eq!(
+        v.tricks_won,
+        vec![0, 1, 0, 0],
+        "the kitty is the bidder's first trick"
+    );
+    s.phase = Phase::Kitty;
+    let v = Whitehouse::view(&s, Viewer::Spectator);
+    assert_eq!(v.tricks_won, vec![0, 0, 0, 0], "not before it is laid back");
 }
