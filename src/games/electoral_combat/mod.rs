@@ -216,6 +216,14 @@ impl Rules for ElectoralCombat {
         state.outcome.clone()
     }
 
+    fn ending(
+        view: &View,
+        outcome: &Outcome,
+        names: &crate::engine::present::Names,
+    ) -> crate::engine::present::Ending {
+        present::ending(view, outcome, names)
+    }
+
     /// Each player's electoral votes won.
     fn standing(state: &State) -> Option<Standing> {
         let votes = [0, 1].map(|s| i64::from(state.votes(s)));

@@ -187,6 +187,14 @@ impl Rules for Statehood {
         state.outcome.clone()
     }
 
+    fn ending(
+        view: &View,
+        outcome: &Outcome,
+        names: &crate::engine::present::Names,
+    ) -> crate::engine::present::Ending {
+        present::ending(view, outcome, names)
+    }
+
     /// Each seat's points.
     fn standing(state: &State) -> Option<Standing> {
         Some(Standing::by_seat(state.hand_number, &state.scores))

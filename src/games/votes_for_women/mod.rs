@@ -232,6 +232,14 @@ impl Rules for VotesForWomen {
         state.outcome.clone()
     }
 
+    fn ending(
+        view: &View,
+        outcome: &Outcome,
+        names: &crate::engine::present::Names,
+    ) -> crate::engine::present::Ending {
+        present::ending(view, outcome, names)
+    }
+
     const PERIOD: &'static str = "Turn";
 
     /// States ratified (checks) and rejected (X's) so far, by turn.
