@@ -100,7 +100,11 @@ pub struct Ending {
 /// The verdict for `outcome`, its winners named by `label` (a name, with a side where the
 /// game has sides): "Ann wins. She reaches 7 points.", "Ann and Cy win. …", or, with no
 /// winner, the reason then "Nobody wins." (a cancelled game, a drawn match).
-pub fn verdict(outcome: &super::Outcome, names: &Names, label: &dyn Fn(super::Seat) -> String) -> String {
+pub fn verdict(
+    outcome: &super::Outcome,
+    names: &Names,
+    label: &dyn Fn(super::Seat) -> String,
+) -> String {
     let reason = super::log::render(&outcome.reason, names.names);
     let reason = sentence(&reason);
     match outcome.winners.as_slice() {

@@ -248,7 +248,10 @@ pub async fn enqueue_after_move(
                 game: game_ref.clone(),
                 you: player(kind, seat, count),
                 result: render(&outcome.reason, &names),
-                verdict: ending.as_ref().map(|e| e.verdict.clone()).unwrap_or_default(),
+                verdict: ending
+                    .as_ref()
+                    .map(|e| e.verdict.clone())
+                    .unwrap_or_default(),
                 tally: match &ending {
                     Some(e) if !cancelled => e.tally.clone(),
                     _ => Vec::new(),

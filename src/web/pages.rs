@@ -566,7 +566,10 @@ struct VacationForm {
 
 /// "2 days 4 hours left (until Monday 30 November 2026, 10:00 UTC; Mon 11:00 in
 /// Europe/Paris)", or why the clock stands.
-pub(super) fn deadline_text(d: &crate::clock::SeatDeadline, clock: &crate::domain::ClockSettings) -> String {
+pub(super) fn deadline_text(
+    d: &crate::clock::SeatDeadline,
+    clock: &crate::domain::ClockSettings,
+) -> String {
     match (&d.stopped, &d.due_at, &d.left) {
         (Some(why), _, _) => format!("the clock stands ({why})"),
         (None, Some(due), Some(left)) => {

@@ -313,8 +313,12 @@ pub fn ending_problems(
             found.push(format!("tally row {label:?}: {value:?}"));
         }
     }
-    let all = std::iter::once(verdict.as_str())
-        .chain(ending.tally.iter().flat_map(|(l, v)| [l.as_str(), v.as_str()]));
+    let all = std::iter::once(verdict.as_str()).chain(
+        ending
+            .tally
+            .iter()
+            .flat_map(|(l, v)| [l.as_str(), v.as_str()]),
+    );
     for text in all {
         if text.contains("{s") || text.contains('[') || text.contains(']') {
             found.push(format!("a placeholder or bracket in {text:?}"));
@@ -375,7 +379,11 @@ where
                 let view = R::view(&live.state, Viewer::Spectator);
                 let ending = R::ending(&view, &outcome, &super::Names::new(&names));
                 let found = ending_problems(&ending, &outcome, &names);
-                assert!(found.is_empty(), "{} seed {n}: {found:?}\n{ending:?}", R::ID);
+                assert!(
+                    found.is_empty(),
+                    "{} seed {n}: {found:?}\n{ending:?}",
+                    R::ID
+                );
                 break;
             }
             if active.is_empty() {

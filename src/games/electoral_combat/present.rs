@@ -6,7 +6,7 @@ use super::{ECard, SlotView, View};
 use crate::cards::Color;
 use crate::engine::Seat;
 use crate::engine::log::{count, render};
-use crate::engine::present::{Ending, Names, Position, score_rows, verdict, esc};
+use crate::engine::present::{Ending, Names, Position, esc, score_rows, verdict};
 
 #[cfg(test)]
 mod tests;

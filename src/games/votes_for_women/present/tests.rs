@@ -231,7 +231,10 @@ fn the_end_names_the_winner_and_tallies_the_states() {
         state.states[st(code)].mark = Some(Mark::Check);
     }
     state.states[st("GA")].mark = Some(Mark::X);
-    state.finish(1, "the Nineteenth Amendment was not sent to the states by the end of turn 6");
+    state.finish(
+        1,
+        "the Nineteenth Amendment was not sent to the states by the end of turn 6",
+    );
     let names = names();
     let view = VotesForWomen::view(&state, Viewer::Spectator);
     let outcome = VotesForWomen::outcome(&state).expect("over");

@@ -307,7 +307,9 @@ pub fn ending(v: &View, outcome: &crate::engine::Outcome, names: &Names) -> Endi
     let verdict = if v.partnership {
         verdict(outcome, names, &|s: Seat| names.of(s))
     } else {
-        verdict(outcome, names, &|s: Seat| format!("{} ({})", names.of(s), SEAT_NAMES[s % 4]))
+        verdict(outcome, names, &|s: Seat| {
+            format!("{} ({})", names.of(s), SEAT_NAMES[s % 4])
+        })
     };
     let tally = if v.partnership {
         (0..v.scores.len().min(2))
