@@ -183,7 +183,7 @@ fn statehood_lines() {
     }
     let other = one_card(keep, 3);
     check(&c, &format!("discard {}", code(keep, 0, 3)), Ok(&other));
-    check(&c, "keep", Err("discard it, or keep it"));
+    check(&c, "keep", Err("names none of the choices"));
 
     // A card that is an option of two choices names neither alone.
     let c = find::<Statehood>(Default::default(), 3, |c| {

@@ -164,13 +164,17 @@ mod tests {
                             );
                         }
                     }
-                    let held: Vec<&str> = state["hands"][seat]
+                    let held: Vec<crate::cards::Card> = state["hands"][seat]
                         .as_array()
                         .unwrap()
                         .iter()
-                        .map(|c| c.as_str().unwrap())
+                        .map(|c| crate::cards::Card::from_code(c.as_str().unwrap()).unwrap())
                         .collect();
-                    assert_eq!(hand, held, "the page is given one's own hand");
+                    let sorted: Vec<&str> = crate::games::pack::by_suit(&held)
+                        .iter()
+                        .map(|c| c.code())
+                        .collect();
+                    assert_eq!(hand, sorted, "the page is given one's own hand, by suit");
                 }
                 game_board("nationhood", &live.view(Viewer::Spectator), &names).expect("renders");
                 let seat = live.active()[0];
