@@ -528,7 +528,7 @@ pub async fn clock_control(
     back_after(result, format!("/manage/{token}"))
 }
 
-/// What the desk says after an extension: "Bo has 2 more days to move: 2 days 23 hours left
+/// What the desk says after an extension: "Extended: Bo has 2 days more to move: 4 days 23 hours left
 /// (until …)."
 async fn extended_note(
     state: &AppState,
