@@ -629,7 +629,7 @@ async fn creating_then_reloading_makes_one_game_and_errors_are_pages() {
     );
     driver.goto(&play).await;
     let banner = driver
-        .script("return document.querySelector('.notice').textContent;")
+        .script("return document.querySelector('.ending').textContent;")
         .await;
     assert!(
         banner
