@@ -806,3 +806,96 @@ async fn the_desk_shows_each_seats_last_move_and_mail() {
     worker.stop().await;
     db.drop().await;
 }
+
+#[actix_web::test]
+async fn the_desk_shows_each_seats_deadline_and_confirms_an_extension() {
+    let db = TestDb::new().await;
+    let base = spawn(&db, WebSettings::default());
+    let client = Client::builder().disable_redirects().finish();
+    let game = create(&db, "nationhood", 2, 0, 71).await;
+    let mover = db.store.load(game.id).await.unwrap().game.active()[0];
+    let desk = format!("{base}/manage/{}", game.organiser_token);
+    let (_, page) = get(&client, &desk).await;
+    let cell = |page: &str, seat: usize| -> String {
+        page.split(&format!("<tr class=\"seat-{seat}\">"))
+            .nth(1)
+            .and_then(|row| row.split("<td class=\"deadline\">").nth(1))
+            .and_then(|c| c.split("</td>").next())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let due = cell(&page, mover);
+    assert!(due.contains("left (until"), "{due}: {page}");
+    assert_eq!(cell(&page, 1 - mover), "—");
+    let (csrf, cookie) = csrf_pair(&client, &desk).await;
+    let seat = mover.to_string();
+    let (status, _, set) = post(
+        &client,
+        &format!("{desk}/clock"),
+        &cookie,
+        &[
+            ("csrf", &csrf),
+            ("action", "extend"),
+            ("seat", &seat),
+            ("days", "2"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 303);
+    let note = set
+        .iter()
+        .find(|c| c.starts_with("pp_desk_note="))
+        .expect("a note for the desk");
+    let mut res = client
+        .get(&desk)
+        .insert_header(("Cookie", format!("{cookie}; {note}")))
+        .send()
+        .await
+        .unwrap();
+    let page = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
+    let name = NAMES[mover];
+    assert!(
+        page.contains(&format!("Extended: {name} has 2 days more to move: 4 days")),
+        "{page}"
+    );
+    assert!(
+        cell(&page, mover).starts_with("4 days"),
+        "{}",
+        cell(&page, mover)
+    );
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_cancelled_game_shows_nobody_to_move() {
+    let db = TestDb::new().await;
+    let base = spawn(&db, WebSettings::default());
+    let client = Client::builder().disable_redirects().finish();
+    let game = create(&db, "nationhood", 2, 0, 72).await;
+    let seat_page = format!("{base}/play/{}", game.seat_tokens[0]);
+    let (_, before) = get(&client, &seat_page).await;
+    assert!(before.contains("s turn: draw"), "{before}");
+    let desk = format!("{base}/manage/{}", game.organiser_token);
+    let (csrf, cookie) = csrf_pair(&client, &desk).await;
+    let (status, _, _) = post(
+        &client,
+        &format!("{desk}/cancel"),
+        &cookie,
+        &[
+            ("csrf", &csrf),
+            ("reason", "the club closes"),
+            ("confirm", "yes"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 303);
+    for url in [seat_page, format!("{base}/games/{}", game.id)] {
+        let (_, page) = get(&client, &url).await;
+        assert!(page.contains("Nobody wins."), "{url}: {page}");
+        assert!(page.contains("the game is over"), "{url}: {page}");
+        for turn in ["s turn", "to move", "Your move", "Waiting for"] {
+            assert!(!page.contains(turn), "{url} says {turn:?}: {page}");
+        }
+    }
+    db.drop().await;
+}

@@ -768,3 +768,45 @@ async fn an_unlisted_table_is_in_no_list_and_starts_an_unlisted_game() {
     );
     db.drop().await;
 }
+
+#[actix_web::test]
+async fn the_lobby_the_table_and_its_invitation_say_the_time_to_move() {
+    let db = TestDb::new().await;
+    let http = Http::new(&spawn_app(&db));
+    let ann = player(&db, "Ann").await;
+    let id = http
+        .open(
+            &ann,
+            "3",
+            &[("clock", "fischer:3:1:7"), ("invites", "dee@example.org")],
+        )
+        .await;
+    let words = "3 days + 1 day a move, at most 7 days";
+    let lobby = http.get("/lobby", None).await;
+    let row = lobby
+        .body
+        .split(&format!("/lobby/{id}\""))
+        .nth(1)
+        .and_then(|r| r.split("</tr>").next())
+        .unwrap_or_default();
+    assert!(row.contains(words), "{row}");
+    let page = http.get(&format!("/lobby/{id}"), None).await;
+    assert!(
+        page.body.contains(&format!("Time to move: {words}")),
+        "{}",
+        page.body
+    );
+    let payload: Value = sqlx::query_scalar(
+        "SELECT payload FROM outbox WHERE kind = 'table' AND recipient = 'dee@example.org'",
+    )
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    assert!(
+        payload
+            .to_string()
+            .contains(&format!("Time to move: {words}")),
+        "{payload}"
+    );
+    db.drop().await;
+}

@@ -953,3 +953,35 @@ async fn the_create_form_refuses_a_bad_address_and_creates_nothing() {
     assert_eq!(outbox_count(&db, "true").await, 0);
     db.drop().await;
 }
+
+#[actix_web::test]
+async fn the_game_over_mail_names_the_winner_and_tallies_the_states() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let sink = SmtpSink::start().await.unwrap();
+    let created = create(&db, "votes-for-women", json!({}), &emails()[..2], 53).await;
+    let mut rng = bot_rng(&Seed::from_number(53));
+    play_moves(&db, created.id, 5000, &mut rng).await;
+    let loaded = db.store.load(created.id).await.unwrap();
+    let outcome = loaded.game.outcome().expect("the game ended");
+    let worker = spawn_worker(&db, &base, sink.port(), quick());
+    drain(&db, 60).await;
+    let over: Vec<String> = sink
+        .received()
+        .iter()
+        .filter(|m| header(&m.data, "Subject").unwrap().ends_with(": game over"))
+        .map(|m| part(&m.data, "text/plain").unwrap())
+        .collect();
+    assert_eq!(over.len(), 2, "one to each player");
+    let winner = NAMES[outcome.winners[0]];
+    for text in &over {
+        assert!(text.contains(&format!("{winner} (")), "{text}");
+        assert!(text.contains(" wins. "), "{text}");
+        for row in ["- Ratified: ", "- Rejected: ", "- Undecided: "] {
+            assert!(text.contains(row), "{row} missing: {text}");
+        }
+        assert!(!text.contains("Final scores"), "{text}");
+    }
+    worker.stop().await;
+    db.drop().await;
+}

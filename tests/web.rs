@@ -543,3 +543,108 @@ async fn whole_game_through_forms(kind: &str, seats: usize, seed: u64) {
     assert_eq!(sent as i64, moves, "every other entry was forced in public");
     db.drop().await;
 }
+
+// --- rough edges (plain HTTP) ---
+
+#[actix_web::test]
+async fn a_favicon_answers_and_every_page_links_it() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::default();
+    let mut res = client
+        .get(format!("{base}/favicon.ico"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    assert_eq!(res.headers().get("content-type").unwrap(), "image/svg+xml");
+    let body = res.body().await.unwrap();
+    assert!(String::from_utf8_lossy(&body).starts_with("<svg"), "an SVG");
+    let (_, home) = get_text(&client, &format!("{base}/")).await;
+    let icon = home
+        .split("<link rel=\"icon\" href=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("the page links an icon");
+    let (status, _) = get_text(&client, &format!("{base}{icon}")).await;
+    assert_eq!(status, 200, "{icon}");
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn the_create_form_says_which_rows_need_a_name() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::default();
+    let (_, fixed) = get_text(&client, &format!("{base}/new/votes-for-women")).await;
+    assert!(
+        fixed.contains("Every row needs a name: Votes for Women is for exactly 2 players."),
+        "{fixed}"
+    );
+    assert!(!fixed.contains("empty"), "{fixed}");
+    let (_, ranged) = get_text(&client, &format!("{base}/new/statehood")).await;
+    assert!(ranged.contains("leave the others empty"), "{ranged}");
+    db.drop().await;
+}
+
+/// The card codes of the hand the seat's page draws, in the page's order.
+fn hand_on_page(page: &str) -> Vec<String> {
+    page.rsplit("<h2>Your hand</h2>")
+        .next()
+        .and_then(|h| h.split("</div>").next())
+        .unwrap_or_default()
+        .split("data-card=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .map(str::to_string)
+        .collect()
+}
+
+#[actix_web::test]
+async fn a_nationhood_hand_is_drawn_by_suit_and_rank() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::default();
+    let (id, tokens) = create_game(&db, "nationhood", &["Ann", "Bo"], 19).await;
+    let loaded = db.store.load(id).await.unwrap();
+    for (seat, token) in tokens.iter().enumerate() {
+        let view = loaded.game.view(postplay::engine::Viewer::Seat(seat));
+        let held: Vec<postplay::cards::Card> = view["hands"][seat]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| serde_json::from_value(c.clone()).unwrap())
+            .collect();
+        let want: Vec<String> = postplay::games::pack::by_suit(&held)
+            .iter()
+            .map(|c| c.code().to_string())
+            .collect();
+        let (_, page) = get_text(&client, &format!("{base}/play/{token}")).await;
+        assert_eq!(hand_on_page(&page), want, "seat {seat}");
+    }
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_choice_with_a_question_names_itself_before_the_question() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::default();
+    let (id, tokens) = create_game(&db, "statehood", &["Ann", "Bo", "Cy"], 5).await;
+    let loaded = db.store.load(id).await.unwrap();
+    let seat = loaded.game.active()[0];
+    let take = loaded
+        .game
+        .choices(seat)
+        .into_iter()
+        .find(|c| c.label.starts_with("Take"))
+        .expect("the discard pile can be taken");
+    let (_, page) = get_text(&client, &format!("{base}/play/{}", tokens[seat])).await;
+    let label = format!("<p class=\"choice-label\"><b>{}</b></p>", take.label);
+    let at = page.find(&label).expect("the choice named first");
+    let question = page
+        .find("Which card do you discard?")
+        .expect("its question");
+    assert!(at < question, "take first, then the discard");
+    db.drop().await;
+}

@@ -211,14 +211,12 @@ impl ClockSettings {
         }
     }
 
-    /// One line for pages and invitations: "3 days a move, weekends paused (Europe/Paris)".
-    pub fn describe(&self) -> String {
+    /// The time control alone, short enough for a list: "3 days a move", "2 days + 1 day a
+    /// move, at most 5 days", "no time limit".
+    pub fn control_words(&self) -> String {
         let days = |n: u32| format!("{n} day{}", if n == 1 { "" } else { "s" });
-        let mut text = match self.control {
-            TimeControl::None { safety_days } => format!(
-                "no time limit (the organiser is asked after {} without a move)",
-                days(safety_days)
-            ),
+        match self.control {
+            TimeControl::None { .. } => "no time limit".to_string(),
             TimeControl::PerMove { days: d } => format!("{} a move", days(d)),
             TimeControl::Fischer {
                 initial_days,
@@ -230,6 +228,18 @@ impl ClockSettings {
                 days(increment_days),
                 days(cap_days)
             ),
+        }
+    }
+
+    /// One line for pages and invitations: "3 days a move, weekends paused (Europe/Paris)".
+    pub fn describe(&self) -> String {
+        let days = |n: u32| format!("{n} day{}", if n == 1 { "" } else { "s" });
+        let mut text = match self.control {
+            TimeControl::None { safety_days } => format!(
+                "no time limit (the organiser is asked after {} without a move)",
+                days(safety_days)
+            ),
+            _ => self.control_words(),
         };
         if self.weekend_pause {
             text.push_str(&format!(", weekends paused ({})", self.time_zone));

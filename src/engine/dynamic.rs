@@ -123,6 +123,9 @@ pub trait DynMatch: Send + Sync {
     fn state_json(&self) -> Value;
     /// The result, once over.
     fn outcome(&self) -> Option<Outcome>;
+    /// How the game ended, in its own words (see [`Rules::ending`]), the players named by
+    /// `names`; `None` while it runs.
+    fn ending(&self, names: &[String]) -> Option<super::present::Ending>;
     /// The period being played and the scores so far (see [`Rules::standing`]).
     fn standing(&self) -> Option<Standing>;
     /// SHA-256 of the canonical state, hex.
@@ -300,6 +303,14 @@ where
     }
     fn outcome(&self) -> Option<Outcome> {
         Match::outcome(self)
+    }
+    fn ending(&self, names: &[String]) -> Option<super::present::Ending> {
+        let outcome = Match::outcome(self)?;
+        Some(R::ending(
+            &R::view(&self.state, Viewer::Spectator),
+            &outcome,
+            &super::present::Names::new(names),
+        ))
     }
     fn standing(&self) -> Option<Standing> {
         R::standing(&self.state)

@@ -250,6 +250,12 @@ pub trait Rules: 'static {
     /// The result, once the game is over.
     fn outcome(state: &Self::State) -> Option<Outcome>;
 
+    /// How the game ended, in its own words for its page and its game-over mail: who won and
+    /// the final tally, read from the public `view` (any seat may see the end) and the
+    /// `outcome` (which may be a forfeit or a cancellation rather than the rules' own end).
+    /// Written by the game's `present` module.
+    fn ending(view: &Self::View, outcome: &Outcome, names: &present::Names) -> present::Ending;
+
     /// What the clock plays for an awaited seat whose deadline passed: a legal, cautious move.
     fn on_timeout(state: &Self::State, seat: Seat) -> Self::Command;
 

@@ -87,5 +87,59 @@ pub fn labelled(rows: &[(String, String)]) -> Position {
     Position { text, html }
 }
 
+/// How a game ended, in the game's own words: said at the top of its page and in its
+/// game-over mail, never written twice.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ending {
+    /// Who won and why: "Ann (Suffragist) wins. 36 states ratify the Nineteenth Amendment."
+    pub verdict: String,
+    /// The final tally as labelled rows: ("Ratified", "36 states"), ("Ann", "7 points").
+    pub tally: Vec<(String, String)>,
+}
+
+/// The verdict for `outcome`, its winners named by `label` (a name, with a side where the
+/// game has sides): "Ann wins. She reaches 7 points.", "Ann and Cy win. …", or, with no
+/// winner, the reason then "Nobody wins." (a cancelled game, a drawn match).
+pub fn verdict(
+    outcome: &super::Outcome,
+    names: &Names,
+    label: &dyn Fn(super::Seat) -> String,
+) -> String {
+    let reason = super::log::render(&outcome.reason, names.names);
+    let reason = sentence(&reason);
+    match outcome.winners.as_slice() {
+        [] => format!("{reason} Nobody wins."),
+        [one] => format!("{} wins. {reason}", label(*one)),
+        many => {
+            let all: Vec<String> = many.iter().map(|&s| label(s)).collect();
+            let (last, rest) = all.split_last().expect("several winners");
+            format!("{} and {last} win. {reason}", rest.join(", "))
+        }
+    }
+}
+
+/// `words` as a sentence: its first letter a capital, a full stop at its end.
+pub fn sentence(words: &str) -> String {
+    let words = words.trim().trim_end_matches('.');
+    let mut chars = words.chars();
+    match chars.next() {
+        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        None => String::new(),
+    }
+}
+
+/// Each seat's final score as a tally row, the seat named by `label`: ("Ann", "7 points").
+pub fn score_rows(
+    scores: &[i64],
+    label: &dyn Fn(super::Seat) -> String,
+    noun: &str,
+) -> Vec<(String, String)> {
+    scores
+        .iter()
+        .enumerate()
+        .map(|(seat, &n)| (label(seat), super::log::count(n, noun)))
+        .collect()
+}
+
 #[cfg(any(test, feature = "testing"))]
 pub mod check;

@@ -119,6 +119,17 @@ impl Rules for HighCard {
             reason: "three rounds played".into(),
         })
     }
+    fn ending(
+        view: &State,
+        outcome: &Outcome,
+        names: &crate::engine::present::Names,
+    ) -> crate::engine::present::Ending {
+        let label = |seat: Seat| names.of(seat);
+        crate::engine::present::Ending {
+            verdict: crate::engine::present::verdict(outcome, names, &label),
+            tally: crate::engine::present::score_rows(&view.points, &label, "point"),
+        }
+    }
     fn on_timeout(state: &State, seat: Seat) -> Command {
         Command::Play {
             card: state.hands[seat][0],

@@ -140,6 +140,14 @@ where
                 texts.push((what, p.text));
             }
             let active = R::active(&live.state);
+            if let Some(outcome) = live.outcome() {
+                let ending =
+                    R::ending(&R::view(&live.state, Viewer::Spectator), &outcome, &present);
+                let found =
+                    crate::engine::present::check::ending_problems(&ending, &outcome, &names);
+                assert!(found.is_empty(), "game {n}: {found:?}\n{ending:?}");
+                break;
+            }
             if active.is_empty() {
                 break;
             }

@@ -257,8 +257,12 @@ pub struct Over {
     pub you: Player,
     /// The result in one sentence.
     pub result: String,
-    /// Every seat's final score, in seat order.
-    pub scores: Vec<(Player, i64)>,
+    /// Who won and why, in the game's own words (see `Rules::ending`).
+    #[serde(default)]
+    pub verdict: String,
+    /// The final tally in the game's own words: ("Ratified", "36 states"), ("Ann", "7 points").
+    #[serde(default)]
+    pub tally: Vec<(String, String)>,
     /// Winners' names.
     pub winners: Vec<String>,
     /// The last public log lines.
@@ -267,7 +271,7 @@ pub struct Over {
     pub seed: String,
     /// The commitment published at creation (SHA-256 of the seed), hex.
     pub commitment: String,
-    /// The organiser cancelled the game: `result` says why, and there are no scores.
+    /// The organiser cancelled the game: `result` says why, and there is no tally.
     #[serde(default)]
     pub cancelled: bool,
 }

@@ -232,6 +232,7 @@ pub async fn enqueue_after_move(
         return Ok(());
     };
     let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+    let ending = game.ending(&names);
     let game_ref = GameRef {
         id: game_id,
         name: kind.name().to_string(),
@@ -248,18 +249,13 @@ pub async fn enqueue_after_move(
                 game: game_ref.clone(),
                 you: player(kind, seat, count),
                 result: render(&outcome.reason, &names),
-                scores: if cancelled {
-                    Vec::new()
-                } else {
-                    seats
-                        .iter()
-                        .map(|s| {
-                            (
-                                player(kind, s, count),
-                                outcome.scores.get(s.seat).copied().unwrap_or(0),
-                            )
-                        })
-                        .collect()
+                verdict: ending
+                    .as_ref()
+                    .map(|e| e.verdict.clone())
+                    .unwrap_or_default(),
+                tally: match &ending {
+                    Some(e) if !cancelled => e.tally.clone(),
+                    _ => Vec::new(),
                 },
                 cancelled,
                 winners: outcome

@@ -136,8 +136,8 @@ mail_templates!(AnswerText, AnswerHtml, "mail/answer.txt", "mail/answer.html", {
 });
 
 mail_templates!(OverText, OverHtml, "mail/over.txt", "mail/over.html", {
-    title: String, you: Player, result: String, winners: Vec<String>,
-    scores: Vec<(Player, i64)>, lines: Vec<String>, seed: String, commitment: String,
+    title: String, you: Player, result: String, winners: Vec<String>, verdict: String,
+    tally: Vec<(String, String)>, lines: Vec<String>, seed: String, commitment: String,
     replay: String, unsubscribe: Option<String>, cancelled: bool,
 });
 
@@ -269,7 +269,8 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 you: n.you.clone(),
                 result: n.result.clone(),
                 winners: n.winners.clone(),
-                scores: n.scores.clone(),
+                verdict: n.verdict.clone(),
+                tally: n.tally.clone(),
                 lines: n.lines.clone(),
                 seed: n.seed.clone(),
                 commitment: n.commitment.clone(),
@@ -684,7 +685,8 @@ mod html_validity {
         push(
             "over",
             json!({"kind": "over", "game": game, "you": you, "result": "North & South win",
-            "scores": [[you, 7]], "winners": ["Ann <b>"], "lines": ["The end"], "seed": "00",
+            "verdict": "Ann <b> wins. North & South win.", "tally": [["Ann <b>", "7 points"]],
+            "winners": ["Ann <b>"], "lines": ["The end"], "seed": "00",
             "commitment": "ab", "cancelled": false}),
         );
         push(

@@ -12,7 +12,11 @@ pub async fn enqueue_table_news(
     news: &TableNews<'_>,
 ) -> Result<(), sqlx::Error> {
     let (event, headline, lines, token) = match &news.event {
-        TableEvent::Invited { token, by } => (
+        TableEvent::Invited {
+            token,
+            by,
+            time_control,
+        } => (
             format!("table:{}:invite:{}", news.table_id, super::outbox::event_tag(token)),
             format!("{by} invites you to play"),
             vec![
@@ -20,6 +24,7 @@ pub async fn enqueue_table_news(
                     "{by} invites you to a game of {} and keeps a seat for you.",
                     news.game_name
                 ),
+                format!("Time to move: {time_control}."),
                 "The link below shows the table; taking the seat signs you in with this address (an account is made for it if you have none): no password.".into(),
             ],
             Some(token.clone()),

@@ -91,6 +91,8 @@ pub enum TableEvent {
         token: String,
         /// Who invited them (the creator's name).
         by: String,
+        /// The table's clock, in words ("3 days a move, weekends paused (UTC)").
+        time_control: String,
     },
     /// The table waited its time without filling up.
     Expired,

@@ -117,6 +117,8 @@ pub struct Table {
     pub expires_at: DateTime<Utc>,
     /// The taken and held places, by position.
     pub places: Vec<TablePlace>,
+    /// The game's clock, as chosen when the table was opened.
+    pub clock: crate::domain::ClockSettings,
 }
 
 impl Table {
@@ -154,6 +156,8 @@ pub struct LobbyEntry {
     pub taken: i64,
     /// Opened.
     pub created_at: DateTime<Utc>,
+    /// The game's clock, as chosen when the table was opened.
+    pub clock: crate::domain::ClockSettings,
 }
 
 /// What a join did.
@@ -193,6 +197,7 @@ fn table_row(row: &PgRow, now: DateTime<Utc>) -> Result<Table, sqlx::Error> {
         created_at: row.try_get("created_at")?,
         expires_at,
         places: Vec::new(),
+        clock: crate::domain::ClockSettings::of_game(&row.try_get("settings")?),
     })
 }
 
@@ -314,6 +319,7 @@ impl Store {
                 event: TableEvent::Invited {
                     token,
                     by: creator.name.clone(),
+                    time_control: crate::domain::ClockSettings::of_game(&new.settings).describe(),
                 },
                 to: address,
                 to_name: "",
@@ -350,7 +356,7 @@ impl Store {
         let rows = sqlx::query(
             "WITH page AS (SELECT id FROM open_tables WHERE status = 'open' AND expires_at > $1 \
                AND NOT unlisted ORDER BY created_at, id LIMIT $2 OFFSET $3) \
-             SELECT t.id, t.kind, t.options, t.seat_count, t.seating, t.created_at, \
+             SELECT t.id, t.kind, t.options, t.settings, t.seat_count, t.seating, t.created_at, \
              (SELECT count(*) FROM table_seats s WHERE s.table_id = t.id) AS taken, \
              ARRAY(SELECT a.name FROM table_seats s JOIN accounts a ON a.id = s.account_id \
                    WHERE s.table_id = t.id ORDER BY s.position) AS names \
@@ -380,6 +386,7 @@ impl Store {
                     names: r.try_get("names")?,
                     taken: r.try_get("taken")?,
                     created_at: r.try_get("created_at")?,
+                    clock: crate::domain::ClockSettings::of_game(&r.try_get("settings")?),
                 })
             })
             .collect::<Result<_, sqlx::Error>>()?;

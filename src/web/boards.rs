@@ -54,6 +54,16 @@ impl<'a> Seating<'a> {
         awaited && !self.over
     }
 
+    /// What the board says the game waits for: `words`, or "the game is over" once it has
+    /// ended (a cancelled or forfeited game waits for nobody, whatever the view's turn says).
+    fn waits_for(&self, words: String) -> String {
+        if self.over {
+            "the game is over".to_string()
+        } else {
+            words
+        }
+    }
+
     /// Since when `seat` has waited, if it is awaited and that is known.
     fn waiting_since(&self, seat: Seat) -> String {
         self.waiting
@@ -199,6 +209,18 @@ fn from_seat(you: Option<Seat>, seats: usize) -> impl Iterator<Item = Seat> {
 fn own_cards(you: Option<Seat>, hands: &[Option<Vec<Card>>]) -> Option<Vec<String>> {
     let hand = hands.get(you?)?.as_ref()?;
     Some(hand.iter().map(|c| c.code().to_string()).collect())
+}
+
+/// The viewer's own hand sorted as a player holds it (by suit, high to low within a suit:
+/// [`crate::games::pack::by_suit`], as the mail lists it), as card codes.
+fn own_cards_by_suit(you: Option<Seat>, hands: &[Option<Vec<Card>>]) -> Option<Vec<String>> {
+    let hand = hands.get(you?)?.as_ref()?;
+    Some(
+        crate::games::pack::by_suit(hand)
+            .iter()
+            .map(|c| c.code().to_string())
+            .collect(),
+    )
 }
 
 /// A field-less variant as the view names it, in words: `HandOver` → "hand over".

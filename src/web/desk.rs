@@ -7,7 +7,6 @@
 use super::client::client_addr;
 use super::pages::{back_after, field, html, parse_form};
 use super::{AppState, WebError, csrf};
-use crate::engine::log::render;
 use crate::engine::{Seat, find_game};
 use crate::mail::EmailAddress;
 use crate::mail::invite::{InviteError, change_address as readdress, invite_again};
@@ -31,6 +30,8 @@ struct DeskSeat {
     owner: Option<String>,
     /// How a seat without an address stands with its handover link, in words.
     handover: String,
+    /// The seat's deadline and time left, while it is to move: "2 days 4 hours left (until …)".
+    deadline: String,
 }
 
 struct MailLine {
@@ -52,7 +53,7 @@ struct Desk {
     name: String,
     token: String,
     status: String,
-    outcome: Option<String>,
+    ending: Option<crate::engine::present::Ending>,
     moves: i64,
     seats: Vec<DeskSeat>,
     csrf: String,
@@ -105,7 +106,7 @@ async fn desk_page(state: &AppState, token: &str, csrf_token: String) -> Result<
         })
         .collect();
     let keys = state.store.seat_keys(id).await?;
-    let (clock, _) = crate::clock::deadlines(&state.store, id).await?;
+    let (clock, deadlines) = crate::clock::deadlines(&state.store, id).await?;
     let paused: bool = sqlx::query_scalar("SELECT paused_at IS NOT NULL FROM games WHERE id = $1")
         .bind(id)
         .fetch_one(state.store.pool())
@@ -126,7 +127,7 @@ async fn desk_page(state: &AppState, token: &str, csrf_token: String) -> Result<
         name: game.name().to_string(),
         token: token.to_string(),
         status: loaded.row.status.clone(),
-        outcome: loaded.game.outcome().map(|o| render(&o.reason, &names)),
+        ending: loaded.game.ending(&names),
         moves: loaded.row.head_seq,
         seats: seats
             .into_iter()
@@ -152,6 +153,11 @@ async fn desk_page(state: &AppState, token: &str, csrf_token: String) -> Result<
                     },
                     _ => String::new(),
                 },
+                deadline: deadlines
+                    .iter()
+                    .find(|d| d.seat == s.seat)
+                    .map(|d| super::pages::deadline_text(d, &clock))
+                    .unwrap_or_default(),
                 name: s.name,
                 email: s.email.unwrap_or_default(),
             })
@@ -520,11 +526,44 @@ pub async fn clock_control(
                     "which seat, and how many days?".into(),
                 ));
             };
-            crate::clock::controls::extend(&state.store, id, seat as i32, days).await
+            let result = crate::clock::controls::extend(&state.store, id, seat as i32, days).await;
+            if result.is_ok() {
+                let note = extended_note(&state, id, seat as usize, days).await?;
+                return Ok(back_to_desk(&state, &token, NOTE_COOKIE, &note));
+            }
+            result
         }
         _ => return Err(WebError::BadRequest("pause, resume or extend".into())),
     };
     back_after(result, format!("/manage/{token}"))
+}
+
+/// What the desk says after an extension: "Extended: Bo has 2 days more to move: 4 days 23 hours left
+/// (until …)."
+async fn extended_note(
+    state: &AppState,
+    id: i64,
+    seat: usize,
+    days: u32,
+) -> Result<String, WebError> {
+    let (clock, deadlines) = crate::clock::deadlines(&state.store, id).await?;
+    let name = state
+        .store
+        .seats(id)
+        .await?
+        .into_iter()
+        .find(|s| s.seat == seat)
+        .map(|s| s.name)
+        .unwrap_or_default();
+    let now = deadlines
+        .iter()
+        .find(|d| d.seat == seat)
+        .map(|d| format!(": {}", super::pages::deadline_text(d, &clock)))
+        .unwrap_or_default();
+    Ok(format!(
+        "Extended: {name} has {} more to move{now}.",
+        crate::engine::log::count(days, "day")
+    ))
 }
 
 /// `POST /manage/{token}/messages/{message}/hide`: hides a message of the game's thread; it

@@ -83,7 +83,7 @@ pub fn hand(
             index: f.index,
             field: p.name.clone(),
             label: f.label.clone(),
-            prompt: p.prompt.clone(),
+            prompt: crate::engine::present::sentence(&p.prompt),
             pick: p.kind == "pick",
             rule: if p.min == p.max {
                 format!("Pick {}.", p.min)

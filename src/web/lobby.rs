@@ -49,6 +49,8 @@ struct LobbyRow {
     seats: i32,
     seating: &'static str,
     waiting: String,
+    /// The time control in words: "3 days a move".
+    time_control: String,
 }
 
 #[derive(Template)]
@@ -92,6 +94,7 @@ pub async fn lobby(
                     Seating::Placed => "seats as placed",
                 },
                 waiting: waiting_words(e.created_at, now),
+                time_control: e.clock.control_words(),
             })
         })
         .collect();
@@ -298,6 +301,8 @@ struct TablePage {
     game: String,
     kind: String,
     options: Vec<(String, String)>,
+    /// The game's clock in words.
+    time_control: String,
     creator: String,
     status: String,
     placed: bool,
@@ -347,6 +352,7 @@ fn table_page(
         game: game.name().to_string(),
         kind: game.id().to_string(),
         options: describe(&game.option_specs(), &table.options),
+        time_control: table.clock.describe(),
         creator: table.creator_name.clone(),
         status: table.status.clone(),
         placed: table.seating == Seating::Placed,

@@ -225,6 +225,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", get().to(pages::home))
         .route("/healthz", get().to(healthz))
         .route("/static/{file}", get().to(protect::asset))
+        .route("/favicon.ico", get().to(protect::favicon))
         .service(
             web::resource("/new/{kind}")
                 .route(get().to(pages::new_game))

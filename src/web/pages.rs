@@ -222,6 +222,12 @@ struct Created {
     /// An unlisted game's spectator link.
     #[serde(default)]
     spectator_link: Option<String>,
+    /// Seats with an address, each mailed an invitation.
+    #[serde(skip)]
+    invitations: usize,
+    /// Of those, the invitations the mail server has taken, when the page is shown.
+    #[serde(skip)]
+    mailed: usize,
 }
 
 /// How a seat of a new game gets its link: never shown to the organiser (DESIGN.md "Identity").
@@ -233,6 +239,9 @@ struct CreatedSeat {
     mailed_to: Option<String>,
     /// For a seat without an address, its one-time handover link.
     handover: Option<String>,
+    /// Its invitation has been sent (read when the page is shown).
+    #[serde(skip)]
+    sent: bool,
 }
 
 /// The cookie that carries a new game's links from the POST that made it to the page that
@@ -246,10 +255,11 @@ const CREATED_FOR_SECS: i64 = 900;
 /// creating POST set (for fifteen minutes; a reload shows them again and makes nothing).
 pub async fn created(
     req: HttpRequest,
+    state: web::Data<AppState>,
     path: web::Path<(String, i64)>,
 ) -> Result<HttpResponse, WebError> {
     let (_, id) = path.into_inner();
-    let page = req
+    let mut page = req
         .cookie(CREATED_COOKIE)
         .and_then(|c| hex::decode(c.value()).ok())
         .and_then(|bytes| serde_json::from_slice::<Created>(&bytes).ok())
@@ -261,6 +271,18 @@ pub async fn created(
                     .into(),
             )
         })?;
+    let sent: Vec<i32> = sqlx::query_scalar(
+        "SELECT seat FROM outbox WHERE game_id = $1 AND kind = 'invite' AND status = 'sent' \
+         AND seat IS NOT NULL",
+    )
+    .bind(id)
+    .fetch_all(state.store.pool())
+    .await?;
+    for (i, seat) in page.seats.iter_mut().enumerate() {
+        seat.sent = seat.mailed_to.is_some() && sent.contains(&(i as i32));
+    }
+    page.invitations = page.seats.iter().filter(|s| s.mailed_to.is_some()).count();
+    page.mailed = page.seats.iter().filter(|s| s.sent).count();
     html(StatusCode::OK, page)
 }
 
@@ -374,6 +396,7 @@ pub async fn create_game(
                 handover: created.handovers[i]
                     .as_ref()
                     .map(|h| format!("{base}/take/{h}")),
+                sent: false,
             })
             .collect(),
         commitment: seed.commitment(),
@@ -381,6 +404,8 @@ pub async fn create_game(
             .spectator
             .as_ref()
             .map(|t| format!("{base}/watch/{t}")),
+        invitations: 0,
+        mailed: 0,
     };
     let cookie = actix_web::cookie::Cookie::build(
         CREATED_COOKIE,
@@ -508,7 +533,8 @@ struct Play {
     post_url: String,
     csrf: String,
     error: Option<String>,
-    outcome: Option<String>,
+    /// How the game ended, in the game's words (see `Rules::ending`).
+    ending: Option<crate::engine::present::Ending>,
     log: Vec<LogLine>,
     clock: String,
     paused: bool,
@@ -555,7 +581,10 @@ struct VacationForm {
 
 /// "2 days 4 hours left (until Monday 30 November 2026, 10:00 UTC; Mon 11:00 in
 /// Europe/Paris)", or why the clock stands.
-fn deadline_text(d: &crate::clock::SeatDeadline, clock: &crate::domain::ClockSettings) -> String {
+pub(super) fn deadline_text(
+    d: &crate::clock::SeatDeadline,
+    clock: &crate::domain::ClockSettings,
+) -> String {
     match (&d.stopped, &d.due_at, &d.left) {
         (Some(why), _, _) => format!("the clock stands ({why})"),
         (None, Some(due), Some(left)) => {
@@ -751,7 +780,7 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
         post_url: token.map(|t| format!("/play/{t}")).unwrap_or_default(),
         csrf: csrf_token,
         error,
-        outcome: loaded.game.outcome().map(|o| render(&o.reason, &names)),
+        ending: loaded.game.ending(&names),
         log,
         clock: clock.describe(),
         paused,

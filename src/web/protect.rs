@@ -167,6 +167,18 @@ pub async fn not_found(req: HttpRequest) -> HttpResponse {
 }
 
 /// `GET /static/{file}`: the style sheet and the two small scripts, cached for a day.
+/// The favicon's media type: it is an SVG, wherever it is asked for.
+const FAVICON_TYPE: &str = "image/svg+xml";
+
+/// `GET /favicon.ico`: the small SVG icon (browsers ask for this path unprompted; the pages
+/// also link it).
+pub async fn favicon() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(FAVICON_TYPE)
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+        .body(include_str!("../../static/favicon.svg"))
+}
+
 pub async fn asset(file: web::Path<String>) -> Result<HttpResponse, WebError> {
     let (body, content_type) = match file.as_str() {
         "app.css" => (
@@ -181,6 +193,11 @@ pub async fn asset(file: web::Path<String>) -> Result<HttpResponse, WebError> {
             include_str!("../../static/replay.js"),
             "text/javascript; charset=utf-8",
         ),
+        "copy.js" => (
+            include_str!("../../static/copy.js"),
+            "text/javascript; charset=utf-8",
+        ),
+        "favicon.svg" => (include_str!("../../static/favicon.svg"), FAVICON_TYPE),
         _ => return Err(WebError::NotFound),
     };
     Ok(HttpResponse::Ok()

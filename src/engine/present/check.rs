@@ -281,6 +281,52 @@ pub fn position_problems(
 /// seat, a spectator and an auditor with [`position_problems`] (the length limit for seats and
 /// spectators; an auditor sees every hand). Returns the positions checked. Panics with the
 /// seed, step, viewer and position on the first problem.
+/// What is wrong with a game's `ending` for `outcome`: a winner not named, no "win" said
+/// of a win, a seat placeholder or bracket left, an empty tally or a bare number in it
+/// (a tally says what it counts: "7 points", "36 states").
+pub fn ending_problems(
+    ending: &super::Ending,
+    outcome: &super::super::Outcome,
+    names: &[String],
+) -> Vec<String> {
+    let mut found = Vec::new();
+    let verdict = &ending.verdict;
+    for &w in &outcome.winners {
+        if !verdict.contains(names[w].as_str()) {
+            found.push(format!("winner {} not named", names[w]));
+        }
+    }
+    if !outcome.winners.is_empty() && !verdict.contains(" win") {
+        found.push("a win not said".to_string());
+    }
+    if outcome.winners.is_empty() && !verdict.contains("Nobody wins") {
+        found.push("no winner, not said".to_string());
+    }
+    if !verdict.ends_with('.') {
+        found.push("the verdict is no sentence".to_string());
+    }
+    if ending.tally.is_empty() {
+        found.push("no tally".to_string());
+    }
+    for (label, value) in &ending.tally {
+        if label.is_empty() || !value.contains(' ') {
+            found.push(format!("tally row {label:?}: {value:?}"));
+        }
+    }
+    let all = std::iter::once(verdict.as_str()).chain(
+        ending
+            .tally
+            .iter()
+            .flat_map(|(l, v)| [l.as_str(), v.as_str()]),
+    );
+    for text in all {
+        if text.contains("{s") || text.contains('[') || text.contains(']') {
+            found.push(format!("a placeholder or bracket in {text:?}"));
+        }
+    }
+    found
+}
+
 pub fn check_random_positions<R: super::super::Rules>(
     options: &R::Options,
     seats: usize,
@@ -299,6 +345,14 @@ where
     let mut checked = 0;
     for n in seeds {
         let seed = Seed::from_number(n);
+        for seat in 0..seats {
+            let mut early = Match::<R>::new(options.clone(), seats, seed).expect("setup");
+            let outcome = early.forfeit(seat);
+            let view = R::view(&early.state, Viewer::Spectator);
+            let ending = R::ending(&view, &outcome, &super::Names::new(&names));
+            let found = ending_problems(&ending, &outcome, &names);
+            assert!(found.is_empty(), "{} forfeit: {found:?}\n{ending:?}", R::ID);
+        }
         let mut live = Match::<R>::new(options.clone(), seats, seed).expect("setup");
         let mut rng = bot_rng(&seed);
         for step in 0.. {
@@ -321,7 +375,18 @@ where
                 checked += 1;
             }
             let active = R::active(&live.state);
-            if R::outcome(&live.state).is_some() || active.is_empty() {
+            if let Some(outcome) = R::outcome(&live.state) {
+                let view = R::view(&live.state, Viewer::Spectator);
+                let ending = R::ending(&view, &outcome, &super::Names::new(&names));
+                let found = ending_problems(&ending, &outcome, &names);
+                assert!(
+                    found.is_empty(),
+                    "{} seed {n}: {found:?}\n{ending:?}",
+                    R::ID
+                );
+                break;
+            }
+            if active.is_empty() {
                 break;
             }
             let seat = active[rng.index(active.len())];

@@ -216,6 +216,14 @@ impl Rules for ElectoralCombat {
         state.outcome.clone()
     }
 
+    fn ending(
+        view: &View,
+        outcome: &Outcome,
+        names: &crate::engine::present::Names,
+    ) -> crate::engine::present::Ending {
+        present::ending(view, outcome, names)
+    }
+
     /// Each player's electoral votes won.
     /// The stacks, the hand's face-down cards, the cards added and the sealed signs are the
     /// secrets.

@@ -6,7 +6,7 @@ use super::{ECard, SlotView, View};
 use crate::cards::Color;
 use crate::engine::Seat;
 use crate::engine::log::{count, render};
-use crate::engine::present::{Names, Position, esc};
+use crate::engine::present::{Ending, Names, Position, esc, score_rows, verdict};
 
 #[cfg(test)]
 mod tests;
@@ -369,4 +369,14 @@ fn table_part(v: &View, named: &dyn Fn(Seat) -> String) -> Part {
     }
     html.push_str("</tr></table>");
     Part { text, html }
+}
+
+/// How the game ended: the winner named, then each player's electoral votes won.
+pub fn ending(v: &View, outcome: &crate::engine::Outcome, names: &Names) -> Ending {
+    let label = |s: Seat| names.of(s);
+    let votes: Vec<i64> = v.votes.iter().map(|&n| i64::from(n)).collect();
+    Ending {
+        verdict: verdict(outcome, names, &label),
+        tally: score_rows(&votes, &label, "electoral vote"),
+    }
 }

@@ -182,6 +182,14 @@ impl Rules for Nationhood {
         state.outcome.clone()
     }
 
+    fn ending(
+        view: &View,
+        outcome: &Outcome,
+        names: &crate::engine::present::Names,
+    ) -> crate::engine::present::Ending {
+        present::ending(view, outcome, names)
+    }
+
     /// Each seat's points.
     /// Hands and the stock are the secrets.
     fn keeps_secrets(before: &State, after: &State) -> bool {

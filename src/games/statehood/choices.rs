@@ -113,13 +113,12 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             let drawn = state.drawn.expect("a card was drawn");
             let mut cards = vec![drawn];
             cards.extend(hand.iter().copied());
-            let choice = Choice::action(
-                format!("Keep or discard {}", drawn.label()),
-                json!({"type": "discard"}),
-            )
-            .with_param(
+            let choice = Choice::action("Discard a card", json!({"type": "discard"})).with_param(
                 "card",
-                "Which card do you discard (the drawn one, or one from your hand)?",
+                format!(
+                    "You drew {}: discard it, or keep it and discard a card from your hand",
+                    drawn.label()
+                ),
                 ParamKind::One {
                     options: options(cards.clone()),
                 },

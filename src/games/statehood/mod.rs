@@ -187,6 +187,14 @@ impl Rules for Statehood {
         state.outcome.clone()
     }
 
+    fn ending(
+        view: &View,
+        outcome: &Outcome,
+        names: &crate::engine::present::Names,
+    ) -> crate::engine::present::Ending {
+        present::ending(view, outcome, names)
+    }
+
     /// Each seat's points.
     /// Hands, the stock and the card drawn are the secrets.
     fn keeps_secrets(before: &State, after: &State) -> bool {

@@ -248,6 +248,14 @@ impl Rules for VotesForWomen {
         undo::keeps_secrets(before, after)
     }
 
+    fn ending(
+        view: &View,
+        outcome: &Outcome,
+        names: &crate::engine::present::Names,
+    ) -> crate::engine::present::Ending {
+        present::ending(view, outcome, names)
+    }
+
     const PERIOD: &'static str = "Turn";
 
     /// States ratified (checks) and rejected (X's) so far, by turn.

@@ -7,7 +7,7 @@ use super::data::{Colour, OPP, Region, SUFF};
 use super::{CardView, Mark, Phase, StateView, View};
 use crate::engine::Seat;
 use crate::engine::log::count;
-use crate::engine::present::{Names, Position, esc};
+use crate::engine::present::{Ending, Names, Position, esc, verdict};
 
 #[cfg(test)]
 mod tests;
@@ -442,4 +442,19 @@ fn map_part(v: &View) -> Part {
         return Part::line("The map: no campaigner and no cube yet.".to_string());
     }
     Part { text, html }
+}
+
+/// How the game ended: the winner named with their side, then the final tally of the 48
+/// states: ratified, rejected, undecided.
+pub fn ending(v: &View, outcome: &crate::engine::Outcome, names: &Names) -> Ending {
+    let label = |s: Seat| format!("{} ({})", names.of(s), side(s));
+    let undecided = v.states.len().saturating_sub(v.checks + v.xs);
+    Ending {
+        verdict: verdict(outcome, names, &label),
+        tally: vec![
+            ("Ratified".to_string(), count(v.checks as i64, "state")),
+            ("Rejected".to_string(), count(v.xs as i64, "state")),
+            ("Undecided".to_string(), count(undecided as i64, "state")),
+        ],
+    }
 }

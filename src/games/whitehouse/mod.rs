@@ -194,6 +194,14 @@ impl Rules for Whitehouse {
         state.outcome.clone()
     }
 
+    fn ending(
+        view: &View,
+        outcome: &Outcome,
+        names: &crate::engine::present::Names,
+    ) -> crate::engine::present::Ending {
+        present::ending(view, outcome, names)
+    }
+
     /// Scores by partnership ("{s0} and {s2}") or by seat.
     /// Hands and kitty are the secrets: naming trump, say, may be taken back while the
     /// bidder is still to move; a card played or a kitty put back may not.

@@ -135,8 +135,9 @@ fn check_target(state: &mut State, log: &mut Log) {
         vec![leader]
     };
     let reason = format!(
-        "{} leads with {top} points after a score of ±{target} was reached",
-        holder_label(state, leader)
+        "{} leads with {} after a score of ±{target} was reached",
+        holder_label(state, leader),
+        crate::engine::log::count(top, "point")
     );
     finish(state, winners, reason, log);
 }

@@ -349,6 +349,27 @@ fn failed_bid_costs_two_and_minus_seven_ends_the_game() {
 }
 
 #[test]
+fn a_lead_of_one_point_is_said_in_the_singular() {
+    let mut state = last_trick(
+        Options::default(),
+        0,
+        300,
+        Suit::Clubs,
+        ["AK", "WY", "VT", "ND"],
+        [100, 0, 100, 0],
+        &["DC"],
+    );
+    state.scores = vec![-5, 1];
+    play_out(&mut state);
+    let outcome = Whitehouse::outcome(&state).unwrap();
+    assert!(
+        outcome.reason.contains("leads with 1 point after"),
+        "{}",
+        outcome.reason
+    );
+}
+
+#[test]
 fn landslide_made_wins_outright() {
     let mut state = last_trick(
         Options::default(),

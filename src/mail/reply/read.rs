@@ -156,7 +156,7 @@ pub fn read(line: &str, choices: &[Choice]) -> Result<Read, ReadError> {
 }
 
 /// The numbers of leading reply tokens that are words of the label in its order, shortest
-/// first ("discard alaska" in "Keep or discard 2♥ Alaska (3)": 1 and 2). The first word must
+/// first ("take ohio" in "Take 7♥ Ohio (18) from the discard pile": 1 and 2). The first word must
 /// be a word of the label that means something alone, after no negation; commas are skipped.
 fn label_cuts(label: &[String], tokens: &[String]) -> Vec<usize> {
     let first = &tokens[0];

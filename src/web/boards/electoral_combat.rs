@@ -115,7 +115,7 @@ impl Board for ElectoralCombat {
                 .map(|t| slot_html(t, ev_2012, &name))
                 .collect(),
             hand: v.hand,
-            phase: phase_words(v, &name, None),
+            phase: seating.waits_for(phase_words(v, &name, None)),
             goal: goal_words(v),
             wild: wild_words(v, &name).unwrap_or_default(),
             added: cards(&v.added),

@@ -2,7 +2,7 @@
 //! discard pile, the stock between, one's own cities, pile and hand.
 
 use super::super::render::plain_card_html;
-use super::{Board, Seating, from_seat, open_hands, own_cards};
+use super::{Board, Seating, from_seat, open_hands, own_cards_by_suit};
 use crate::cards::Card;
 use crate::engine::Seat;
 use crate::engine::present::Names;
@@ -108,7 +108,7 @@ impl Board for Nationhood {
                 "one rubber"
             },
             target: v.target,
-            phase: present::phase_words(v, &people),
+            phase: seating.waits_for(present::phase_words(v, &people)),
             stock: present::stock_words(v),
             offer: present::offer_words(v, &people).unwrap_or_default(),
             threat: present::threat_words(v, &people),
@@ -121,7 +121,7 @@ impl Board for Nationhood {
     }
 
     fn own_hand(v: &View) -> Option<Vec<String>> {
-        own_cards(v.you, &v.hands)
+        own_cards_by_suit(v.you, &v.hands)
     }
 
     fn card(_: &View, code: &str) -> Option<String> {
@@ -164,13 +164,17 @@ mod tests {
                             );
                         }
                     }
-                    let held: Vec<&str> = state["hands"][seat]
+                    let held: Vec<crate::cards::Card> = state["hands"][seat]
                         .as_array()
                         .unwrap()
                         .iter()
-                        .map(|c| c.as_str().unwrap())
+                        .map(|c| crate::cards::Card::from_code(c.as_str().unwrap()).unwrap())
                         .collect();
-                    assert_eq!(hand, held, "the page is given one's own hand");
+                    let sorted: Vec<&str> = crate::games::pack::by_suit(&held)
+                        .iter()
+                        .map(|c| c.code())
+                        .collect();
+                    assert_eq!(hand, sorted, "the page is given one's own hand, by suit");
                 }
                 game_board("nationhood", &live.view(Viewer::Spectator), &names).expect("renders");
                 let seat = live.active()[0];

@@ -3,7 +3,7 @@
 //! its revealed challenges, and the viewer's own hand.
 
 use super::super::render::{card_html, esc};
-use super::{Board, Seating, cards_html, from_seat, open_hands, own_cards, words};
+use super::{Board, Seating, cards_html, from_seat, open_hands, own_cards_by_suit, words};
 use crate::engine::Seat;
 use crate::engine::log::count;
 use crate::engine::present::Names;
@@ -67,7 +67,7 @@ impl Board for Statehood {
         StatehoodBoard {
             players,
             hand_number: v.hand_number,
-            phase: words(v.phase),
+            phase: seating.waits_for(words(v.phase)),
             target: v.target,
             stock: count(v.stock_count as i64, "card"),
             discard: match v.discard_top {
@@ -107,7 +107,7 @@ impl Board for Statehood {
     }
 
     fn own_hand(v: &View) -> Option<Vec<String>> {
-        own_cards(v.you, &v.hands)
+        own_cards_by_suit(v.you, &v.hands)
     }
 }
 

@@ -80,7 +80,7 @@ impl Board for Whitehouse {
                 other => words(other),
             },
             hand_number: v.hand_number,
-            phase: words(v.phase),
+            phase: seating.waits_for(words(v.phase)),
             contract: if v.phase == Phase::Bidding && v.high_bid.is_none() {
                 "bidding".to_string()
             } else {

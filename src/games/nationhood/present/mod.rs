@@ -9,7 +9,7 @@ use super::{Phase, View};
 use crate::cards::Card;
 use crate::engine::Seat;
 use crate::engine::log::{count, render};
-use crate::engine::present::{Names, Position};
+use crate::engine::present::{Ending, Names, Position, verdict};
 use crate::games::pack::{Words, sheet};
 
 /// What the game waits for, in words: "Bo's turn: draw, or offer diplomacy instead".
@@ -224,3 +224,25 @@ pub fn position(v: &View, names: &Names) -> Position {
 
 #[cfg(test)]
 mod tests;
+
+/// How the match ended: the winner named, then each seat's rubbers won (in a match of
+/// several) and points in the last rubber.
+pub fn ending(v: &View, outcome: &crate::engine::Outcome, names: &Names) -> Ending {
+    let label = |s: Seat| names.of(s);
+    let tally = (0..v.scores.len())
+        .map(|s| {
+            let points = count(v.scores[s], "point");
+            let words = if v.rubbers > 1 {
+                let won = v.rubbers_won.get(s).copied().unwrap_or(0);
+                format!("{} won, {points} in the last", count(won, "rubber"))
+            } else {
+                points
+            };
+            (label(s), words)
+        })
+        .collect();
+    Ending {
+        verdict: verdict(outcome, names, &label),
+        tally,
+    }
+}

@@ -7,7 +7,7 @@ use super::{Declaration, High, Phase, PrAnswer, PrDeclaration, PrView, View};
 use crate::cards::Card;
 use crate::engine::Seat;
 use crate::engine::log::{count, render};
-use crate::engine::present::{Names, Position};
+use crate::engine::present::{Ending, Names, Position, score_rows, verdict};
 use crate::games::pack::{Words, and_list, label, sheet};
 
 fn total(cards: &[Card]) -> u32 {
@@ -260,3 +260,12 @@ pub fn position(v: &View, names: &Names) -> Position {
 
 #[cfg(test)]
 mod tests;
+
+/// How the game ended: the winner named, then each seat's final score.
+pub fn ending(v: &View, outcome: &crate::engine::Outcome, names: &Names) -> Ending {
+    let label = |s: Seat| names.of(s);
+    Ending {
+        verdict: verdict(outcome, names, &label),
+        tally: score_rows(&v.scores, &label, "point"),
+    }
+}

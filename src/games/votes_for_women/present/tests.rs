@@ -223,3 +223,37 @@ fn after_the_amendment_the_states_decided_are_listed_by_side() {
         ]
     );
 }
+
+#[test]
+fn the_end_names_the_winner_and_tallies_the_states() {
+    let mut state = mid_game();
+    for code in ["CA", "NY", "WY"] {
+        state.states[st(code)].mark = Some(Mark::Check);
+    }
+    state.states[st("GA")].mark = Some(Mark::X);
+    state.finish(
+        1,
+        "the Nineteenth Amendment was not sent to the states by the end of turn 6",
+    );
+    let names = names();
+    let view = VotesForWomen::view(&state, Viewer::Spectator);
+    let outcome = VotesForWomen::outcome(&state).expect("over");
+    let ending = super::ending(&view, &outcome, &Names::new(&names));
+    assert_eq!(
+        ending.verdict,
+        "Bo (Opposition) wins. The Nineteenth Amendment was not sent to the states by the end of turn 6."
+    );
+    let tally: Vec<(&str, &str)> = ending
+        .tally
+        .iter()
+        .map(|(l, v)| (l.as_str(), v.as_str()))
+        .collect();
+    assert_eq!(
+        tally,
+        [
+            ("Ratified", "3 states"),
+            ("Rejected", "1 state"),
+            ("Undecided", "44 states")
+        ]
+    );
+}

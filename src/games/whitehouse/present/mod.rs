@@ -6,7 +6,7 @@ use super::{Phase, SEAT_NAMES, View};
 use crate::cards::{Card, Suit};
 use crate::engine::Seat;
 use crate::engine::log::{count, render};
-use crate::engine::present::{Names, Position};
+use crate::engine::present::{Ending, Names, Position, score_rows, verdict};
 use crate::games::pack::{Words, and_list, label, sheet};
 
 /// "North–South" or "East–West": the partnership of `seat`.
@@ -300,3 +300,28 @@ pub fn position(v: &View, names: &Names) -> Position {
 
 #[cfg(test)]
 mod tests;
+
+/// How the game ended: the winners named (with their partnership in partnership play), then
+/// each side's final score.
+pub fn ending(v: &View, outcome: &crate::engine::Outcome, names: &Names) -> Ending {
+    let verdict = if v.partnership {
+        verdict(outcome, names, &|s: Seat| names.of(s))
+    } else {
+        verdict(outcome, names, &|s: Seat| {
+            format!("{} ({})", names.of(s), SEAT_NAMES[s % 4])
+        })
+    };
+    let tally = if v.partnership {
+        (0..v.scores.len().min(2))
+            .map(|h| {
+                (
+                    format!("{} ({} and {})", side_name(h), names.of(h), names.of(h + 2)),
+                    count(v.scores[h], "point"),
+                )
+            })
+            .collect()
+    } else {
+        score_rows(&v.scores, &|s: Seat| names.of(s), "point")
+    };
+    Ending { verdict, tally }
+}
