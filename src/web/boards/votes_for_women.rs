@@ -46,6 +46,8 @@ struct VfwBoard {
     amendment_sent: bool,
     checks: usize,
     xs: usize,
+    /// Every card in effect, for the one line that names them.
+    in_effect: Vec<CardView>,
     rest_of_turn: Vec<CardView>,
     rest_of_game: Vec<CardView>,
     final_voting: Vec<CardView>,
@@ -127,6 +129,11 @@ impl Board for VotesForWomen {
             amendment_sent: v.amendment_sent,
             checks: v.checks,
             xs: v.xs,
+            in_effect: [&v.rest_of_turn, &v.rest_of_game, &v.final_voting]
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
             rest_of_turn: v.rest_of_turn.clone(),
             rest_of_game: v.rest_of_game.clone(),
             final_voting: v.final_voting.clone(),
