@@ -654,8 +654,9 @@ async fn creating_then_reloading_makes_one_game_and_errors_are_pages() {
     db.drop().await;
 }
 
-/// At phone size the first screen of a seat to move shows its move's controls, in every game,
-/// at several points of a game.
+/// At phone size a seat to move reaches its move's controls at once, by the status line's
+/// "Your move" link, in every game, at several points of a game; the board is shown whole,
+/// never a scroll box.
 #[actix_web::test]
 async fn every_game_shows_the_move_on_a_phones_first_screen() {
     let db = TestDb::new().await;
@@ -686,8 +687,12 @@ async fn every_game_shows_the_move_on_a_phones_first_screen() {
                 async || {
                     let page = driver
                         .script(
-                            "const c = document.querySelector('#choices button, #choices input:not([type=hidden])');
-                             return [c ? c.getBoundingClientRect().top < window.innerHeight : null,
+                            "const link = document.querySelector('.status.yours a[href=\"#choices\"]');
+                             if (link) link.click();
+                             const c = document.querySelector('#choices button, #choices input:not([type=hidden])');
+                             const box = getComputedStyle(document.querySelector('.table-panel')).overflowY;
+                             if (box === 'auto' || box === 'scroll') return [false, 'the board scrolls in a box'];
+                             return [c ? link !== null && c.getBoundingClientRect().top < window.innerHeight : null,
                                      document.getElementById('live').dataset.head];",
                         )
                         .await;
