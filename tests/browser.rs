@@ -654,8 +654,9 @@ async fn creating_then_reloading_makes_one_game_and_errors_are_pages() {
     db.drop().await;
 }
 
-/// At phone size the first screen of a seat to move shows its move's controls, in every game,
-/// at several points of a game.
+/// At phone size a seat to move reaches its move's controls at once, by the status line's
+/// "Your move" link, in every game, at several points of a game; the board is shown whole,
+/// never a scroll box.
 #[actix_web::test]
 async fn every_game_shows_the_move_on_a_phones_first_screen() {
     let db = TestDb::new().await;
@@ -686,8 +687,12 @@ async fn every_game_shows_the_move_on_a_phones_first_screen() {
                 async || {
                     let page = driver
                         .script(
-                            "const c = document.querySelector('#choices button, #choices input:not([type=hidden])');
-                             return [c ? c.getBoundingClientRect().top < window.innerHeight : null,
+                            "const link = document.querySelector('.status.yours a[href=\"#choices\"]');
+                             if (link) link.click();
+                             const c = document.querySelector('#choices button, #choices input:not([type=hidden])');
+                             const box = getComputedStyle(document.querySelector('.table-panel')).overflowY;
+                             if (box === 'auto' || box === 'scroll') return [false, 'the board scrolls in a box'];
+                             return [c ? link !== null && c.getBoundingClientRect().top < window.innerHeight : null,
                                      document.getElementById('live').dataset.head];",
                         )
                         .await;
@@ -1009,6 +1014,7 @@ async fn a_standing_order_is_given_and_cancelled_by_tapping_at_phone_size() {
         !shown.contains("Defer to the Suffragist"),
         "only her own orders"
     );
+    driver.click("#settled > summary").await;
     driver
         .click("#settled form:has(input[value=\"commit-none\"]) button")
         .await;
@@ -1133,4 +1139,138 @@ async fn the_created_page_fits_a_phone_copies_links_and_says_the_invitations_wen
     driver.stop().await;
     worker.stop().await;
     db.drop().await;
+}
+
+// --- Votes for Women on the map ---
+
+/// Taps the open states of the map's placement, pass after pass, until its submit button is
+/// enabled (a complete placement), and sends it; `false` if no placement is on the page.
+async fn place_by_tapping(driver: &Driver) -> bool {
+    let open = driver
+        .script("return [...document.querySelectorAll('form.place svg g.st.open')].map(g => g.dataset.st);")
+        .await;
+    let Some(open) = open.as_array().filter(|o| !o.is_empty()).cloned() else {
+        return false;
+    };
+    let complete = "return !document.querySelector('form.place button[type=submit]').disabled;";
+    'passes: for _ in 0..6 {
+        for st in &open {
+            if driver.script(complete).await == true {
+                break 'passes;
+            }
+            let css = format!(
+                "form.place svg g.st.open[data-st='{}']",
+                st.as_str().unwrap()
+            );
+            // A tap where the player sees the state: clear of the sticky send bar.
+            driver
+                .script(&format!(
+                    "document.querySelector(\"{css}\").scrollIntoView({{block: 'center'}}); return true;"
+                ))
+                .await;
+            driver.click(&css).await;
+        }
+    }
+    let tally = driver
+        .script("return [...document.querySelectorAll('form.place .count')].map(c => c.textContent).join('; ');")
+        .await;
+    assert_eq!(
+        driver.script(complete).await,
+        true,
+        "the placement is complete after tapping: {tally}"
+    );
+    driver.click("form.place button[type=submit]").await;
+    true
+}
+
+/// Plays a seeded Votes for Women game in the browser at `width`×`height`: each seat's hand
+/// plays are made by tapping a use on a card, each placement by tapping the map (other moves
+/// are made for it through the store), until both sides have done both. Every page on the
+/// way is under 2,500 px tall and its HTML under 60 KB.
+async fn a_votes_for_women_turn_by_tapping(width: i64, height: i64, name: &str) {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let driver = Driver::start().await;
+    driver.viewport(width, height).await;
+    let seed = 91;
+    let (id, tokens) = create_game(&db, "votes-for-women", &["Ann", "Bo"], seed).await;
+    let mut played = [0; 2];
+    let mut placed = [0; 2];
+    let mut tallest = 0;
+    for _ in 0..400 {
+        if played.iter().chain(&placed).all(|&n| n > 0) {
+            break;
+        }
+        let loaded = db.store.load(id).await.unwrap();
+        assert!(loaded.game.outcome().is_none(), "the game ended first");
+        let seat = loaded.game.active()[0];
+        let head = loaded.row.head_seq;
+        driver.goto(&format!("{base}/play/{}", tokens[seat])).await;
+        let size = driver
+            .script("return [document.documentElement.scrollHeight, document.documentElement.outerHTML.length];")
+            .await;
+        let (tall, bytes) = (size[0].as_i64().unwrap(), size[1].as_i64().unwrap());
+        tallest = tallest.max(tall);
+        if tall >= 2500 {
+            std::fs::write(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join(format!("target/{name}-tall.html")),
+                driver.source().await,
+            )
+            .unwrap();
+            driver.viewport(width, tall).await;
+            driver.screenshot(&format!("{name}-tall")).await;
+        }
+        assert!(tall < 2500, "move {head}: the page is {tall} px tall");
+        assert!(
+            bytes < 60_000,
+            "move {head}: the page's HTML is {bytes} bytes"
+        );
+        if place_by_tapping(&driver).await {
+            if placed[seat] == 0 {
+                driver.screenshot(&format!("{name}-placed-{seat}")).await;
+            }
+            placed[seat] += 1;
+            wait_moved_past(&db, &driver, id, head).await;
+            continue;
+        }
+        let uses = driver
+            .script("return document.querySelectorAll('#choices .uses button').length;")
+            .await;
+        if uses.as_i64().unwrap_or(0) > 0 {
+            if played[seat] == 0 {
+                driver.screenshot(&format!("{name}-hand-{seat}")).await;
+            }
+            // Campaigning when open (it leads to the map), else the first use offered.
+            let campaign = driver
+                .script("const b = [...document.querySelectorAll('#choices .uses button')].find(b => b.textContent === 'Campaigning'); if (b) b.setAttribute('data-pick', '1'); return !!b;")
+                .await;
+            if campaign == true {
+                driver.click("#choices .uses button[data-pick]").await;
+            } else {
+                driver.click("#choices .uses button").await;
+            }
+            played[seat] += 1;
+            wait_moved_past(&db, &driver, id, head).await;
+            continue;
+        }
+        common::play_until(&db, id, seed + head as u64, |l| l.row.head_seq > head).await;
+    }
+    assert!(
+        played.iter().chain(&placed).all(|&n| n > 0),
+        "played by tapping {played:?}, placed on the map {placed:?}"
+    );
+    eprintln!("{name}: tallest page {tallest} px");
+    driver.stop().await;
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_votes_for_women_turn_for_both_sides_is_tapped_on_the_map_at_phone_size() {
+    a_votes_for_women_turn_by_tapping(390, 844, "vfw-phone").await;
+}
+
+#[actix_web::test]
+async fn a_votes_for_women_turn_for_both_sides_is_tapped_on_the_map_at_desktop_size() {
+    a_votes_for_women_turn_by_tapping(1280, 900, "vfw-desktop").await;
 }

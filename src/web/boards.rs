@@ -10,7 +10,7 @@ mod whitehouse;
 
 use super::render::{card_html, value_html};
 use crate::cards::Card;
-use crate::engine::{Rules, Seat};
+use crate::engine::{Choice, Rules, Seat};
 use crate::games;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -37,6 +37,24 @@ pub struct Seating<'a> {
     /// The game has ended, perhaps before its rules ended it (a forfeit, a cancellation):
     /// nobody is to move, whatever the view's turn says.
     pub over: bool,
+    /// The viewing seat's moves, for a board that draws some of them on itself (a map to
+    /// tap, a hand whose cards carry their uses); `None` where nobody here may move.
+    pub moves: Option<Moves<'a>>,
+}
+
+/// The seat's moves as a board draws them: its choices and what every form it posts carries.
+/// The forms post what the page's generic forms post (`choice`, `p0`, `p0_3`...), so a move
+/// made on a board is read by the same code and is the same command.
+#[derive(Clone, Copy)]
+pub struct Moves<'a> {
+    /// The seat's choices, in the engine's order (the form sends an index into them).
+    pub choices: &'a [Choice],
+    /// Where the forms post.
+    pub post_url: &'a str,
+    /// The page's CSRF token.
+    pub csrf: &'a str,
+    /// The log head the page shows (a move made on an older page is refused).
+    pub head: i64,
 }
 
 impl<'a> Seating<'a> {
@@ -46,6 +64,7 @@ impl<'a> Seating<'a> {
             names,
             waiting: &[],
             over: false,
+            moves: None,
         }
     }
 
@@ -92,6 +111,13 @@ trait Board: Rules<View: DeserializeOwned> {
         let _ = view;
         Card::from_code(code).map(card_html)
     }
+
+    /// The indices of `choices` this board draws on itself when given the seat's
+    /// [`Moves`]: the page leaves them out of its generic forms. None by default.
+    fn drawn_choices(view: &Self::View, choices: &[Choice]) -> Vec<usize> {
+        let _ = (view, choices);
+        Vec::new()
+    }
 }
 
 /// A [`Board`] behind JSON views, for code that knows the game only by its id.
@@ -104,6 +130,8 @@ trait DynBoard: Sync {
     fn own_hand(&self, view: &Value) -> Option<Vec<String>>;
     /// The card as the board draws it, or `None` (no card of the game, or no view of it).
     fn card(&self, view: &Value, code: &str) -> Option<String>;
+    /// The choices the board draws itself (see [`Board::drawn_choices`]).
+    fn drawn_choices(&self, view: &Value, choices: &[Choice]) -> Vec<usize>;
 }
 
 /// Wraps a [`Board`] as a [`DynBoard`].
@@ -126,6 +154,11 @@ impl<G: Board> DynBoard for Drawn<G> {
     }
     fn card(&self, view: &Value, code: &str) -> Option<String> {
         G::card(&G::View::deserialize(view).ok()?, code)
+    }
+    fn drawn_choices(&self, view: &Value, choices: &[Choice]) -> Vec<usize> {
+        G::View::deserialize(view)
+            .map(|v| G::drawn_choices(&v, choices))
+            .unwrap_or_default()
     }
 }
 
@@ -154,6 +187,12 @@ pub fn board_html(kind: &str, view: &Value, seating: &Seating) -> String {
 #[cfg(test)]
 fn game_board(kind: &str, view: &Value, names: &[String]) -> Option<String> {
     find_board(kind)?.board(view, &Seating::named(names))
+}
+
+/// The indices of the seat's `choices` that game `kind`'s board draws on itself when it is
+/// given the seat's [`Moves`]; the page's generic forms leave them out.
+pub fn drawn_choices(kind: &str, view: &Value, choices: &[Choice]) -> Vec<usize> {
+    find_board(kind).map_or_else(Vec::new, |b| b.drawn_choices(view, choices))
 }
 
 /// The viewer's own hand in `view` as card codes, where game `kind` leaves drawing it to the

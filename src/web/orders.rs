@@ -30,6 +30,14 @@ pub struct SettledPanel {
     pub mail_page: String,
 }
 
+impl SettledPanel {
+    /// Some order stands: the panel is shown open (it is collapsed otherwise, to keep a
+    /// phone's page short).
+    pub fn any_given(&self) -> bool {
+        self.orders.iter().any(|o| o.given)
+    }
+}
+
 /// The panel for `seat` of a running game, on the page of its link `token`.
 pub async fn panel(
     state: &AppState,

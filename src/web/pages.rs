@@ -1,7 +1,7 @@
 //! The HTML pages: home, create, play, spectate, log (the organiser's is [`super::desk`]). GET
 //! never changes anything; every form carries a CSRF token and the move it was rendered at.
 
-use super::boards::{Seating, board_html, card_in_game_html, own_hand};
+use super::boards::{Moves, Seating, board_html, card_in_game_html, drawn_choices, own_hand};
 use super::client::client_addr;
 use super::hand::{Hand, hand};
 use super::render::{FormChoice, form_choices, keep_entries, values_from_form};
@@ -519,7 +519,12 @@ struct Play {
     kind: String,
     status: String,
     hand: Option<Hand>,
+    /// The seat is to move (on the board, in the forms below it, or both).
     moving: bool,
+    /// Some of the seat's moves are generic forms (or its hand's form) below the board.
+    more_moves: bool,
+    /// The board draws some of the seat's moves on itself (it then holds `#choices`).
+    board_moves: bool,
     new_moves: usize,
     /// Where the game's public pages live (`/games/{id}`, or its spectator link's path).
     public: String,
@@ -684,6 +689,14 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
     if let Some(fields) = entries {
         keep_entries(&mut forms, fields);
     }
+    // The choices the board draws on itself (a map to tap) are no generic forms; only a seat
+    // on its own page (with a link to post to) is given them.
+    let post_url = token.map(|t| format!("/play/{t}")).unwrap_or_default();
+    let on_board = match token {
+        Some(_) => drawn_choices(&loaded.row.kind, &view, &choices),
+        None => Vec::new(),
+    };
+    forms.retain(|f| !on_board.contains(&f.index));
     let hand = own_hand(&loaded.row.kind, &view).map(|held| hand(&held, &mut forms, &draw));
     let status = match (viewer, loaded.game.outcome()) {
         (_, Some(_)) => "The game is over.".to_string(),
@@ -765,10 +778,20 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
                 names: &names,
                 waiting: &waited,
                 over: loaded.game.outcome().is_some(),
+                moves: (!on_board.is_empty()).then_some(Moves {
+                    choices: &choices,
+                    post_url: &post_url,
+                    csrf: &csrf_token,
+                    head: loaded.row.head_seq,
+                }),
             },
         ),
         kind: loaded.row.kind.clone(),
-        moving: !forms.is_empty() || hand.as_ref().is_some_and(|h| h.form.is_some()),
+        moving: !forms.is_empty()
+            || !on_board.is_empty()
+            || hand.as_ref().is_some_and(|h| h.form.is_some()),
+        more_moves: !forms.is_empty() || hand.as_ref().is_some_and(|h| h.form.is_some()),
+        board_moves: !on_board.is_empty(),
         status,
         hand,
         new_moves: {
@@ -777,7 +800,7 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             new.len()
         },
         choices: forms,
-        post_url: token.map(|t| format!("/play/{t}")).unwrap_or_default(),
+        post_url,
         csrf: csrf_token,
         error,
         ending: loaded.game.ending(&names),

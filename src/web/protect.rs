@@ -189,6 +189,10 @@ pub async fn asset(file: web::Path<String>) -> Result<HttpResponse, WebError> {
             include_str!("../../static/live.js"),
             "text/javascript; charset=utf-8",
         ),
+        "map.js" => (
+            include_str!("../../static/map.js"),
+            "text/javascript; charset=utf-8",
+        ),
         "replay.js" => (
             include_str!("../../static/replay.js"),
             "text/javascript; charset=utf-8",

@@ -229,9 +229,18 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             } else {
                 (fixed_command!({"type": "remove"}), "Remove the cubes")
             };
+            let verb = if matches!(stop.as_ref(), Stop::Place { .. }) {
+                "Place"
+            } else {
+                "Remove"
+            };
+            let cubes = match spec.total {
+                1 => "1 cube".to_string(),
+                n => format!("{n} cubes"),
+            };
             out.push(Choice::fixed(label, command).with_param(
                 "cubes",
-                format!("{label}: {} in all", spec.total),
+                format!("{verb} {cubes} in all"),
                 spec.param(),
             ));
             if *reroll {

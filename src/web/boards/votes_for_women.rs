@@ -1,33 +1,18 @@
-//! The Votes for Women board, read from the game's own [`View`]: the six regions with each
-//! state's cubes, check or X and face-up State card, the campaigners, the Congress and turn
-//! tracks, buttons, the persistent boxes, the face-up Strategy cards, claimed cards and the
-//! viewer's own hand.
+//! The Votes for Women board, read from the game's own [`View`]: the map (see [`map`]), the
+//! Congress and turn tracks, buttons, the persistent boxes, the face-up Strategy cards,
+//! claimed cards and the viewer's own hand. For the seat to move it is also the control: the
+//! map places and removes cubes, and each card of the hand carries the uses open to it.
+
+mod map;
+mod moves;
 
 use super::{Board, Seating, seat_name};
-use crate::engine::Seat;
+use crate::engine::{Choice, Seat};
 use crate::games::votes_for_women::present::{
-    button_cap, colour_word, last_roll_words, mark_symbol, resolving_words, stage_words, vote_words,
+    button_cap, last_roll_words, resolving_words, stage_words, vote_words,
 };
-use crate::games::votes_for_women::{CardView, Region, View, VotesForWomen};
+use crate::games::votes_for_women::{CardView, View, VotesForWomen};
 use askama::Template;
-
-/// One state's tile.
-struct Tile {
-    code: String,
-    name: String,
-    purple: u8,
-    yellow: u8,
-    red: u8,
-    mark: &'static str,
-    card: String,
-}
-
-/// One region's box.
-struct RegionBox {
-    name: &'static str,
-    campaigners: Vec<(&'static str, &'static str)>,
-    tiles: Vec<Tile>,
-}
 
 /// One side's row of counters and cards.
 struct SideRow {
@@ -46,7 +31,13 @@ struct SideRow {
 #[derive(Template)]
 #[template(path = "boards/votes_for_women.html")]
 struct VfwBoard {
-    regions: Vec<RegionBox>,
+    map: String,
+    campaigners: String,
+    place: Option<moves::Placement>,
+    hand_forms: Vec<usize>,
+    hand_uses: Vec<Vec<moves::Use>>,
+    form: Option<moves::FormHead>,
+    state_cards: Vec<(String, String)>,
     sides: Vec<SideRow>,
     turn: u8,
     round: u8,
@@ -55,6 +46,8 @@ struct VfwBoard {
     amendment_sent: bool,
     checks: usize,
     xs: usize,
+    /// Every card in effect, for the one line that names them.
+    in_effect: Vec<CardView>,
     rest_of_turn: Vec<CardView>,
     rest_of_game: Vec<CardView>,
     final_voting: Vec<CardView>,
@@ -69,57 +62,28 @@ struct VfwBoard {
     outcome: String,
 }
 
-fn colour_class(colour: &str) -> &'static str {
-    match colour {
-        "purple" => "p",
-        "yellow" => "y",
-        _ => "r",
-    }
-}
-
 impl Board for VotesForWomen {
     fn board(v: &View, seating: &Seating) -> askama::Result<String> {
         let names = seating.names;
         let name = |s: Seat| seat_name(names, s);
-        let regions = Region::ALL
+        let hand = v.you.and_then(|s| v.hands.get(s).cloned().flatten());
+        let drawn_here = seating.moves.map(|m| moves::drawn(m.choices));
+        let place = seating
+            .moves
+            .and_then(|m| moves::placement(v, m.choices, drawn_here.as_deref().unwrap_or(&[])));
+        let open: Vec<String> = place
+            .as_ref()
+            .map(|p| p.rows.iter().map(|r| r.code.clone()).collect())
+            .unwrap_or_default();
+        let (hand_forms, hand_uses) = match (seating.moves, &hand) {
+            (Some(m), Some(hand)) => moves::hand_uses(m.choices, hand),
+            _ => (Vec::new(), Vec::new()),
+        };
+        let campaigners = moves::campaigner_words(v);
+        let state_cards = v
+            .states
             .iter()
-            .map(|&region| RegionBox {
-                name: region.name(),
-                campaigners: v
-                    .campaigners
-                    .iter()
-                    .filter(|c| c.region == region)
-                    .map(|c| {
-                        let colour = colour_word(c.colour);
-                        (
-                            colour_class(colour),
-                            match colour {
-                                "purple" => "purple campaigner",
-                                "yellow" => "yellow campaigner",
-                                _ => "red campaigner",
-                            },
-                        )
-                    })
-                    .collect(),
-                tiles: v
-                    .states
-                    .iter()
-                    .filter(|s| s.region == region)
-                    .map(|s| Tile {
-                        code: s.code.clone(),
-                        name: s.name.clone(),
-                        purple: s.purple,
-                        yellow: s.yellow,
-                        red: s.red,
-                        mark: mark_symbol(s.mark),
-                        card: s
-                            .card
-                            .as_ref()
-                            .map(|c| c.effect.clone())
-                            .unwrap_or_default(),
-                    })
-                    .collect(),
-            })
+            .filter_map(|s| s.card.as_ref().map(|c| (s.name.clone(), c.effect.clone())))
             .collect();
         let sides = (0..2)
             .map(|s| SideRow {
@@ -146,7 +110,17 @@ impl Board for VotesForWomen {
         let last_roll = last_roll_words(v, &name).unwrap_or_default();
         let vote = vote_words(v, &name).unwrap_or_default();
         let board = VfwBoard {
-            regions,
+            map: map::svg(v, &open),
+            campaigners,
+            place,
+            hand_forms,
+            hand_uses,
+            form: seating.moves.map(|m| moves::FormHead {
+                post_url: m.post_url.to_string(),
+                csrf: m.csrf.to_string(),
+                head: m.head,
+            }),
+            state_cards,
             sides,
             turn: v.turn,
             round: v.round,
@@ -155,12 +129,17 @@ impl Board for VotesForWomen {
             amendment_sent: v.amendment_sent,
             checks: v.checks,
             xs: v.xs,
+            in_effect: [&v.rest_of_turn, &v.rest_of_game, &v.final_voting]
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
             rest_of_turn: v.rest_of_turn.clone(),
             rest_of_game: v.rest_of_game.clone(),
             final_voting: v.final_voting.clone(),
             strategy: v.strategy_face_up.clone(),
             strategy_deck: v.strategy_deck_size,
-            hand: v.you.and_then(|s| v.hands.get(s).cloned().flatten()),
+            hand,
             open_hands: match v.you {
                 Some(_) => Vec::new(),
                 None => (0..2)
@@ -178,6 +157,16 @@ impl Board for VotesForWomen {
                 .unwrap_or_default(),
         };
         board.render()
+    }
+
+    /// No code of a choice is a card of the pack: a state is named by its label, never drawn
+    /// as a Statehood playing card.
+    fn card(_: &View, _: &str) -> Option<String> {
+        None
+    }
+
+    fn drawn_choices(_: &View, choices: &[Choice]) -> Vec<usize> {
+        moves::drawn(choices)
     }
 }
 
@@ -231,5 +220,131 @@ mod tests {
                 live.apply_json(seat, &command, &mut Log::silent()).unwrap();
             }
         }
+    }
+
+    /// The seat to move, at every step of random games, gets its placements and hand plays
+    /// drawn on the board: valid HTML, no playing-card face, a labelled row a state that may
+    /// take cubes, a button a use of a card; and the fields its forms post read back, through
+    /// the page's own reader, as the command the engine offers.
+    #[test]
+    fn the_seat_to_move_places_on_the_map_and_plays_from_the_hand() {
+        use crate::engine::present::check::html_problems;
+        use crate::engine::{Choice, ParamKind};
+        use crate::web::render::values_from_form;
+        let game = find_game("votes-for-women").unwrap();
+        let names = vec!["Ann".to_string(), "Bo".to_string()];
+        let (mut placements, mut plays, mut assignments) = (0, 0, 0);
+        for n in 0..6 {
+            let seed = Seed::from_number(100 + n);
+            let mut live = game.new_match(&serde_json::json!({}), 2, seed).unwrap();
+            let mut rng = bot::bot_rng(&seed);
+            while live.outcome().is_none() {
+                let seat = live.active()[0];
+                let view = live.view(Viewer::Seat(seat));
+                let choices = live.choices(seat);
+                let drawn = super::super::drawn_choices("votes-for-women", &view, &choices);
+                let seating = super::super::Seating {
+                    moves: Some(super::super::Moves {
+                        choices: &choices,
+                        post_url: "/play/t",
+                        csrf: "c",
+                        head: 7,
+                    }),
+                    ..super::super::Seating::named(&names)
+                };
+                let html = super::super::board_html("votes-for-women", &view, &seating);
+                let problems = html_problems(&html);
+                assert!(problems.is_empty(), "seed {n}: {problems:?}\n{html}");
+                assert!(
+                    !html.contains("class=\"card "),
+                    "seed {n}: a playing card drawn"
+                );
+                assert!(
+                    html.len() < 50_000,
+                    "seed {n}: board of {} bytes",
+                    html.len()
+                );
+                for &i in &drawn {
+                    let choice: &Choice = &choices[i];
+                    match choice.command["type"].as_str().unwrap() {
+                        "play" => {
+                            plays += 1;
+                            assert!(html.contains(&format!("<form id=\"use-{i}\"")));
+                            assert!(html.contains(&format!("form=\"use-{i}\" name=\"p0\"")));
+                        }
+                        kind => {
+                            if kind == "assign" {
+                                assignments += 1;
+                            } else {
+                                placements += 1;
+                            }
+                            // The first legal counts, entered in the rows by their names.
+                            let value: Vec<Vec<u32>> = choice
+                                .params
+                                .iter()
+                                .map(|p| first_counts(&p.kind))
+                                .collect();
+                            let mut fields = vec![("choice".to_string(), i.to_string())];
+                            for (k, (p, counts)) in choice.params.iter().zip(&value).enumerate() {
+                                let ParamKind::Allot { options, .. } = &p.kind else {
+                                    panic!("an allotment");
+                                };
+                                for (j, o) in options.iter().enumerate() {
+                                    let name = format!("p{k}_{j}");
+                                    assert!(
+                                        html.contains(&format!("name=\"{name}\"")),
+                                        "seed {n}: no row input {name} for {}",
+                                        o.label
+                                    );
+                                    fields.push((name, counts[j].to_string()));
+                                }
+                            }
+                            let values = values_from_form(choice, &fields).unwrap();
+                            let command = choice.build(&values).unwrap();
+                            let mut copy = live.clone_box();
+                            copy.apply_json(seat, &command, &mut Log::silent())
+                                .unwrap_or_else(|e| panic!("seed {n}: {command} refused: {e}"));
+                        }
+                    }
+                }
+                let command = bot::random_command(live.as_ref(), seat, &mut rng).unwrap();
+                live.apply_json(seat, &command, &mut Log::silent()).unwrap();
+            }
+        }
+        assert!(
+            placements > 20 && plays > 50 && assignments > 10,
+            "{placements} placements, {plays} plays, {assignments} campaigns"
+        );
+    }
+
+    /// The first legal counts of an allotment, greedily in the options' order.
+    fn first_counts(kind: &crate::engine::ParamKind) -> Vec<u32> {
+        let crate::engine::ParamKind::Allot {
+            options,
+            total,
+            caps,
+            groups,
+        } = kind
+        else {
+            panic!("an allotment");
+        };
+        let mut left = *total;
+        let mut used = vec![0u32; groups.len()];
+        options
+            .iter()
+            .zip(caps)
+            .map(|(o, cap)| {
+                let g = groups
+                    .iter()
+                    .position(|g| o.group.as_deref() == Some(g.group.as_ref()));
+                let room = g.map_or(u32::MAX, |g| groups[g].cap - used[g]);
+                let n = left.min(*cap).min(room);
+                left -= n;
+                if let Some(g) = g {
+                    used[g] += n;
+                }
+                n
+            })
+            .collect()
     }
 }
