@@ -871,30 +871,35 @@ async fn a_cancelled_game_shows_nobody_to_move() {
     let db = TestDb::new().await;
     let base = spawn(&db, WebSettings::default());
     let client = Client::builder().disable_redirects().finish();
-    let game = create(&db, "nationhood", 2, 0, 72).await;
-    let seat_page = format!("{base}/play/{}", game.seat_tokens[0]);
-    let (_, before) = get(&client, &seat_page).await;
-    assert!(before.contains("s turn: draw"), "{before}");
-    let desk = format!("{base}/manage/{}", game.organiser_token);
-    let (csrf, cookie) = csrf_pair(&client, &desk).await;
-    let (status, _, _) = post(
-        &client,
-        &format!("{desk}/cancel"),
-        &cookie,
-        &[
-            ("csrf", &csrf),
-            ("reason", "the club closes"),
-            ("confirm", "yes"),
-        ],
-    )
-    .await;
-    assert_eq!(status, 303);
-    for url in [seat_page, format!("{base}/games/{}", game.id)] {
-        let (_, page) = get(&client, &url).await;
-        assert!(page.contains("Nobody wins."), "{url}: {page}");
-        assert!(page.contains("the game is over"), "{url}: {page}");
-        for turn in ["s turn", "to move", "Your move", "Waiting for"] {
-            assert!(!page.contains(turn), "{url} says {turn:?}: {page}");
+    for (kind, waiting) in [
+        ("nationhood", "s turn: draw"),
+        ("votes-for-women", "awaiting"),
+    ] {
+        let game = create(&db, kind, 2, 0, 72).await;
+        let seat_page = format!("{base}/play/{}", game.seat_tokens[0]);
+        let (_, before) = get(&client, &seat_page).await;
+        assert!(before.contains(waiting), "{before}");
+        let desk = format!("{base}/manage/{}", game.organiser_token);
+        let (csrf, cookie) = csrf_pair(&client, &desk).await;
+        let (status, _, _) = post(
+            &client,
+            &format!("{desk}/cancel"),
+            &cookie,
+            &[
+                ("csrf", &csrf),
+                ("reason", "the club closes"),
+                ("confirm", "yes"),
+            ],
+        )
+        .await;
+        assert_eq!(status, 303);
+        for url in [seat_page, format!("{base}/games/{}", game.id)] {
+            let (_, page) = get(&client, &url).await;
+            assert!(page.contains("Nobody wins."), "{url}: {page}");
+            assert!(page.contains("the game is over"), "{url}: {page}");
+            for turn in ["s turn", "to move", "Your move", "Waiting for", "awaiting"] {
+                assert!(!page.contains(turn), "{kind} {url} says {turn:?}: {page}");
+            }
         }
     }
     db.drop().await;

@@ -99,7 +99,7 @@ impl Board for VotesForWomen {
                 claimed: v.claimed[s].clone(),
             })
             .collect();
-        let now = stage_words(v, &name);
+        let now = seating.waits_for(stage_words(v, &name));
         let drawn = v
             .resolving
             .iter()
