@@ -38,7 +38,7 @@ pub const MAX_BID: u32 = 530;
 impl Rules for Whitehouse {
     const ID: &'static str = "whitehouse";
     const NAME: &'static str = "Whitehouse";
-    const RULES_VERSION: u32 = 1;
+    const RULES_VERSION: u32 = 2;
     type Options = Options;
     type State = State;
     type Command = Command;
@@ -95,10 +95,20 @@ impl Rules for Whitehouse {
     }
 
     fn setup(options: &Options, seats: usize, rng: &mut GameRng) -> Result<State, SetupError> {
+        Self::setup_at(options, seats, rng, Self::RULES_VERSION)
+    }
+
+    fn setup_at(
+        options: &Options,
+        seats: usize,
+        rng: &mut GameRng,
+        rules_version: u32,
+    ) -> Result<State, SetupError> {
         options.validate()?;
         debug_assert_eq!(seats, 4);
         let (draw, dealer) = deal::draw_for_dealer(rng);
         let mut state = State::new(options.clone(), dealer, draw);
+        state.rules_version = rules_version;
         deal::deal_hand(&mut state, rng);
         Ok(state)
     }

@@ -137,7 +137,12 @@ fn check_target(state: &mut State, log: &mut Log) {
     let reason = format!(
         "{} leads with {} after a score of ±{target} was reached",
         holder_label(state, leader),
-        crate::engine::log::count(top, "point")
+        // Version 1 wrote "1 points"; its records keep the words their final hash holds.
+        if state.rules_version >= 2 {
+            crate::engine::log::count(top, "point")
+        } else {
+            format!("{top} points")
+        }
     );
     finish(state, winners, reason, log);
 }

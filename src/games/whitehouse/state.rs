@@ -164,6 +164,13 @@ pub struct HandSummary {
 /// The whole state of a game.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct State {
+    /// The rules version the game began with (RULES.md, "Rules versions"); left out of the
+    /// serialized state of version-1 games, so they hash as they did when recorded.
+    #[serde(
+        default = "crate::engine::version::one",
+        skip_serializing_if = "crate::engine::version::is_one"
+    )]
+    pub rules_version: u32,
     /// The options.
     pub options: Options,
     /// The draw for first dealer: each seat's card.
@@ -219,6 +226,7 @@ impl State {
     pub fn new(options: Options, dealer: Seat, dealer_draw: Vec<Card>) -> State {
         let holders = if options.partnership { 2 } else { 4 };
         State {
+            rules_version: <super::Whitehouse as crate::engine::Rules>::RULES_VERSION,
             options,
             dealer_draw,
             hand_number: 0,

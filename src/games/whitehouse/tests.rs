@@ -360,12 +360,27 @@ fn a_lead_of_one_point_is_said_in_the_singular() {
         &["DC"],
     );
     state.scores = vec![-5, 1];
+    let mut version_1 = state.clone();
+    version_1.rules_version = 1;
     play_out(&mut state);
     let outcome = Whitehouse::outcome(&state).unwrap();
     assert!(
         outcome.reason.contains("leads with 1 point after"),
         "{}",
         outcome.reason
+    );
+    // A game begun under version 1 replays to the words its recorded hash holds.
+    play_out(&mut version_1);
+    let old = Whitehouse::outcome(&version_1).unwrap();
+    assert!(
+        old.reason.contains("leads with 1 points after"),
+        "{}",
+        old.reason
+    );
+    let json = serde_json::to_value(&version_1).unwrap();
+    assert!(
+        json.get("rules_version").is_none(),
+        "a version-1 state hashes as before"
     );
 }
 
