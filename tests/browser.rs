@@ -1274,3 +1274,151 @@ async fn a_votes_for_women_turn_for_both_sides_is_tapped_on_the_map_at_phone_siz
 async fn a_votes_for_women_turn_for_both_sides_is_tapped_on_the_map_at_desktop_size() {
     a_votes_for_women_turn_by_tapping(1280, 900, "vfw-desktop").await;
 }
+
+// --- undo within one's turn ---
+
+/// Plays random moves through the store until `stop` holds after a move (given the game
+/// before and after it and the mover); panics if the game ends first.
+async fn play_until_after(
+    db: &TestDb,
+    id: i64,
+    rng: &mut postplay::engine::GameRng,
+    mut stop: impl FnMut(&postplay::store::Loaded, &postplay::store::Loaded, usize, &Value) -> bool,
+) -> usize {
+    loop {
+        let before = db.store.load(id).await.unwrap();
+        assert!(
+            before.game.outcome().is_none(),
+            "the case comes before the end"
+        );
+        let seat = before.game.active()[0];
+        let command =
+            postplay::engine::bot::random_command(before.game.as_ref(), seat, rng).unwrap();
+        db.store
+            .submit(id, seat, &command, Some(before.row.head_seq))
+            .await
+            .unwrap();
+        let after = db.store.load(id).await.unwrap();
+        if stop(&before, &after, seat, &command) {
+            return seat;
+        }
+    }
+}
+
+/// At phone size, a Votes for Women player takes back a placement with "Undo my last move",
+/// everyone's log says so, and she places again by tapping the map; the button is not offered
+/// after a die roll, nor once the other side has moved.
+#[actix_web::test]
+async fn a_placement_is_taken_back_and_made_again_by_tapping_at_phone_size() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    // The first seed whose random game has a placement that may be taken back.
+    let seed = (32..)
+        .find(|&n| {
+            let seed = postplay::engine::Seed::from_number(n);
+            let kind = postplay::engine::find_game("votes-for-women").unwrap();
+            let mut game = kind.new_match(&json!({}), 2, seed).unwrap();
+            let mut rng = postplay::engine::bot::bot_rng(&seed);
+            while game.outcome().is_none() {
+                let seat = game.active()[0];
+                let command =
+                    postplay::engine::bot::random_command(game.as_ref(), seat, &mut rng).unwrap();
+                let log = &mut postplay::engine::Log::silent();
+                game.apply_json(seat, &command, log).unwrap();
+                if command["type"] == "place" && game.can_undo(seat) {
+                    return true;
+                }
+            }
+            false
+        })
+        .unwrap();
+    let (id, tokens) = create_game(&db, "votes-for-women", &["Ann", "Bo"], seed).await;
+    let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(seed));
+    let last_type =
+        |loaded: &postplay::store::Loaded| loaded.game.state_json()["last_roll"].clone();
+    // The move to take back is a placement.
+    let seat = play_until_after(&db, id, &mut rng, |_, after, seat, command| {
+        after.game.can_undo(seat) && command["type"] == "place"
+    })
+    .await;
+    let head = db.store.load(id).await.unwrap().row.head_seq;
+    let driver = Driver::start().await;
+    driver.viewport(390, 844).await;
+    let page = format!("{base}/play/{}", tokens[seat]);
+    driver.goto(&page).await;
+    driver
+        .wait_source("the undo button", |p| p.contains("Undo my last move"))
+        .await;
+    driver.screenshot("undo-offered").await;
+    driver.click("form.undo button").await;
+    driver
+        .wait_source("the log to say the move was taken back", |p| {
+            p.contains("takes back")
+        })
+        .await;
+    wait::until("the undo entry", wait::PATIENCE, async || {
+        let now = db.store.load(id).await.map_err(|e| e.to_string())?;
+        if now.row.head_seq == head + 1 {
+            Ok(())
+        } else {
+            Err(format!("head {}", now.row.head_seq))
+        }
+    })
+    .await;
+    let marks = db.store.marks(id, head).await.unwrap();
+    assert_eq!(
+        marks,
+        vec![(head + 1, postplay::engine::record::Mark::Undo)]
+    );
+    // She places again, by tapping the map.
+    driver.goto(&page).await;
+    driver
+        .wait_source("the placement offered again", |p| {
+            p.contains("place your cubes")
+        })
+        .await;
+    assert!(place_by_tapping(&driver).await, "a placement on the page");
+    wait::until("the new placement", wait::PATIENCE, async || {
+        let now = db.store.load(id).await.map_err(|e| e.to_string())?;
+        if now.row.head_seq > head + 1 {
+            Ok(())
+        } else {
+            Err(format!("head {}", now.row.head_seq))
+        }
+    })
+    .await;
+    let placed = db.store.commands(id, head + 1).await.unwrap();
+    assert_eq!((placed[0].seat, placed[0].by()), (seat, None));
+
+    // After a die roll the seat still decides, but may not take the roll back.
+    let rolled = play_until_after(&db, id, &mut rng, |before, after, seat, _| {
+        after.game.active().contains(&seat) && last_type(before) != last_type(after)
+    })
+    .await;
+    driver
+        .goto(&format!("{base}/play/{}", tokens[rolled]))
+        .await;
+    let shown = driver
+        .wait_source("the seat's page after the roll", |p| {
+            p.contains("Votes for Women")
+        })
+        .await;
+    assert!(!shown.contains("Undo my last move"), "no undo after a roll");
+    // Once the other side moves, nothing is offered to take back.
+    let mover = play_until_after(&db, id, &mut rng, |before, after, seat, _| {
+        before.game.active().contains(&seat) && !after.game.active().contains(&seat)
+    })
+    .await;
+    driver.goto(&format!("{base}/play/{}", tokens[mover])).await;
+    let shown = driver
+        .wait_source("the seat's page after its turn", |p| {
+            p.contains("Votes for Women")
+        })
+        .await;
+    assert!(
+        !shown.contains("Undo my last move"),
+        "no undo after the turn passed"
+    );
+    driver.stop().await;
+    db.drop().await;
+}
