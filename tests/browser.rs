@@ -31,6 +31,12 @@ static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 impl Driver {
     async fn start() -> Driver {
+        Driver::start_with(true).await
+    }
+
+    /// A browser whose pages run no JavaScript when `javascript` is false (a player who turned
+    /// it off): only the server's HTML and plain forms.
+    async fn start_with(javascript: bool) -> Driver {
         let turn = ONE_BROWSER.lock().await;
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
@@ -69,7 +75,10 @@ impl Driver {
                 "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                          "--disable-background-networking", "--disable-component-update", "--disable-sync",
                          "--no-first-run", "--disable-quic", "--window-size=800,1200",
-                         format!("--user-data-dir={}", profile.display())]
+                         format!("--user-data-dir={}", profile.display())],
+                "prefs": if javascript { json!({}) } else {
+                    json!({"profile.managed_default_content_settings.javascript": 2})
+                }
             }
         }}});
         let mut driver = Driver {
@@ -1418,6 +1427,87 @@ async fn a_placement_is_taken_back_and_made_again_by_tapping_at_phone_size() {
     assert!(
         !shown.contains("Undo my last move"),
         "no undo after the turn passed"
+    );
+    driver.stop().await;
+    db.drop().await;
+}
+
+/// Without JavaScript, a Votes for Women placement is made through the labelled rows: each
+/// state's row names it and its region, with a count per colour; the counts typed in are sent
+/// by the plain form, and the engine plays exactly that placement.
+#[actix_web::test]
+async fn a_placement_is_made_through_the_labelled_rows_without_javascript() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let (id, tokens) = create_game(&db, "votes-for-women", &["Ann", "Bo"], 33).await;
+    let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(33));
+    // Play until a seat's only decision is a placement of cubes.
+    let (seat, choice) = loop {
+        let loaded = db.store.load(id).await.unwrap();
+        assert!(loaded.game.outcome().is_none(), "a placement comes first");
+        let seat = loaded.game.active()[0];
+        let choices = loaded.game.choices(seat);
+        if let Some(i) = choices.iter().position(|c| c.command["type"] == "place") {
+            break (seat, i);
+        }
+        let command =
+            postplay::engine::bot::random_command(loaded.game.as_ref(), seat, &mut rng).unwrap();
+        db.store
+            .submit(id, seat, &command, Some(loaded.row.head_seq))
+            .await
+            .unwrap();
+    };
+    let loaded = db.store.load(id).await.unwrap();
+    let head = loaded.row.head_seq;
+    let command =
+        postplay::engine::bot::fill_at_random(&loaded.game.choices(seat)[choice], &mut rng);
+    let counts: Vec<u64> = command["cubes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    let driver = Driver::start_with(false).await;
+    driver.viewport(390, 844).await;
+    driver.goto(&format!("{base}/play/{}", tokens[seat])).await;
+    let page = driver
+        .wait_source("the placement's rows", |p| p.contains("class=\"strow\""))
+        .await;
+    assert!(page.contains("(Northeast)") || page.contains("(South)") || page.contains("(West)"));
+    for (j, n) in counts.iter().enumerate().filter(|(_, n)| **n > 0) {
+        let input = driver
+            .find(&format!("form.place input[name='p0_{j}']"))
+            .await;
+        let path = |what: &str| format!("/element/{input}/{what}");
+        driver.call("POST", &path("clear"), Some(json!({}))).await;
+        driver
+            .call("POST", &path("value"), Some(json!({"text": n.to_string()})))
+            .await;
+    }
+    driver.screenshot("vfw-rows-no-js").await;
+    driver.click("form.place button[type=submit]").await;
+    wait::until(
+        "the placement made by the plain form",
+        wait::PATIENCE,
+        async || {
+            let now = db
+                .store
+                .commands(id, head)
+                .await
+                .map_err(|e| e.to_string())?;
+            match now.first() {
+                Some(entry) => Ok(entry.command.clone()),
+                None => Err("no entry yet".to_string()),
+            }
+        },
+    )
+    .await;
+    let made = db.store.commands(id, head).await.unwrap();
+    assert_eq!(made[0].seat, seat);
+    assert_eq!(
+        made[0].command,
+        loaded.game.canonical(&command).unwrap(),
+        "exactly the counts typed in"
     );
     driver.stop().await;
     db.drop().await;
