@@ -475,7 +475,9 @@ pub fn cautious(state: &State, seat: Seat) -> Value {
     choice.build(&values).expect("the first values are legal")
 }
 
-fn first_value(kind: &ParamKind) -> Value {
+/// The first legal value of a parameter (the cautious move's): the first option, the fewest
+/// picks, the least number, cubes placed greedily in the options' order.
+pub fn first_value(kind: &ParamKind) -> Value {
     match kind {
         ParamKind::One { options } => options[0].value.clone().into_owned(),
         ParamKind::Pick { options, min, .. } => Value::from(

@@ -20,6 +20,7 @@ mod view;
 mod tests;
 
 pub use board::{CHECKS_TO_WIN, SUPPLY, XS_TO_WIN};
+pub use choices::first_value;
 pub use data::{OPP, Region, SUFF, St};
 pub use state::{
     Action, Campaigner, Command, Commitment, Cubes, Frame, Mark, Options, Phase, Script, Source,

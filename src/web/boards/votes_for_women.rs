@@ -317,34 +317,10 @@ mod tests {
         );
     }
 
-    /// The first legal counts of an allotment, greedily in the options' order.
+    /// The first legal counts of an allotment, greedily in the options' order (the game's
+    /// own cautious choice).
     fn first_counts(kind: &crate::engine::ParamKind) -> Vec<u32> {
-        let crate::engine::ParamKind::Allot {
-            options,
-            total,
-            caps,
-            groups,
-        } = kind
-        else {
-            panic!("an allotment");
-        };
-        let mut left = *total;
-        let mut used = vec![0u32; groups.len()];
-        options
-            .iter()
-            .zip(caps)
-            .map(|(o, cap)| {
-                let g = groups
-                    .iter()
-                    .position(|g| o.group.as_deref() == Some(g.group.as_ref()));
-                let room = g.map_or(u32::MAX, |g| groups[g].cap - used[g]);
-                let n = left.min(*cap).min(room);
-                left -= n;
-                if let Some(g) = g {
-                    used[g] += n;
-                }
-                n
-            })
-            .collect()
+        serde_json::from_value(crate::games::votes_for_women::first_value(kind))
+            .expect("an allotment's value is its counts")
     }
 }
