@@ -2,7 +2,7 @@
 //! cards, sending the Amendment, converting states, and the immediate victories.
 
 use super::data::{BoxKind, MAP, OPP, Region, STATES, SUFF, St};
-use super::state::{Mark, Phase, State};
+use super::state::{Mark, Phase, State, TakeFirst};
 use crate::engine::{Log, Outcome, Seat};
 
 /// Cubes of each colour in the supply: purple, yellow, red.
@@ -67,9 +67,11 @@ impl State {
         SUPPLY[cube as usize].saturating_sub(on_map.min(255) as u8)
     }
 
-    /// One placement of `seat` into `st`: removes an opposing cube if there is one, else adds
-    /// one of `cube` (the other Suffragist colour when that supply is out; nothing when none
-    /// is left), then claims the State card and converts the state as due.
+    /// One placement of `seat` into `st`: removes an opposing cube if there is one (for the
+    /// Opposition, the colour its command named where both are there, else the more numerous,
+    /// purple on a tie), else adds one of `cube` (the other Suffragist colour when that supply
+    /// is out; nothing when none is left), then claims the State card and converts the state
+    /// as due.
     pub fn place_cube(&mut self, seat: Seat, st: St, cube: Cube, log: &mut Log) {
         if self.outcome.is_some() || self.room(seat, st) == 0 {
             return;
@@ -81,7 +83,14 @@ impl State {
             return;
         }
         if seat == OPP && c.purple + c.yellow > 0 {
-            if c.purple > c.yellow || (c.purple == c.yellow && c.purple > 0) {
+            let purple = match self.red_takes {
+                _ if c.yellow == 0 => true,
+                _ if c.purple == 0 => false,
+                Some(TakeFirst::Purple) => true,
+                Some(TakeFirst::Yellow) => false,
+                None => c.purple >= c.yellow,
+            };
+            if purple {
                 c.purple -= 1;
             } else {
                 c.yellow -= 1;

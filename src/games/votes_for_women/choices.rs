@@ -238,11 +238,15 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                 1 => "1 cube".to_string(),
                 n => format!("{n} cubes"),
             };
-            out.push(Choice::fixed(label, command).with_param(
+            let mut choice = Choice::fixed(label, command).with_param(
                 "cubes",
                 format!("{verb} {cubes} in all"),
                 spec.param(),
-            ));
+            );
+            if matches!(stop.as_ref(), Stop::Place { .. }) && spec.asks_colour(state, seat) {
+                choice = with_takes(choice);
+            }
+            out.push(choice);
             if *reroll {
                 out.push(Choice::fixed(
                     "Reroll the dice (1 button)",
@@ -345,6 +349,8 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
         param: ParamKind,
     }
     let colours = campaign_colours(state, seat);
+    let asks =
+        super::stops::asks_colour(state, seat, colours.iter().flat_map(|&(_, r)| r.states()));
     let mut made: Vec<Placement> = Vec::new();
     for dice in assignments(&frame.dice) {
         let mut label = String::with_capacity(64);
@@ -380,8 +386,24 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
         }
         let mut choice = Choice::fixed(label, assign_command(&dice));
         choice.params = params;
+        if asks {
+            choice = with_takes(choice);
+        }
         out.push(choice);
     }
+}
+
+/// The Opposition's question of which Suffragist colour its red cubes take first, where a
+/// state it may place in holds both (rules version 3).
+fn with_takes(choice: Choice) -> Choice {
+    choice.with_param(
+        "takes",
+        "Where a state holds purple and yellow, your red cubes remove first",
+        one(vec![
+            PickOption::new("purple", "purple"),
+            PickOption::new("yellow", "yellow"),
+        ]),
+    )
 }
 
 /// A campaigner's placement with `die` cubes of `cube` in its `region`, and how many it

@@ -61,9 +61,10 @@ fn direct(value: &Value) -> Option<Command> {
             }
         }
         "place" => {
-            fields.only(&["cubes"])?;
+            fields.only(&["cubes", "takes"])?;
             Command::Place {
                 cubes: fields.required("cubes")?,
+                takes: fields.optional("takes")?,
             }
         }
         "remove" => {
@@ -108,13 +109,14 @@ fn direct(value: &Value) -> Option<Command> {
             }
         }
         "assign" => {
-            fields.only(&["dice", "c1", "c2", "c3", "c4"])?;
+            fields.only(&["dice", "c1", "c2", "c3", "c4", "takes"])?;
             Command::Assign {
                 dice: fields.required("dice")?,
                 c1: fields.optional("c1")?,
                 c2: fields.optional("c2")?,
                 c3: fields.optional("c3")?,
                 c4: fields.optional("c4")?,
+                takes: fields.optional("takes")?,
             }
         }
         _ => return None,

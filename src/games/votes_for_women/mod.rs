@@ -97,7 +97,7 @@ fn deck_for(deck: Deck, rng: &mut GameRng) -> Vec<u8> {
 impl Rules for VotesForWomen {
     const ID: &'static str = "votes-for-women";
     const NAME: &'static str = "Votes for Women";
-    const RULES_VERSION: u32 = 2;
+    const RULES_VERSION: u32 = 3;
     type Options = Options;
     type State = State;
     type Command = Command;
@@ -163,6 +163,7 @@ impl Rules for VotesForWomen {
             last_roll: None,
             outcome: None,
             awaited: Default::default(),
+            red_takes: None,
         };
         state.draw(SUFF, 6);
         state.draw(OPP, 6);
@@ -218,16 +219,25 @@ impl Rules for VotesForWomen {
         if stops::awaited(state) != Some(seat) {
             return Err(RuleError::NotYourTurn);
         }
+        if command.takes().is_some() && seat != OPP {
+            return Err(RuleError::Illegal(
+                "only the Opposition's red cubes take a colour".into(),
+            ));
+        }
         // `flow` and `decide` check everything before they change anything, so a refused
         // command leaves the state as it was without a copy to fall back on.
-        if state.stack.is_empty() {
+        state.red_takes = command.takes();
+        let decided = if state.stack.is_empty() {
             let (_, stop) = stop(state).expect("an awaited seat has a decision");
-            flow(state, seat, &stop, command, rng, log)?;
+            flow(state, seat, &stop, command, rng, log)
         } else {
-            ops::decide(state, seat, command, rng, log)?;
+            ops::decide(state, seat, command, rng, log)
+        };
+        if decided.is_ok() {
+            ops::run(state, rng, log);
         }
-        ops::run(state, rng, log);
-        Ok(())
+        state.red_takes = None;
+        decided
     }
 
     fn position(

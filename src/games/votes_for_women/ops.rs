@@ -87,9 +87,12 @@ fn forced(state: &State, stop: &Stop) -> Option<Command> {
         Stop::Place {
             spec,
             reroll: false,
-        } if spec.forced() => Some(Command::Place {
-            cubes: spec.forced_counts(),
-        }),
+        } if spec.forced() && !spec.asks_colour(state, state.stack.last()?.seat) => {
+            Some(Command::Place {
+                cubes: spec.forced_counts(),
+                takes: None,
+            })
+        }
         Stop::Remove {
             spec,
             reroll: false,
@@ -106,7 +109,8 @@ fn forced(state: &State, stop: &Stop) -> Option<Command> {
                 return None;
             };
             let specs = campaign_specs(state, frame.seat, dice);
-            specs.iter().all(Spec::forced).then(|| {
+            let asks = specs.iter().any(|s| s.asks_colour(state, frame.seat));
+            (!asks && specs.iter().all(Spec::forced)).then(|| {
                 let mut counts = specs.iter().map(|s| Some(s.forced_counts()));
                 Command::Assign {
                     dice: dice.clone(),
@@ -114,6 +118,7 @@ fn forced(state: &State, stop: &Stop) -> Option<Command> {
                     c2: counts.next().flatten(),
                     c3: counts.next().flatten(),
                     c4: counts.next().flatten(),
+                    takes: None,
                 }
             })
         }
@@ -562,7 +567,7 @@ pub fn decide(
             exec(state, op, rng, log);
             Ok(())
         }
-        (Stop::Place { spec, .. }, Command::Place { cubes })
+        (Stop::Place { spec, .. }, Command::Place { cubes, .. })
         | (Stop::Remove { spec, .. }, Command::Remove { cubes }) => {
             spec.check(cubes).map_err(RuleError::Illegal)?;
             let remove = matches!(command, Command::Remove { .. });
@@ -773,6 +778,7 @@ pub fn decide(
                 c2,
                 c3,
                 c4,
+                ..
             },
         ) => {
             if !is_rearrangement(dice, &top(state).dice) {

@@ -267,12 +267,22 @@ pub struct State {
     /// again for the choices and the next command.
     #[serde(skip)]
     pub awaited: super::stops::Awaited,
+    /// The colour the command being applied asked the Opposition's red cubes to take first:
+    /// set only while a command is applied, never serialized.
+    #[serde(skip)]
+    pub red_takes: Option<TakeFirst>,
 }
 
 impl State {
     /// True under rules version 2 and later: the readings of RULES.md, "Rules versions".
     pub fn v2(&self) -> bool {
         self.rules_version >= 2
+    }
+
+    /// True under rules version 3 and later: the Opposition is asked which Suffragist colour
+    /// its red cubes take, even where the placement is otherwise forced.
+    pub fn v3(&self) -> bool {
+        self.rules_version >= 3
     }
 
     /// The other seat.
@@ -381,8 +391,13 @@ pub enum Command {
     Reroll,
     /// Keep the roll.
     Accept,
-    /// Place cubes: counts aligned with the options offered.
-    Place { cubes: Vec<u32> },
+    /// Place cubes: counts aligned with the options offered; `takes`, for the Opposition, the
+    /// Suffragist colour its red cubes remove first where a state holds both.
+    Place {
+        cubes: Vec<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        takes: Option<TakeFirst>,
+    },
     /// Remove cubes: counts aligned with the options offered.
     Remove { cubes: Vec<u32> },
     /// Pick these states.
@@ -420,5 +435,28 @@ pub enum Command {
         c3: Option<Vec<u32>>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         c4: Option<Vec<u32>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        takes: Option<TakeFirst>,
     },
+}
+
+/// The Suffragist colour the Opposition's red cubes remove first from a state holding both
+/// (RULES.md, "Events"); without it, the more numerous colour, purple on a tie.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TakeFirst {
+    /// Purple cubes first.
+    Purple,
+    /// Yellow cubes first.
+    Yellow,
+}
+
+impl Command {
+    /// The colour this command's red cubes take first, if it names one.
+    pub fn takes(&self) -> Option<TakeFirst> {
+        match self {
+            Command::Place { takes, .. } | Command::Assign { takes, .. } => *takes,
+            _ => None,
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! checks a command against it, and the interpreter takes it alone when it is forced.
 
 use super::board::Cube;
-use super::data::{BoxKind, Colour, Dice, Op, Region, SUFF, St, card};
+use super::data::{BoxKind, Colour, Dice, OPP, Op, Region, SUFF, St, card};
 use super::fixed::state_value;
 use super::state::{Frame, Mark, Phase, Script, State};
 use crate::engine::{GroupCap, ParamKind, PickOption, Seat, Text};
@@ -37,6 +37,12 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// Whether the Opposition placing by this spec is asked which colour its red cubes take
+    /// (rules version 3): some state it may place in holds both purple and yellow.
+    pub fn asks_colour(&self, state: &State, seat: Seat) -> bool {
+        asks_colour(state, seat, self.units.iter().map(|u| u.st))
+    }
+
     /// An empty spec with room for `units` options and `groups` groups.
     fn with_capacity(units: usize, groups: usize) -> Spec {
         Spec {
@@ -1024,4 +1030,15 @@ mod tests {
         };
         assert_eq!(unit_label(&both), format!("{name}: 3 purple + 5 yellow"));
     }
+}
+
+/// Whether the Opposition placing red cubes in any of `states` is asked which Suffragist colour
+/// they take (rules version 3): one of them holds both purple and yellow.
+pub fn asks_colour(state: &State, seat: Seat, states: impl IntoIterator<Item = St>) -> bool {
+    seat == OPP
+        && state.v3()
+        && states.into_iter().any(|st| {
+            let c = &state.states[st.0 as usize];
+            c.purple > 0 && c.yellow > 0 && state.room(seat, st) > 0
+        })
 }

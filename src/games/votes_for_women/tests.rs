@@ -3,7 +3,9 @@
 //! the established implementation.
 
 use super::data::{Region, St};
-use super::state::{Action, Campaigner, Command, Frame, Mark, Phase, Script, Source, State, Vote};
+use super::state::{
+    Action, Campaigner, Command, Frame, Mark, Phase, Script, Source, State, TakeFirst, Vote,
+};
 use super::stops::{Stop, stop};
 use super::{OPP, Options, SUFF, VotesForWomen};
 use crate::engine::{GameRng, Log, Rules, Seed};
@@ -172,6 +174,7 @@ fn the_campaigning_example_in_the_northeast_and_the_west() {
             c2: Some(west),
             c3: None,
             c4: None,
+            takes: None,
         },
         4,
     );
@@ -224,7 +227,15 @@ fn the_california_example_removes_the_red_cube_first() {
         .iter()
         .map(|u| u32::from(u.purple == 1 && u.yellow == 1))
         .collect();
-    apply(&mut state, SUFF, Command::Place { cubes: counts }, 2);
+    apply(
+        &mut state,
+        SUFF,
+        Command::Place {
+            cubes: counts,
+            takes: None,
+        },
+        2,
+    );
     assert_eq!(
         cubes(&state, "CA"),
         (0, 1, 0),
@@ -585,6 +596,7 @@ fn op_add_campaigner_buttons_and_fixed_placement_seneca_falls() {
         SUFF,
         Command::Place {
             cubes: vec![0, 0, 1],
+            takes: None,
         },
         2,
     );
@@ -644,6 +656,7 @@ fn op_one_state_of_each_region_petition_to_congress() {
         SUFF,
         Command::Place {
             cubes: counts.clone(),
+            takes: None,
         },
         2,
     );
@@ -663,7 +676,17 @@ fn op_one_state_of_each_region_petition_to_congress() {
             ("NY", 1),
         ],
     );
-    assert!(refuse(&state2, SUFF, Command::Place { cubes: bad }).contains("West"));
+    assert!(
+        refuse(
+            &state2,
+            SUFF,
+            Command::Place {
+                cubes: bad,
+                takes: None
+            }
+        )
+        .contains("West")
+    );
 }
 
 #[test]
@@ -689,7 +712,17 @@ fn op_roll_and_place_with_a_limit_and_a_reroll_helen_keller() {
     // Two in one state at most.
     let mut counts = vec![0; spec.units.len()];
     counts[0] = 3;
-    assert!(refuse(&state, SUFF, Command::Place { cubes: counts }).contains("at most"));
+    assert!(
+        refuse(
+            &state,
+            SUFF,
+            Command::Place {
+                cubes: counts,
+                takes: None
+            }
+        )
+        .contains("at most")
+    );
 }
 
 #[test]
@@ -1120,6 +1153,7 @@ fn op_free_moves_and_a_campaign_transportation() {
             c2: None,
             c3: None,
             c4: None,
+            takes: None,
         },
         3,
     );
@@ -1205,6 +1239,8 @@ fn commands_round_trip_exactly() {
         r#"{"type":"commit","buttons":2,"card":105}"#,
         r#"{"type":"state","state":"CA","yellow":1}"#,
         r#"{"type":"assign","dice":[3,4],"c1":[0,1],"c2":[2]}"#,
+        r#"{"type":"assign","dice":[3],"c1":[0,3],"takes":"yellow"}"#,
+        r#"{"type":"place","cubes":[1,0],"takes":"purple"}"#,
         r#"{"type":"moves","c1":"west"}"#,
         r#"{"type":"end_turn"}"#,
     ] {

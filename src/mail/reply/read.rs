@@ -343,11 +343,35 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<Filled, ReadError> {
     let mut at = 0;
     let mut values = Vec::new();
     let mut said = Vec::new();
-    let placements = !choice.params.is_empty() && choice.params.iter().all(is_placement);
+    // Placements, and at most one question after them answered by the reply's last words
+    // (which colour the Opposition's red cubes take first).
+    let (placing, after) = match choice.params.split_last() {
+        Some((last, rest))
+            if !rest.is_empty()
+                && rest.iter().all(is_placement)
+                && matches!(last.kind, ParamKind::One { .. }) =>
+        {
+            (rest, Some(last))
+        }
+        _ => (&choice.params[..], None),
+    };
+    let placements = !placing.is_empty() && placing.iter().all(is_placement);
     if placements {
-        let (counts, words) = place(&choice.params, tokens).map_err(&fail)?;
+        let answer = match after {
+            Some(param) => Some(last_answer(param, tokens).ok_or_else(|| {
+                fail(format!("end the line with the answer to: {}", param.prompt))
+            })?),
+            None => None,
+        };
+        let end = answer.map_or(tokens.len(), |(k, _)| k);
+        let (counts, words) = place(placing, &tokens[..end]).map_err(&fail)?;
         values.extend(counts);
         said.push(words);
+        if let (Some(param), Some((_, option))) = (after, answer) {
+            let options = options_of(param).unwrap_or_default();
+            values.push(options[option].value.clone().into_owned());
+            said.push(format!("{} {}", param.prompt, options[option].label));
+        }
         at = tokens.len();
     }
     for (i, param) in choice.params.iter().enumerate() {
@@ -437,6 +461,18 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<Filled, ReadError> {
         format!("{}: {}", choice.label, said.join("; "))
     };
     Ok((command, said))
+}
+
+/// The option of `param` the last words of `tokens` name: where those words begin, and the
+/// option.
+fn last_answer(param: &Param, tokens: &[String]) -> Option<(usize, usize)> {
+    let names = Names::of(&[options_of(param)?]);
+    (0..tokens.len())
+        .rev()
+        .find_map(|k| match one_option(&names, &tokens[k..]) {
+            Ok(Some((option, span))) if k + span == tokens.len() => Some((k, option)),
+            _ => None,
+        })
 }
 
 /// The most units on one option of a placement parameter.
@@ -782,6 +818,37 @@ mod tests {
             json!([2, 1])
         );
         assert!(read("place CA=3", &c).is_err());
+    }
+
+    #[test]
+    fn a_question_after_a_placement_is_answered_by_the_last_words() {
+        let c = vec![
+            Choice::action("Place cubes", json!({"type": "place"}))
+                .with_param(
+                    "cubes",
+                    "?",
+                    ParamKind::Distribute {
+                        options: cards(&[("CA", "California"), ("TX", "Texas")]),
+                        total: 2,
+                        max_each: 2,
+                    },
+                )
+                .with_param(
+                    "takes",
+                    "Your red cubes remove first",
+                    ParamKind::One {
+                        options: vec![
+                            PickOption::new("purple", "purple"),
+                            PickOption::new("yellow", "yellow"),
+                        ],
+                    },
+                ),
+        ];
+        let read_back = read("place CA TX yellow", &c).unwrap().command;
+        assert_eq!(read_back["cubes"], json!([1, 1]));
+        assert_eq!(read_back["takes"], json!("yellow"));
+        let missing = read("place CA TX", &c).unwrap_err().to_string();
+        assert!(missing.contains("remove first"), "{missing}");
     }
 
     #[test]

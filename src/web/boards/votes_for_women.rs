@@ -233,7 +233,7 @@ mod tests {
         use crate::web::render::values_from_form;
         let game = find_game("votes-for-women").unwrap();
         let names = vec!["Ann".to_string(), "Bo".to_string()];
-        let (mut placements, mut plays, mut assignments) = (0, 0, 0);
+        let (mut placements, mut plays, mut assignments, mut takes) = (0, 0, 0, 0);
         for n in 0..6 {
             let seed = Seed::from_number(100 + n);
             let mut live = game.new_match(&serde_json::json!({}), 2, seed).unwrap();
@@ -279,13 +279,19 @@ mod tests {
                                 placements += 1;
                             }
                             // The first legal counts, entered in the rows by their names.
-                            let value: Vec<Vec<u32>> = choice
-                                .params
-                                .iter()
-                                .map(|p| first_counts(&p.kind))
-                                .collect();
                             let mut fields = vec![("choice".to_string(), i.to_string())];
-                            for (k, (p, counts)) in choice.params.iter().zip(&value).enumerate() {
+                            for (k, p) in choice.params.iter().enumerate() {
+                                if p.field == "takes" {
+                                    takes += 1;
+                                    let name = format!("p{k}");
+                                    assert!(
+                                        html.contains(&format!("name=\"{name}\" value=\"1\"")),
+                                        "seed {n}: no radio {name} for the colour red takes"
+                                    );
+                                    fields.push((name, "1".to_string()));
+                                    continue;
+                                }
+                                let counts = first_counts(&p.kind);
                                 let ParamKind::Allot { options, .. } = &p.kind else {
                                     panic!("an allotment");
                                 };
@@ -312,8 +318,8 @@ mod tests {
             }
         }
         assert!(
-            placements > 20 && plays > 50 && assignments > 10,
-            "{placements} placements, {plays} plays, {assignments} campaigns"
+            placements > 20 && plays > 50 && assignments > 10 && takes > 0,
+            "{placements} placements, {plays} plays, {assignments} campaigns, {takes} colours taken"
         );
     }
 

@@ -1,5 +1,5 @@
-//! Scenario tests of the readings revisited under rules version 2 (RULES.md, "Rules
-//! versions"), each beside the version-1 behaviour that games begun before it keep.
+//! Scenario tests of the readings revisited under rules versions 2 and 3 (RULES.md, "Rules
+//! versions"), each beside the behaviour that games begun before them keep.
 
 use super::*;
 use crate::games::votes_for_women::ops::{placement_words, successes_words};
@@ -42,7 +42,7 @@ fn commands_offered(state: &State, seat: usize) -> Vec<String> {
 #[test]
 fn both_at_zero_is_a_match_and_no_deferral_is_offered() {
     let mut state = at_strategy(fresh());
-    assert_eq!(state.rules_version, 2);
+    assert!(state.v2());
     commit_none(&mut state);
     let offered = commands_offered(&state, OPP);
     assert!(!offered.contains(&"defer".to_string()), "{offered:?}");
@@ -190,6 +190,7 @@ fn yellow_campaign_without_yellow(mut state: State) -> (State, u8) {
             c2: None,
             c3: None,
             c4: None,
+            takes: None,
         },
         2,
     );
@@ -226,6 +227,89 @@ fn anti_suffrage_riots_draws_two_whatever_was_discarded() {
 fn version_one_riots_draws_as_many_as_were_discarded() {
     let state = riots_against_one_card(fresh_v1());
     assert_eq!(state.hands[SUFF].len(), 1);
+}
+
+/// The Patriarchy (53) for the Opposition with New York holding one purple and one yellow cube.
+fn patriarchy_into_mixed_new_york(version: u32) -> State {
+    let mut state = fresh();
+    state.rules_version = version;
+    let ny = st("NY").0 as usize;
+    state.states[ny].purple = 1;
+    state.states[ny].yellow = 1;
+    state.to_play = OPP;
+    event(&mut state, OPP, 53);
+    state
+}
+
+#[test]
+fn the_opposition_chooses_which_colour_its_red_cube_takes() {
+    let mut state = patriarchy_into_mixed_new_york(3);
+    let Stop::Place { spec, .. } = awaited(&state) else {
+        panic!("the placement is asked: {:?}", awaited(&state));
+    };
+    let choices = VotesForWomen::choices(&state, OPP);
+    let place = choices
+        .iter()
+        .find(|c| c.command["type"] == "place")
+        .expect("a placement offered");
+    assert!(
+        place.params.iter().any(|p| p.field == "takes"),
+        "the choice asks which colour: {:?}",
+        place.params
+    );
+    let counts = spec.forced_counts();
+    apply(
+        &mut state,
+        OPP,
+        Command::Place {
+            cubes: counts,
+            takes: Some(TakeFirst::Yellow),
+        },
+        1,
+    );
+    assert_eq!(cubes(&state, "NY"), (1, 0, 0), "the yellow cube was taken");
+}
+
+#[test]
+fn without_a_named_colour_the_red_cube_takes_purple_on_a_tie() {
+    let mut state = patriarchy_into_mixed_new_york(3);
+    let Stop::Place { spec, .. } = awaited(&state) else {
+        panic!("the placement is asked: {:?}", awaited(&state));
+    };
+    apply(
+        &mut state,
+        OPP,
+        Command::Place {
+            cubes: spec.forced_counts(),
+            takes: None,
+        },
+        1,
+    );
+    assert_eq!(cubes(&state, "NY"), (0, 1, 0));
+}
+
+#[test]
+fn version_two_places_the_patriarchy_without_asking() {
+    let state = patriarchy_into_mixed_new_york(2);
+    assert_eq!(cubes(&state, "NY"), (0, 1, 0), "purple on a tie, no stop");
+    assert_eq!(state.to_play, SUFF);
+}
+
+#[test]
+fn only_the_opposition_names_a_colour_to_take() {
+    let state = fresh();
+    let refusal = refuse(
+        &state,
+        SUFF,
+        Command::Place {
+            cubes: vec![1],
+            takes: Some(TakeFirst::Purple),
+        },
+    );
+    assert!(
+        refusal.contains("only the Opposition"),
+        "refused for the right reason: {refusal}"
+    );
 }
 
 #[test]
@@ -348,4 +432,53 @@ fn strategy_prompts_count_buttons_in_english() {
             .any(|x| x.starts_with("Supersede: pay 2 buttons and")),
         "{l:?}"
     );
+}
+
+/// Lobbying for `seat` with Congress at 3 and one campaigner on the map, on the first stream
+/// whose roll has a six; Congress after it and the sixes rolled.
+fn lobby_with_a_six(seat: usize) -> (u8, u8) {
+    for stream in 1..200 {
+        let mut state = fresh();
+        state.congress = 3;
+        state.to_play = seat;
+        state.campaigners.push(Campaigner {
+            colour: if seat == SUFF {
+                Colour::Purple
+            } else {
+                Colour::Red
+            },
+            region: Region::Midwest,
+        });
+        state.buttons = [0, 0];
+        give(&mut state, seat, FILLER[seat][0]);
+        apply(
+            &mut state,
+            seat,
+            Command::Play {
+                card: FILLER[seat][0],
+                action: Action::Lobby,
+            },
+            stream,
+        );
+        let sixes = state
+            .last_roll
+            .as_ref()
+            .unwrap()
+            .2
+            .iter()
+            .filter(|&&d| d >= 6)
+            .count() as u8;
+        if sixes > 0 {
+            return (state.congress, sixes);
+        }
+    }
+    panic!("no six in 200 rolls");
+}
+
+#[test]
+fn lobbying_moves_congress_each_sides_own_way() {
+    let (congress, sixes) = lobby_with_a_six(SUFF);
+    assert_eq!(congress, 3 + sixes, "the Suffragist adds a marker a six");
+    let (congress, sixes) = lobby_with_a_six(OPP);
+    assert_eq!(congress, 3 - sixes, "the Opposition removes a marker a six");
 }

@@ -24,9 +24,12 @@ fn drawn_type(choice: &Choice) -> bool {
     match kind {
         "play" => matches!(&choice.params[..], [p] if matches!(p.kind, ParamKind::One { .. })),
         "place" | "remove" | "assign" => {
-            !choice.params.is_empty()
-                && choice
-                    .params
+            let allots = match choice.params.last() {
+                Some(p) if p.field == "takes" => &choice.params[..choice.params.len() - 1],
+                _ => &choice.params[..],
+            };
+            !allots.is_empty()
+                && allots
                     .iter()
                     .all(|p| matches!(p.kind, ParamKind::Allot { .. }))
         }
@@ -107,6 +110,18 @@ pub struct Placement {
     pub verb: &'static str,
     /// The submit button's words.
     pub button: String,
+    /// The Opposition's question of which colour its red cubes take, where it is asked.
+    pub takes: Option<Takes>,
+}
+
+/// The Opposition's question of which Suffragist colour its red cubes remove first.
+pub struct Takes {
+    /// The form field (`p2`).
+    pub name: String,
+    /// The question.
+    pub prompt: String,
+    /// The answers, in the order of their option indices.
+    pub options: Vec<String>,
 }
 
 fn plural(n: u32) -> String {
@@ -278,7 +293,21 @@ pub fn placement(v: &View, choices: &[Choice], drawn: &[usize]) -> Option<Placem
     } else {
         Vec::new()
     };
+    let takes = first
+        .params
+        .iter()
+        .enumerate()
+        .find(|(_, p)| p.field == "takes")
+        .and_then(|(i, p)| match &p.kind {
+            ParamKind::One { options } => Some(Takes {
+                name: format!("p{i}"),
+                prompt: p.prompt.to_string(),
+                options: options.iter().map(|o| o.label.to_string()).collect(),
+            }),
+            _ => None,
+        });
     Some(Placement {
+        takes,
         choice: (ways.len() == 1).then_some(ways[0]),
         assignments,
         total_words: plural(totals.iter().sum()),
