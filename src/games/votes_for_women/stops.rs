@@ -926,6 +926,17 @@ pub fn campaign_spec(state: &State, seat: Seat, cube: Cube, region: Region, die:
     )
 }
 
+/// Whether the Opposition placing red cubes in any of `states` is asked which Suffragist colour
+/// they take (rules version 3): one of them holds both purple and yellow.
+pub fn asks_colour(state: &State, seat: Seat, states: impl IntoIterator<Item = St>) -> bool {
+    seat == OPP
+        && state.v3()
+        && states.into_iter().any(|st| {
+            let c = &state.states[st.0 as usize];
+            c.purple > 0 && c.yellow > 0 && state.room(seat, st) > 0
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1030,15 +1041,4 @@ mod tests {
         };
         assert_eq!(unit_label(&both), format!("{name}: 3 purple + 5 yellow"));
     }
-}
-
-/// Whether the Opposition placing red cubes in any of `states` is asked which Suffragist colour
-/// they take (rules version 3): one of them holds both purple and yellow.
-pub fn asks_colour(state: &State, seat: Seat, states: impl IntoIterator<Item = St>) -> bool {
-    seat == OPP
-        && state.v3()
-        && states.into_iter().any(|st| {
-            let c = &state.states[st.0 as usize];
-            c.purple > 0 && c.yellow > 0 && state.room(seat, st) > 0
-        })
 }
