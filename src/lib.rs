@@ -11,6 +11,7 @@ pub mod domain;
 pub mod engine;
 pub mod fds;
 pub mod games;
+pub mod leagues;
 pub mod logging;
 pub mod mail;
 pub mod pg;

@@ -1,0 +1,5 @@
+mod check;
+mod figures;
+mod hand;
+mod props;
+mod tables;
