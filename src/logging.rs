@@ -141,7 +141,12 @@ impl Write for MaskedStderr {
 
 /// The HTTP client libraries of webhooks, held at `warn` whatever `RUST_LOG` asks: at debug
 /// and trace they write hosts, paths and bytes of requests, and a webhook's URL is a secret.
-const QUIET: [&str; 4] = ["reqwest=warn", "hyper=warn", "hyper_util=warn", "rustls=warn"];
+const QUIET: [&str; 4] = [
+    "reqwest=warn",
+    "hyper=warn",
+    "hyper_util=warn",
+    "rustls=warn",
+];
 
 /// The filter of [`init`]: `RUST_LOG`, or `default` when it is unset, with [`QUIET`] on top.
 pub fn filter(default: &str) -> tracing_subscriber::EnvFilter {

@@ -10,14 +10,14 @@ mod common;
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 use common::mailrig::{WorkerConfig, quick, sender};
 use common::visitor::Visitor;
-use common::wait::{holds, until, PATIENCE};
+use common::wait::{PATIENCE, holds, until};
 use common::{TestDb, create_game_for, play_until};
 use hmac::{Hmac, KeyInit, Mac};
 use postplay::config::WebSettings;
+use postplay::mail::MailContext;
 use postplay::mail::sink::SmtpSink;
 use postplay::mail::webhook::HookClient;
 use postplay::mail::worker::Worker;
-use postplay::mail::MailContext;
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 use tokio::sync::watch;
@@ -196,8 +196,12 @@ async fn signed_in(base: &str, db: &TestDb, email: &str) -> Visitor {
 
 /// Adds a webhook on the page; the answer.
 async fn add(v: &Visitor, kind: &str, url: &str) -> common::visitor::Answer {
-    v.post_from("/me/webhooks", "/me/webhooks", &[("kind", kind), ("url", url)])
-        .await
+    v.post_from(
+        "/me/webhooks",
+        "/me/webhooks",
+        &[("kind", kind), ("url", url)],
+    )
+    .await
 }
 
 /// The secret a page shows once.
@@ -255,8 +259,17 @@ async fn discord_slack_and_signed_json_hear_the_turns_and_the_end_and_never_a_se
     let generic = format!("{}/generic/{}", receiver.base, secrets[2]);
     let added = add(&ann, "discord", &discord).await;
     assert_eq!(added.status, 200, "{}", added.body);
-    assert!(added.body.contains(&format!("127.0.0.1 …{}", &secrets[0][8..])), "{}", added.body);
-    assert!(!added.body.contains("shown this once"), "no secret for Discord");
+    assert!(
+        added
+            .body
+            .contains(&format!("127.0.0.1 …{}", &secrets[0][8..])),
+        "{}",
+        added.body
+    );
+    assert!(
+        !added.body.contains("shown this once"),
+        "no secret for Discord"
+    );
     assert_eq!(add(&ann, "slack", &slack).await.status, 200);
     let made = add(&ann, "generic", &generic).await;
     assert_eq!(made.status, 200, "{}", made.body);
@@ -265,10 +278,17 @@ async fn discord_slack_and_signed_json_hear_the_turns_and_the_end_and_never_a_se
     // The bound: three an account.
     let fourth = add(&ann, "discord", &format!("{}/discord/more", receiver.base)).await;
     assert_eq!(fourth.status, 409, "{}", fourth.body);
-    assert!(fourth.body.contains("at most 3 webhooks"), "{}", fourth.body);
+    assert!(
+        fourth.body.contains("at most 3 webhooks"),
+        "{}",
+        fourth.body
+    );
     let listed = ann.get("/me/webhooks").await;
     assert_eq!(listed.status, 200);
-    assert!(!listed.body.contains(&secret), "the secret is shown once only");
+    assert!(
+        !listed.body.contains(&secret),
+        "the secret is shown once only"
+    );
     for page in [&added.body, &made.body, &fourth.body, &listed.body] {
         for s in secrets {
             assert!(!page.contains(s), "the URL {s} appears again: {page}");
@@ -314,22 +334,34 @@ async fn discord_slack_and_signed_json_hear_the_turns_and_the_end_and_never_a_se
         .map(|h| h.json()["content"].as_str().unwrap().to_string())
         .collect();
     assert!(
-        contents.iter().any(|c| c.contains(&format!("your turn in {title}"))),
+        contents
+            .iter()
+            .any(|c| c.contains(&format!("your turn in {title}"))),
         "{contents:?}"
     );
     assert!(
-        contents.iter().any(|c| c.contains(&format!("{title} is over"))),
+        contents
+            .iter()
+            .any(|c| c.contains(&format!("{title} is over"))),
         "{contents:?}"
     );
     assert!(contents.iter().all(|c| c.contains(&format!("{base}/me"))));
     assert!(discord_hits.iter().all(|h| h.signature.is_none()));
-    assert_eq!(discord_hits[0].json()["allowed_mentions"]["parse"], serde_json::json!([]));
+    assert_eq!(
+        discord_hits[0].json()["allowed_mentions"]["parse"],
+        serde_json::json!([])
+    );
     let slack_texts: Vec<String> = receiver
         .hits("/slack/")
         .iter()
         .map(|h| h.json()["text"].as_str().unwrap().to_string())
         .collect();
-    assert!(slack_texts.iter().any(|t| t.contains(&format!("<{base}/me|"))), "{slack_texts:?}");
+    assert!(
+        slack_texts
+            .iter()
+            .any(|t| t.contains(&format!("<{base}/me|"))),
+        "{slack_texts:?}"
+    );
     let generic_hits = receiver.hits("/generic/");
     let events: Vec<String> = generic_hits
         .iter()
@@ -338,12 +370,26 @@ async fn discord_slack_and_signed_json_hear_the_turns_and_the_end_and_never_a_se
             h.json()["event"].as_str().unwrap().to_string()
         })
         .collect();
-    assert_eq!(events.iter().filter(|e| *e == "over").count(), 1, "{events:?}");
-    assert_eq!(events.iter().filter(|e| *e == "turn").count(), turns as usize);
-    let end = generic_hits.iter().map(Hit::json).find(|v| v["event"] == "over").unwrap();
+    assert_eq!(
+        events.iter().filter(|e| *e == "over").count(),
+        1,
+        "{events:?}"
+    );
+    assert_eq!(
+        events.iter().filter(|e| *e == "turn").count(),
+        turns as usize
+    );
+    let end = generic_hits
+        .iter()
+        .map(Hit::json)
+        .find(|v| v["event"] == "over")
+        .unwrap();
     assert_eq!(end["game"]["id"], id);
     assert_eq!(end["player"]["name"], "Ann");
-    assert!(end["result"].as_str().is_some_and(|r| !r.is_empty()), "{end}");
+    assert!(
+        end["result"].as_str().is_some_and(|r| !r.is_empty()),
+        "{end}"
+    );
     // A tampered body fails the check.
     let mut forged = generic_hits[0].clone();
     forged.body.push(b' ');
@@ -365,13 +411,16 @@ async fn discord_slack_and_signed_json_hear_the_turns_and_the_end_and_never_a_se
             assert!(!text.contains(l.as_str()));
         }
     }
-    let payloads: Vec<String> = sqlx::query_scalar(
-        "SELECT payload::text FROM outbox WHERE webhook_id IS NOT NULL",
-    )
-    .fetch_all(db.store.pool())
-    .await
-    .unwrap();
-    assert!(payloads.iter().all(|p| !p.contains("token") && !p.contains(&receiver.base)));
+    let payloads: Vec<String> =
+        sqlx::query_scalar("SELECT payload::text FROM outbox WHERE webhook_id IS NOT NULL")
+            .fetch_all(db.store.pool())
+            .await
+            .unwrap();
+    assert!(
+        payloads
+            .iter()
+            .all(|p| !p.contains("token") && !p.contains(&receiver.base))
+    );
 
     // Ann's mail stopped (off), Bo's went on.
     let ann_mail: i64 = sqlx::query_scalar(
@@ -385,9 +434,17 @@ async fn discord_slack_and_signed_json_hear_the_turns_and_the_end_and_never_a_se
     assert_eq!(ann_mail, 0, "mail off means no mail");
 
     let page = ann.get("/me/webhooks").await;
-    assert!(page.body.contains(&format!("<td>{expected}</td>")), "{}", page.body);
+    assert!(
+        page.body.contains(&format!("<td>{expected}</td>")),
+        "{}",
+        page.body
+    );
     worker.stop().await;
     let log = logged();
+    assert!(
+        log.contains("outbox worker running") && log.contains("mail sent"),
+        "the logs are captured: {log}"
+    );
     for s in secrets {
         assert!(!log.contains(s), "the URL {s} was logged");
     }
@@ -413,10 +470,11 @@ async fn a_webhook_answering_500_is_retried_then_given_up_and_its_owner_sees_it(
     let worker = spawn_worker(&db, &base, &sink, config, true);
     // Play until a notice to Ann's webhook is queued.
     play_until(&db, id, 7, |_| false).await;
-    let queued: i64 = sqlx::query_scalar("SELECT count(*) FROM outbox WHERE webhook_id IS NOT NULL")
-        .fetch_one(db.store.pool())
-        .await
-        .unwrap();
+    let queued: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM outbox WHERE webhook_id IS NOT NULL")
+            .fetch_one(db.store.pool())
+            .await
+            .unwrap();
     assert!(queued >= 2, "at least a turn and the end: {queued}");
     holds("every webhook row given up", async || {
         hook_rows(&db, "failed").await == queued
@@ -439,8 +497,16 @@ async fn a_webhook_answering_500_is_retried_then_given_up_and_its_owner_sees_it(
     assert_eq!(undeliverable, 0);
     let page = ann.get("/me/webhooks").await;
     assert!(page.body.contains("answered 500"), "{}", page.body);
-    assert!(page.body.contains("given up after its tries"), "{}", page.body);
-    assert!(page.body.contains(&format!("<td>{queued}</td>")), "{}", page.body);
+    assert!(
+        page.body.contains("given up after its tries"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains(&format!("<td>{queued}</td>")),
+        "{}",
+        page.body
+    );
     assert!(!page.body.contains("ret1edPathR"));
     // Removing it removes its deliveries with it.
     let hook: i64 = sqlx::query_scalar("SELECT id FROM webhooks")
@@ -487,7 +553,10 @@ async fn private_addresses_are_refused_before_saving_and_after_resolution() {
     let forged = ann
         .post(
             "/me/webhooks",
-            &[("kind", "slack"), ("url", "https://hooks.slack.com/services/x")],
+            &[
+                ("kind", "slack"),
+                ("url", "https://hooks.slack.com/services/x"),
+            ],
         )
         .await;
     assert_eq!(forged.status, 403, "{}", forged.body);
@@ -514,27 +583,30 @@ async fn private_addresses_are_refused_before_saving_and_after_resolution() {
     assert_eq!(theirs.status, 404);
     let worker = spawn_worker(&db, &base, &sink, quick(), false);
     play_until(&db, id, 11, |_| false).await;
-    let queued: i64 = sqlx::query_scalar("SELECT count(*) FROM outbox WHERE webhook_id IS NOT NULL")
-        .fetch_one(db.store.pool())
-        .await
-        .unwrap();
+    let queued: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM outbox WHERE webhook_id IS NOT NULL")
+            .fetch_one(db.store.pool())
+            .await
+            .unwrap();
     assert!(queued >= 1);
     holds("the rebound webhook's rows refused", async || {
         hook_rows(&db, "failed").await == queued
     })
     .await;
-    let errors: Vec<(i32, String)> = sqlx::query_as(
-        "SELECT attempts, last_error FROM outbox WHERE webhook_id IS NOT NULL",
-    )
-    .fetch_all(db.store.pool())
-    .await
-    .unwrap();
+    let errors: Vec<(i32, String)> =
+        sqlx::query_as("SELECT attempts, last_error FROM outbox WHERE webhook_id IS NOT NULL")
+            .fetch_all(db.store.pool())
+            .await
+            .unwrap();
     for (attempts, error) in &errors {
         assert_eq!(*attempts, 1, "a refusal is not retried: {error}");
         assert!(error.contains("loopback"), "{error}");
         assert!(!error.contains("reb1ndPathT"), "{error}");
     }
-    assert!(receiver.hits("/").is_empty(), "nothing reached the receiver");
+    assert!(
+        receiver.hits("/").is_empty(),
+        "nothing reached the receiver"
+    );
     let page = ann.get("/me/webhooks").await;
     assert!(page.body.contains("may not be reached"), "{}", page.body);
     assert!(!page.body.contains("reb1ndPathT"));

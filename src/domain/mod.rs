@@ -22,6 +22,5 @@ pub use table::{
     MIN_EXPIRY_DAYS, Seating,
 };
 pub use webhook::{
-    InvalidWebhookUrl, MAX_WEBHOOK_URL_CHARS, WebhookKind, WebhookUrl, masked_url,
-    refused_address,
+    InvalidWebhookUrl, MAX_WEBHOOK_URL_CHARS, WebhookKind, WebhookUrl, masked_url, refused_address,
 };

@@ -143,7 +143,9 @@ impl WebhookUrl {
             ));
         }
         let Ok(url) = url::Url::parse(text) else {
-            return refuse("this is not a URL: it should look like https://discord.com/api/webhooks/…");
+            return refuse(
+                "this is not a URL: it should look like https://discord.com/api/webhooks/…",
+            );
         };
         if !url.username().is_empty() || url.password().is_some() {
             return refuse("a webhook URL with a user name or password in it is not accepted");
@@ -187,7 +189,9 @@ fn check_literal(ip: IpAddr, loopback_http: bool) -> Result<bool, InvalidWebhook
         ))),
         None => Ok(match ip {
             IpAddr::V4(v4) => v4.is_loopback(),
-            IpAddr::V6(v6) => v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
+            IpAddr::V6(v6) => {
+                v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+            }
         }),
     }
 }
@@ -298,11 +302,7 @@ mod tests {
 
     #[test]
     fn urls_are_https_to_a_name_or_a_public_address() {
-        let ok = WebhookUrl::parse(
-            " https://discord.com/api/webhooks/123/abcdef ",
-            false,
-        )
-        .unwrap();
+        let ok = WebhookUrl::parse(" https://discord.com/api/webhooks/123/abcdef ", false).unwrap();
         assert_eq!(ok.as_str(), "https://discord.com/api/webhooks/123/abcdef");
         assert!(WebhookUrl::parse("https://1.1.1.1/hook", false).is_ok());
         assert!(WebhookUrl::parse("https://[2606:4700::1]/hook", false).is_ok());

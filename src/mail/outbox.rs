@@ -468,14 +468,13 @@ pub async fn troubles(
     pool: &sqlx::PgPool,
     game_id: i64,
 ) -> Result<(i64, Vec<OutboxLine>), sqlx::Error> {
-    let sent: i64 =
-        sqlx::query_scalar(
-            "SELECT count(*) FROM outbox WHERE game_id = $1 AND status = 'sent' \
+    let sent: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM outbox WHERE game_id = $1 AND status = 'sent' \
              AND webhook_id IS NULL",
-        )
-            .bind(game_id)
-            .fetch_one(pool)
-            .await?;
+    )
+    .bind(game_id)
+    .fetch_one(pool)
+    .await?;
     let rows = sqlx::query(
         "SELECT seat, kind, recipient, status, attempts, last_error FROM outbox \
          WHERE game_id = $1 AND (status = 'failed' OR last_error IS NOT NULL OR status <> 'sent') \

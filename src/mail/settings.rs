@@ -188,19 +188,21 @@ pub fn worker(
     let Some(transport) = settings.transport()? else {
         return Ok(None);
     };
-    Ok(Some(super::worker::Worker::new(
-        pool,
-        transport,
-        settings.from.clone(),
-        super::render::MailContext {
-            base_url: base_url.trim_end_matches('/').to_string(),
-            reply_domain: settings.inbound.reply_domain.clone(),
-        },
-        settings.worker.clone(),
-    )
-    .with_webhooks(super::webhook::HookClient::new(
-        settings.webhook_loopback_http,
-    ))))
+    Ok(Some(
+        super::worker::Worker::new(
+            pool,
+            transport,
+            settings.from.clone(),
+            super::render::MailContext {
+                base_url: base_url.trim_end_matches('/').to_string(),
+                reply_domain: settings.inbound.reply_domain.clone(),
+            },
+            settings.worker.clone(),
+        )
+        .with_webhooks(super::webhook::HookClient::new(
+            settings.webhook_loopback_http,
+        )),
+    ))
 }
 
 #[cfg(test)]

@@ -204,7 +204,13 @@ mod tests {
                 .all(|(h, _)| *h != SIGNATURE_HEADER)
         );
         let over = notice(HookEvent::Over);
-        let generic = request(WebhookKind::Generic, Some("k"), &over, 9, "https://pp.example");
+        let generic = request(
+            WebhookKind::Generic,
+            Some("k"),
+            &over,
+            9,
+            "https://pp.example",
+        );
         let v: serde_json::Value = serde_json::from_slice(&generic.body).unwrap();
         assert_eq!(v["event"], "over");
         assert_eq!(v["delivery"], 9);

@@ -37,9 +37,8 @@ impl Resolve for PublicOnly {
         let host = name.as_str().to_string();
         let loopback_ok = self.loopback_ok;
         Box::pin(async move {
-            let found: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
-                .await?
-                .collect();
+            let found: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
             // Boxed as itself, so that `describe` finds it among the error's causes.
             let kept = public_only(&found, loopback_ok)?;
             Ok(Box::new(kept.into_iter()) as Addrs)
@@ -48,7 +47,10 @@ impl Resolve for PublicOnly {
 }
 
 /// The addresses of `found` that may be reached; an error when none may.
-pub fn public_only(found: &[SocketAddr], loopback_ok: bool) -> Result<Vec<SocketAddr>, RefusedHost> {
+pub fn public_only(
+    found: &[SocketAddr],
+    loopback_ok: bool,
+) -> Result<Vec<SocketAddr>, RefusedHost> {
     let kept: Vec<SocketAddr> = found
         .iter()
         .filter(|a| refused_address(a.ip(), loopback_ok).is_none())
@@ -119,11 +121,7 @@ impl HookClient {
         for (name, value) in &request.headers {
             builder = builder.header(*name, value);
         }
-        let mut answer = builder
-            .body(request.body)
-            .send()
-            .await
-            .map_err(describe)?;
+        let mut answer = builder.body(request.body).send().await.map_err(describe)?;
         let status = answer.status();
         let mut read = Vec::new();
         while read.len() < MAX_RESPONSE_BYTES {
@@ -200,8 +198,15 @@ mod tests {
     #[test]
     fn the_resolver_keeps_public_addresses_only() {
         let addr = |s: &str| -> SocketAddr { s.parse().unwrap() };
-        let mixed = [addr("10.0.0.1:0"), addr("93.184.215.14:0"), addr("[fe80::1]:0")];
-        assert_eq!(public_only(&mixed, false).unwrap(), vec![addr("93.184.215.14:0")]);
+        let mixed = [
+            addr("10.0.0.1:0"),
+            addr("93.184.215.14:0"),
+            addr("[fe80::1]:0"),
+        ];
+        assert_eq!(
+            public_only(&mixed, false).unwrap(),
+            vec![addr("93.184.215.14:0")]
+        );
         let rebinding = [addr("127.0.0.1:0"), addr("[::1]:0")];
         let e = public_only(&rebinding, false).unwrap_err();
         assert!(e.to_string().contains("loopback"), "{e}");
