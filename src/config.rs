@@ -22,6 +22,7 @@
 //! | `POSTPLAY_REQUEST_TIMEOUT_SECS` | time a client has to send a request's headers, and again its body | 10 |
 //! | `POSTPLAY_MAILBOX_PUBLIC` | `true`: the dev mailbox shows its links to any client, not only loopback | false |
 //! | `POSTPLAY_VACATION_DAYS` | vacation days each address has a year | 14 |
+//! | `POSTPLAY_WEBHOOK_LOOPBACK_HTTP` | development only: `true` lets a webhook's URL be `http` to a loopback address (the worker reads it too) | false |
 //! | `POSTPLAY_CLOCK_TICK_SECS` | how often `serve` and `worker` look for due deadlines and reminders | 15 |
 
 use std::net::IpAddr;
@@ -54,6 +55,8 @@ pub struct WebSettings {
     pub mailbox_public: bool,
     /// Vacation days each address has a year.
     pub vacation_days: u32,
+    /// Development only: a webhook's URL may be `http` to a loopback address.
+    pub webhook_loopback_http: bool,
 }
 
 impl Default for WebSettings {
@@ -70,6 +73,7 @@ impl Default for WebSettings {
             request_timeout: Duration::from_secs(10),
             mailbox_public: false,
             vacation_days: 14,
+            webhook_loopback_http: false,
         }
     }
 }
@@ -128,6 +132,11 @@ impl WebSettings {
             ),
             mailbox_public: setting(get, "POSTPLAY_MAILBOX_PUBLIC", d.mailbox_public)?,
             vacation_days: setting(get, "POSTPLAY_VACATION_DAYS", d.vacation_days)?,
+            webhook_loopback_http: setting(
+                get,
+                "POSTPLAY_WEBHOOK_LOOPBACK_HTTP",
+                d.webhook_loopback_http,
+            )?,
         })
     }
 }

@@ -139,11 +139,29 @@ impl Write for MaskedStderr {
     }
 }
 
+/// The HTTP client libraries of webhooks, held at `warn` whatever `RUST_LOG` asks: at debug
+/// and trace they write hosts, paths and bytes of requests, and a webhook's URL is a secret.
+const QUIET: [&str; 4] = [
+    "reqwest=warn",
+    "hyper=warn",
+    "hyper_util=warn",
+    "rustls=warn",
+];
+
+/// The filter of [`init`]: `RUST_LOG`, or `default` when it is unset, with [`QUIET`] on top.
+pub fn filter(default: &str) -> tracing_subscriber::EnvFilter {
+    let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    for directive in QUIET {
+        filter = filter.add_directive(directive.parse().expect("a valid directive"));
+    }
+    filter
+}
+
 /// Structured logs to stderr with secrets masked; `RUST_LOG` filters (default: info). The
 /// `log` records of libraries (actix's access log among them) go the same way.
 pub fn init() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let filter = filter("info");
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(|| MaskedStderr)

@@ -9,6 +9,7 @@ mod message;
 mod names;
 mod reason;
 mod table;
+mod webhook;
 
 pub use account::{InvalidAccountField, LocalPath, TimeZoneName, TokenLabel};
 pub use address::{EmailAddress, InvalidEmail, masked};
@@ -19,4 +20,7 @@ pub use reason::{CancelReason, InvalidReason, MAX_REASON_CHARS};
 pub use table::{
     DEFAULT_EXPIRY_DAYS, ExpiryDays, InvalidExpiry, InvalidSeating, MAX_EXPIRY_DAYS,
     MIN_EXPIRY_DAYS, Seating,
+};
+pub use webhook::{
+    InvalidWebhookUrl, MAX_WEBHOOK_URL_CHARS, WebhookKind, WebhookUrl, masked_url, refused_address,
 };

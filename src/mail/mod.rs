@@ -16,6 +16,7 @@ pub mod sink;
 pub mod table;
 pub mod thread;
 pub mod transport;
+pub mod webhook;
 pub mod worker;
 
 pub use crate::domain::{EmailAddress, InvalidEmail};

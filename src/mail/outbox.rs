@@ -201,10 +201,24 @@ pub fn lines_since(log: &[(i64, Seat, Vec<String>)], seat: Seat, names: &[String
     lines.into_iter().skip(skip).collect()
 }
 
-/// What an entry's transaction queues: a your-turn notice for each seat that became active
-/// (the seats awaited before it → the match's active seats now), but not for a seat the next
-/// entry plays for; or game-over mail to every seat once it ends (saying so, without scores,
-/// when the organiser cancelled it).
+/// The seats an entry puts a new decision to: those that became active (the seats awaited
+/// before it → the match's active seats now), and a seat played for (its only move, its
+/// standing order) that is still to move, which was never asked about where it is now; but
+/// not a seat the next entry of the same transaction plays for.
+pub fn turns_to_tell(entry: &Appended<'_>) -> Vec<Seat> {
+    let active = entry.game.active();
+    let mut newly = newly_active(entry.before, &active);
+    if entry.by.is_some_and(Mark::is_seats_own) && active.contains(&entry.seat) {
+        newly.push(entry.seat);
+    }
+    newly.retain(|&seat| Some(seat) != entry.played_next);
+    newly
+}
+
+/// What an entry's transaction queues: a your-turn notice for each seat of
+/// [`turns_to_tell`], or game-over mail to every seat once it ends (saying so, without scores,
+/// when the organiser cancelled it); and the same news to the webhooks of the seats' accounts
+/// ([`super::webhook`]), whatever the seats' mail preferences.
 pub async fn enqueue_after_move(
     tx: &mut PgConnection,
     entry: &Appended<'_>,
@@ -213,17 +227,11 @@ pub async fn enqueue_after_move(
     let cancelled = entry.by_organiser();
     let game_id = row.id;
     let outcome = game.outcome();
-    let active = game.active();
-    let mut newly = newly_active(entry.before, &active);
-    // A seat played for (its only move, its standing order) that is still to move was never
-    // asked about where it is now.
-    if entry.by.is_some_and(Mark::is_seats_own) && active.contains(&entry.seat) {
-        newly.push(entry.seat);
-    }
-    newly.retain(|&seat| Some(seat) != entry.played_next);
+    let newly = turns_to_tell(entry);
     if outcome.is_none() && newly.is_empty() {
         return Ok(());
     }
+    super::webhook::enqueue_after_move(tx, entry, &newly).await?;
     let seats = mail_seats(tx, game_id).await?;
     if seats.iter().all(|s| s.email.is_none() || s.pref == "off") {
         return Ok(());
@@ -396,7 +404,8 @@ pub async fn mail_pref(
     Ok(MailPref::parse(&word).unwrap_or(MailPref::Every))
 }
 
-/// Sets a seat's preference; turning mail off also drops the seat's notices not yet sent.
+/// Sets a seat's preference; turning mail off also drops the seat's mail not yet sent (a
+/// preference governs mail only: the account's webhooks go on, docs/WEBHOOKS.md).
 pub async fn set_mail_pref(
     pool: &sqlx::PgPool,
     game_id: i64,
@@ -414,7 +423,7 @@ pub async fn set_mail_pref(
         MailPref::Off => {
             sqlx::query(
                 "UPDATE outbox SET status = 'failed', last_error = 'the player turned mail off' \
-                 WHERE game_id = $1 AND seat = $2 AND status = 'pending'",
+                 WHERE game_id = $1 AND seat = $2 AND status = 'pending' AND webhook_id IS NULL",
             )
             .bind(game_id)
             .bind(seat as i32)
@@ -454,20 +463,22 @@ pub struct OutboxLine {
 }
 
 /// A game's messages that did not simply go out: failed ones and ones still retrying, and the
-/// number sent.
+/// number sent. Mail only: a seat's chat notices are its account's own business.
 pub async fn troubles(
     pool: &sqlx::PgPool,
     game_id: i64,
 ) -> Result<(i64, Vec<OutboxLine>), sqlx::Error> {
-    let sent: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM outbox WHERE game_id = $1 AND status = 'sent'")
-            .bind(game_id)
-            .fetch_one(pool)
-            .await?;
+    let sent: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM outbox WHERE game_id = $1 AND status = 'sent' \
+             AND webhook_id IS NULL",
+    )
+    .bind(game_id)
+    .fetch_one(pool)
+    .await?;
     let rows = sqlx::query(
         "SELECT seat, kind, recipient, status, attempts, last_error FROM outbox \
          WHERE game_id = $1 AND (status = 'failed' OR last_error IS NOT NULL OR status <> 'sent') \
-         ORDER BY id",
+         AND webhook_id IS NULL ORDER BY id",
     )
     .bind(game_id)
     .fetch_all(pool)
@@ -506,7 +517,7 @@ pub async fn mail_by_seat(
     let rows = sqlx::query(
         "SELECT seat, count(*) FILTER (WHERE status = 'sent') AS sent, \
          count(*) FILTER (WHERE status = 'failed') AS failed \
-         FROM outbox WHERE game_id = $1 AND seat IS NOT NULL GROUP BY seat",
+         FROM outbox WHERE game_id = $1 AND seat IS NOT NULL AND webhook_id IS NULL GROUP BY seat",
     )
     .bind(game_id)
     .fetch_all(pool)

@@ -18,6 +18,7 @@
 //! | `POSTPLAY_INBOUND_MAX_KB` | the largest inbound message read, in KiB | 256 |
 //! | `POSTPLAY_LIMIT_REPLIES_PER_HOUR` | replies one seat (and one sender) may send an hour; 0: no limit | 60 |
 //! | `POSTPLAY_IDLE_HOURS` | tell the organiser when the seat to move has not moved for this long (0: never) | 72 |
+//! | `POSTPLAY_WEBHOOK_LOOPBACK_HTTP` | development only: `true` lets webhooks reach loopback addresses, by `http` too (docs/WEBHOOKS.md) | false |
 
 use super::EmailAddress;
 use super::compose::Sender;
@@ -49,6 +50,8 @@ pub struct MailSettings {
     pub worker: WorkerConfig,
     /// Moves by reply: the reply domain and the bounds of inbound mail.
     pub inbound: super::inbound::InboundSettings,
+    /// Development only: webhooks may reach loopback addresses (and `http` URLs to them).
+    pub webhook_loopback_http: bool,
 }
 
 fn number<T: std::str::FromStr>(
@@ -140,7 +143,17 @@ impl MailSettings {
             ..defaults
         };
         let inbound = super::inbound::InboundSettings::from_lookup(get, &from)?;
+        let webhook_loopback_http = match get("POSTPLAY_WEBHOOK_LOOPBACK_HTTP").as_deref() {
+            None | Some("false") => false,
+            Some("true") => true,
+            Some(other) => {
+                return Err(format!(
+                    "POSTPLAY_WEBHOOK_LOOPBACK_HTTP: {other:?}: use true or false"
+                ));
+            }
+        };
         Ok(MailSettings {
+            webhook_loopback_http,
             delivery,
             from,
             worker,
@@ -175,16 +188,21 @@ pub fn worker(
     let Some(transport) = settings.transport()? else {
         return Ok(None);
     };
-    Ok(Some(super::worker::Worker::new(
-        pool,
-        transport,
-        settings.from.clone(),
-        super::render::MailContext {
-            base_url: base_url.trim_end_matches('/').to_string(),
-            reply_domain: settings.inbound.reply_domain.clone(),
-        },
-        settings.worker.clone(),
-    )))
+    Ok(Some(
+        super::worker::Worker::new(
+            pool,
+            transport,
+            settings.from.clone(),
+            super::render::MailContext {
+                base_url: base_url.trim_end_matches('/').to_string(),
+                reply_domain: settings.inbound.reply_domain.clone(),
+            },
+            settings.worker.clone(),
+        )
+        .with_webhooks(super::webhook::HookClient::new(
+            settings.webhook_loopback_http,
+        )),
+    ))
 }
 
 #[cfg(test)]

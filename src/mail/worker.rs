@@ -10,6 +10,7 @@ use super::notice::{Digest, GameRef, Idle, Notice, Player, Undeliverable};
 use super::outbox::OUTBOX_CHANNEL;
 use super::render::{MailContext, Rendered, render, render_digest};
 use super::transport::{SendError, Transport};
+use super::webhook::{HookClient, HookNotice};
 use sqlx::Row;
 use sqlx::postgres::{PgListener, PgPool, PgRow};
 use std::time::Duration;
@@ -81,6 +82,8 @@ struct Claimed {
     recipient_name: String,
     payload: serde_json::Value,
     attempts: i32,
+    /// The webhook a chat notice goes to; `None` for mail.
+    webhook_id: Option<i64>,
 }
 
 fn claimed(row: &PgRow) -> Result<Claimed, sqlx::Error> {
@@ -93,12 +96,13 @@ fn claimed(row: &PgRow) -> Result<Claimed, sqlx::Error> {
         recipient_name: row.try_get("recipient_name")?,
         payload: row.try_get("payload")?,
         attempts: row.try_get("attempts")?,
+        webhook_id: row.try_get("webhook_id")?,
     })
 }
 
 macro_rules! returning {
     () => {
-        " RETURNING id, game_id, seat, event, recipient, recipient_name, payload, attempts"
+        " RETURNING id, game_id, seat, event, recipient, recipient_name, payload, attempts, webhook_id"
     };
 }
 
@@ -127,6 +131,7 @@ pub struct Worker {
     sender: Sender,
     ctx: MailContext,
     config: WorkerConfig,
+    hooks: HookClient,
 }
 
 impl Worker {
@@ -144,7 +149,15 @@ impl Worker {
             sender,
             ctx,
             config,
+            hooks: HookClient::new(false),
         }
+    }
+
+    /// The same worker sending chat notices through `hooks` (by default a client that
+    /// reaches public addresses only).
+    pub fn with_webhooks(mut self, hooks: HookClient) -> Worker {
+        self.hooks = hooks;
+        self
     }
 
     /// Runs until `shutdown` turns true: a pass whenever a notification comes or the poll
@@ -320,6 +333,9 @@ impl Worker {
             permanent: true,
             message,
         };
+        if let Some(hook) = row.webhook_id {
+            return self.deliver_hook(row, hook).await;
+        }
         let mut notice: Notice = serde_json::from_value(row.payload.clone())
             .map_err(|e| permanent(format!("unreadable outbox row: {e}")))?;
         if !super::thread::drop_hidden(&self.pool, &mut notice)
@@ -341,6 +357,33 @@ impl Worker {
         self.send(row, &Self::message_key(row), thread, &rendered)
             .await
             .map(|()| true)
+    }
+
+    /// Sends one chat notice to its webhook; false when the webhook was removed meanwhile.
+    async fn deliver_hook(&self, row: &Claimed, hook: i64) -> Result<bool, SendError> {
+        let target = crate::store::Store::from_pool(self.pool.clone())
+            .webhook_target(hook)
+            .await
+            .map_err(|e| SendError {
+                permanent: false,
+                message: format!("database: {e}"),
+            })?;
+        let Some(target) = target else {
+            return Ok(false);
+        };
+        let notice: HookNotice =
+            serde_json::from_value(row.payload.clone()).map_err(|e| SendError {
+                permanent: true,
+                message: format!("unreadable outbox row: {e}"),
+            })?;
+        let request = super::webhook::body::request(
+            target.kind,
+            target.secret.as_deref(),
+            &notice,
+            row.id,
+            &self.ctx.base_url,
+        );
+        self.hooks.post(&target.url, request).await.map(|()| true)
     }
 
     /// Marks rows that were not sent because nothing was left in them to send.
@@ -425,7 +468,8 @@ impl Worker {
                 .bind(&e.message)
                 .execute(&mut *tx)
                 .await?;
-                for row in rows {
+                // A webhook's failures are its owner's to see on their page, nobody else's.
+                for row in rows.iter().filter(|r| r.webhook_id.is_none()) {
                     tell_organiser(&mut tx, row, &e.message).await?;
                 }
                 tx.commit().await?;

@@ -17,6 +17,7 @@ mod table_start;
 mod tables;
 mod tokens;
 mod unlisted;
+mod webhooks;
 
 pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
 pub use account_seats::{Claim, MAX_DEVICE_LINKS};
@@ -41,6 +42,7 @@ pub use tables::{
     waiting_words,
 };
 pub use tokens::{looks_like_token, new_token, token_hash};
+pub use webhooks::{MAX_WEBHOOKS, TooManyWebhooks, WebhookLine, WebhookTarget};
 
 use crate::engine::record::Mark;
 use crate::engine::{

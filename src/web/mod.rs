@@ -25,6 +25,7 @@ pub mod render;
 mod rules;
 pub mod session;
 mod signin;
+mod webhooks;
 
 use crate::config::{Config, WebSettings};
 use crate::store::{Store, StoreError, SubmitError};
@@ -294,6 +295,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/me/settings", web::post().to(account::save_settings))
         .route("/me/tokens", get().to(account::tokens))
         .route("/me/tokens", web::post().to(account::make_token))
+        .route("/me/webhooks", get().to(webhooks::page))
+        .route("/me/webhooks", web::post().to(webhooks::add))
+        .route("/me/webhooks/{id}/remove", web::post().to(webhooks::remove))
         .route(
             "/me/tokens/{id}/revoke",
             web::post().to(account::revoke_token),
