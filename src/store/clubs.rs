@@ -427,14 +427,14 @@ impl Store {
         by: &Account,
         member: i64,
     ) -> Result<(), ClubError> {
+        let mut tx = self.pool.begin().await?;
+        let (_, role) = lock_club(&mut tx, club_id, by.id).await?;
+        admin_only(role, "remove members")?;
         if member == by.id {
             return Err(ClubError::Invalid(
                 "to go, leave the club instead of removing yourself".into(),
             ));
         }
-        let mut tx = self.pool.begin().await?;
-        let (_, role) = lock_club(&mut tx, club_id, by.id).await?;
-        admin_only(role, "remove members")?;
         let gone = sqlx::query("DELETE FROM club_members WHERE club_id = $1 AND account_id = $2")
             .bind(club_id)
             .bind(member)
