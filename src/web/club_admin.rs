@@ -14,14 +14,16 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
-/// What the action's form sent, once the reader is signed in and the CSRF token checks; or
-/// the way to sign in first.
+/// An action's form: the signed-in reader and the fields sent, or the way to sign in first.
+type SignedForm = Result<(Account, Vec<(String, String)>), HttpResponse>;
+
+/// What the action's form sent, once the reader is signed in and the CSRF token checks.
 fn signed_form(
     req: &HttpRequest,
     who: MaybeSignedIn,
     body: &[u8],
     club: i64,
-) -> Result<Result<(Account, Vec<(String, String)>), HttpResponse>, WebError> {
+) -> Result<SignedForm, WebError> {
     let Some(account) = who.0 else {
         return Ok(Err(sign_in_first(&format!("/clubs/{club}"))));
     };
