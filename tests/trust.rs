@@ -567,6 +567,7 @@ async fn lobby_game(db: &TestDb) -> (i64, postplay::store::Account, postplay::st
                 creator_position: Some(0),
                 expires_in: postplay::domain::ExpiryDays::parse("7").unwrap(),
                 invites: Vec::new(),
+                club_id: None,
             },
         )
         .await

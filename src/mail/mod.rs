@@ -2,6 +2,7 @@
 //! messages with threading and unsubscribe headers, and the transports (SMTP; a file-backed
 //! dev mailbox for the default local run).
 
+pub mod club;
 pub mod compose;
 pub mod inbound;
 pub mod invite;

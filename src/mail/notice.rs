@@ -59,6 +59,8 @@ pub enum Notice {
     Message(MessageNews),
     /// News of a lobby table, which is no game yet: an invitation, its expiry, its cancellation.
     Table(TableNotice),
+    /// An invitation to a club: about no game.
+    Club(ClubNotice),
 }
 
 impl Notice {
@@ -75,7 +77,7 @@ impl Notice {
             Notice::Link(n) => Some(&n.game),
             Notice::SignIn(_) => None,
             Notice::Message(n) => Some(&n.game),
-            Notice::Table(_) => None,
+            Notice::Table(_) | Notice::Club(_) => None,
         }
     }
 
@@ -93,6 +95,7 @@ impl Notice {
             Notice::SignIn(_) => "signin",
             Notice::Message(_) => "message",
             Notice::Table(_) => "table",
+            Notice::Club(_) => "club",
         }
     }
 
@@ -374,4 +377,19 @@ impl TableNotice {
     pub fn title(&self) -> String {
         format!("{} table #{}", self.game_name, self.table_id)
     }
+}
+
+/// An invitation to a club, mailed to the address invited.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClubNotice {
+    /// The club's id.
+    pub club_id: i64,
+    /// Its name.
+    pub club_name: String,
+    /// Who invites (an admin's name).
+    pub by: String,
+    /// How many days the link works.
+    pub days: i32,
+    /// The raw token of the invitation link (removed from the outbox once sent).
+    pub token: String,
 }

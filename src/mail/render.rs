@@ -163,6 +163,11 @@ mail_templates!(TableText, TableHtml, "mail/table.txt", "mail/table.html", {
     unsubscribe: Option<String>,
 });
 
+mail_templates!(ClubText, ClubHtml, "mail/club.txt", "mail/club.html", {
+    title: String, club: String, by: String, days: i32, link: String,
+    unsubscribe: Option<String>,
+});
+
 /// One game in a digest.
 #[derive(Debug, Clone)]
 struct DigestTurn {
@@ -188,6 +193,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
     let title = match (notice.game(), notice) {
         (Some(game), _) => game.title(),
         (None, Notice::Table(n)) => n.title(),
+        (None, Notice::Club(n)) => n.club_name.clone(),
         (None, _) => "postplay".to_string(),
     };
     let reply_to = match notice {
@@ -376,6 +382,18 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
             }
             .both()?;
             (format!("{title}: {}", n.headline), None, parts)
+        }
+        Notice::Club(n) => {
+            let parts = ClubText {
+                title: title.clone(),
+                club: n.club_name.clone(),
+                by: n.by.clone(),
+                days: n.days,
+                link: format!("{}/clubs/invite/{}", ctx.base_url, n.token),
+                unsubscribe: None,
+            }
+            .both()?;
+            (format!("{} invites you to {title}", n.by), None, parts)
         }
         Notice::Idle(n) => {
             let parts = IdleText {

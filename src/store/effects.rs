@@ -116,8 +116,35 @@ pub struct TableNews<'a> {
     pub at: DateTime<Utc>,
 }
 
+/// An invitation to a club, for the address it is mailed to (it belongs to no game).
+pub struct ClubNews<'a> {
+    /// The club's id.
+    pub club_id: i64,
+    /// Its name.
+    pub club_name: &'a str,
+    /// Who invites (the admin's name).
+    pub by: &'a str,
+    /// The invitation's raw token, shown once.
+    pub token: &'a str,
+    /// How many days the link works.
+    pub days: i32,
+    /// To whom.
+    pub to: &'a EmailAddress,
+    /// When.
+    pub at: DateTime<Utc>,
+}
+
 /// Something that happens inside the transaction of a game's creation and of every entry.
 pub trait Effects: Send + Sync {
+    /// Inside the transaction that invites an address to a club; nothing by default.
+    fn club_news<'a>(
+        &'a self,
+        _tx: &'a mut PgConnection,
+        _news: &'a ClubNews<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>> {
+        Box::pin(async { Ok(()) })
+    }
+
     /// Inside the transaction that changes a lobby table (an invitation, its expiry, its
     /// cancellation); nothing by default.
     fn table_news<'a>(

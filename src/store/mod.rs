@@ -6,6 +6,8 @@ mod account_seats;
 mod accounts;
 mod api_tokens;
 mod append;
+mod club_invites;
+mod clubs;
 pub mod effects;
 mod history;
 mod messages;
@@ -25,6 +27,11 @@ pub use accounts::{Account, MAX_SESSIONS, SESSION_DAYS};
 pub use api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
 use append::Play;
 pub use append::Settled;
+pub use club_invites::{INVITE_DAYS, INVITES_PER_DAY, MAX_PENDING_INVITES, PendingInvite};
+pub use clubs::{
+    CLUB_PAGE, Club, ClubError, ClubGame, MAX_CLUBS_JOINED, MAX_CLUBS_MADE, MAX_MEMBERS, Member,
+    NewClub,
+};
 pub use history::{History, Step};
 pub use messages::{
     Author, MAX_MESSAGES_PER_GAME, MESSAGES_PER_HOUR, MESSAGES_PER_MINUTE, Message, PostError,
@@ -42,6 +49,7 @@ pub use tables::{
     waiting_words,
 };
 pub use tokens::{looks_like_token, new_token, token_hash};
+pub use unlisted::Gate;
 pub use webhooks::{MAX_WEBHOOKS, TooManyWebhooks, WebhookLine, WebhookTarget};
 
 use crate::engine::record::Mark;
@@ -552,12 +560,13 @@ impl Store {
         row.as_ref().map(game_row).transpose()
     }
 
-    /// The most recently active games.
+    /// The most recently active games anyone may see (no unlisted game, no private club's).
     pub async fn recent_games(&self, limit: i64) -> Result<Vec<GameRow>, sqlx::Error> {
         let rows = sqlx::query(concat!(
             "SELECT ",
             game_columns!(),
-            " FROM games WHERE spectator_hash IS NULL ORDER BY updated_at DESC LIMIT $1"
+            " FROM games WHERE spectator_hash IS NULL AND (club_id IS NULL OR club_id IN \
+             (SELECT id FROM clubs WHERE NOT private)) ORDER BY updated_at DESC LIMIT $1"
         ))
         .bind(limit)
         .fetch_all(&self.pool)

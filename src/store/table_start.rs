@@ -23,6 +23,9 @@ impl Store {
         if table.place_of(account.id).is_some() {
             return Err(TableError::AlreadySeated);
         }
+        if let Some(club) = table.club_id {
+            super::tables::club_open_to(&mut tx, club, account.id).await?;
+        }
         let free = table.free_positions();
         let position = match (table.seating, position) {
             (Seating::Placed, None) => {
@@ -174,6 +177,15 @@ impl Store {
                 &settings,
             )
             .await?;
+        // A club's game belongs to the club: shown to its members only if the club is
+        // private (the table refused an unlisted setting, so it has no spectator link).
+        if let Some(club) = table.club_id {
+            sqlx::query("UPDATE games SET club_id = $2 WHERE id = $1")
+                .bind(created.id)
+                .bind(club)
+                .execute(&mut *tx)
+                .await?;
+        }
         // A lobby game has no organiser desk: its players serve themselves (DESIGN.md
         // "Identity"; docs/lobby.md).
         sqlx::query("UPDATE games SET has_desk = false WHERE id = $1")

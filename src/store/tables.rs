@@ -75,6 +75,8 @@ pub struct NewTable {
     pub expires_in: ExpiryDays,
     /// Addresses invited to a held seat each.
     pub invites: Vec<EmailAddress>,
+    /// The club whose members alone may see and join it (none for the lobby's tables).
+    pub club_id: Option<i64>,
 }
 
 /// A place at a table.
@@ -119,6 +121,8 @@ pub struct Table {
     pub places: Vec<TablePlace>,
     /// The game's clock, as chosen when the table was opened.
     pub clock: crate::domain::ClockSettings,
+    /// The club whose members alone may see and join it.
+    pub club_id: Option<i64>,
 }
 
 impl Table {
@@ -198,6 +202,7 @@ fn table_row(row: &PgRow, now: DateTime<Utc>) -> Result<Table, sqlx::Error> {
         expires_at,
         places: Vec::new(),
         clock: crate::domain::ClockSettings::of_game(&row.try_get("settings")?),
+        club_id: row.try_get("club_id")?,
     })
 }
 
@@ -248,8 +253,20 @@ impl Store {
             }
             seen.push(lower);
         }
+        if new.club_id.is_some()
+            && (!new.invites.is_empty() || new.settings.get("unlisted") == Some(&Value::Bool(true)))
+        {
+            return Err(TableError::Invalid(
+                "a club's table is found by its members on the club's page: it takes no \
+                 invitations and is not unlisted"
+                    .into(),
+            ));
+        }
         let now = self.now();
         let mut tx = self.pool.begin().await?;
+        if let Some(club) = new.club_id {
+            club_open_to(&mut tx, club, creator.id).await?;
+        }
         // One creator's openings are counted one at a time.
         sqlx::query("SELECT id FROM accounts WHERE id = $1 FOR UPDATE")
             .bind(creator.id)
@@ -271,8 +288,8 @@ impl Store {
         }
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO open_tables (kind, options, settings, seat_count, seating, creator_id, \
-             created_at, expires_at, unlisted) VALUES ($1, $2, $3, $4, $5, $6, $7, \
-             $7 + make_interval(days => $8), coalesce(($3->>'unlisted')::boolean, false)) \
+             created_at, expires_at, unlisted, club_id) VALUES ($1, $2, $3, $4, $5, $6, $7, \
+             $7 + make_interval(days => $8), coalesce(($3->>'unlisted')::boolean, false), $9) \
              RETURNING id",
         )
         .bind(game.id())
@@ -283,6 +300,7 @@ impl Store {
         .bind(creator.id)
         .bind(now)
         .bind(new.expires_in.days())
+        .bind(new.club_id)
         .fetch_one(&mut *tx)
         .await?;
         let mut free =
@@ -350,12 +368,13 @@ impl Store {
     }
 
     /// A page of the lobby: listed open tables not past their time, oldest first; and how
-    /// many there are in all. An unlisted table is found by its invitations and its link only.
+    /// many there are in all. An unlisted table is found by its invitations and its link only, a
+    /// club's table by its members on the club's page.
     pub async fn lobby(&self, page: i64) -> Result<(Vec<LobbyEntry>, i64), sqlx::Error> {
         let now = self.now();
         let rows = sqlx::query(
             "WITH page AS (SELECT id FROM open_tables WHERE status = 'open' AND expires_at > $1 \
-               AND NOT unlisted ORDER BY created_at, id LIMIT $2 OFFSET $3) \
+               AND NOT unlisted AND club_id IS NULL ORDER BY created_at, id LIMIT $2 OFFSET $3) \
              SELECT t.id, t.kind, t.options, t.settings, t.seat_count, t.seating, t.created_at, \
              (SELECT count(*) FROM table_seats s WHERE s.table_id = t.id) AS taken, \
              ARRAY(SELECT a.name FROM table_seats s JOIN accounts a ON a.id = s.account_id \
@@ -369,28 +388,31 @@ impl Store {
         .await?;
         let total: i64 = sqlx::query_scalar(
             "SELECT count(*) FROM open_tables WHERE status = 'open' AND expires_at > $1 \
-             AND NOT unlisted",
+             AND NOT unlisted AND club_id IS NULL",
         )
         .bind(now)
         .fetch_one(&self.pool)
         .await?;
-        let entries = rows
-            .iter()
-            .map(|r| {
-                Ok(LobbyEntry {
-                    id: r.try_get("id")?,
-                    kind: r.try_get("kind")?,
-                    options: r.try_get("options")?,
-                    seat_count: r.try_get("seat_count")?,
-                    seating: seating(r.try_get("seating")?)?,
-                    names: r.try_get("names")?,
-                    taken: r.try_get("taken")?,
-                    created_at: r.try_get("created_at")?,
-                    clock: crate::domain::ClockSettings::of_game(&r.try_get("settings")?),
-                })
-            })
-            .collect::<Result<_, sqlx::Error>>()?;
+        let entries = lobby_entries(&rows)?;
         Ok((entries, total))
+    }
+
+    /// The club's open tables not past their time, oldest first (for its members).
+    pub async fn club_tables(&self, club_id: i64) -> Result<Vec<LobbyEntry>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT t.id, t.kind, t.options, t.settings, t.seat_count, t.seating, t.created_at, \
+             (SELECT count(*) FROM table_seats s WHERE s.table_id = t.id) AS taken, \
+             ARRAY(SELECT a.name FROM table_seats s JOIN accounts a ON a.id = s.account_id \
+                   WHERE s.table_id = t.id ORDER BY s.position) AS names \
+             FROM open_tables t WHERE t.club_id = $1 AND t.status = 'open' AND t.expires_at > $2 \
+             ORDER BY t.created_at, t.id LIMIT $3",
+        )
+        .bind(club_id)
+        .bind(self.now())
+        .bind(LOBBY_PAGE)
+        .fetch_all(&self.pool)
+        .await?;
+        lobby_entries(&rows)
     }
 
     /// The account's tables that have not started: those it created and those it sits at,
@@ -482,21 +504,29 @@ impl Store {
                 "only the table's creator may cancel it".into(),
             ));
         }
+        self.cancel_table_in(&mut tx, id, Some(account.id), now)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Cancels an open table inside the caller's transaction (its creator's cancellation, or
+    /// its club's closing) and tells everyone seated or invited but `by`.
+    pub(super) async fn cancel_table_in(
+        &self,
+        tx: &mut PgConnection,
+        id: i64,
+        by: Option<i64>,
+        now: DateTime<Utc>,
+    ) -> Result<(), TableError> {
+        let table = open_for_update(tx, id, now).await?;
         sqlx::query("UPDATE open_tables SET status = 'cancelled', ended_at = $2 WHERE id = $1")
             .bind(id)
             .bind(now)
             .execute(&mut *tx)
             .await?;
-        self.tell_everyone(
-            &mut tx,
-            &table,
-            TableEvent::Cancelled,
-            Some(account.id),
-            now,
-        )
-        .await?;
-        tx.commit().await?;
-        Ok(())
+        self.tell_everyone(tx, &table, TableEvent::Cancelled, by, now)
+            .await
     }
 
     /// Expires the open tables past their time (a batch at most, claimed with SKIP LOCKED so
@@ -563,6 +593,52 @@ impl Store {
             self.tell(tx, &news).await?;
         }
         Ok(())
+    }
+}
+
+/// The lobby's list rows.
+fn lobby_entries(rows: &[PgRow]) -> Result<Vec<LobbyEntry>, sqlx::Error> {
+    rows.iter()
+        .map(|r| {
+            Ok(LobbyEntry {
+                id: r.try_get("id")?,
+                kind: r.try_get("kind")?,
+                options: r.try_get("options")?,
+                seat_count: r.try_get("seat_count")?,
+                seating: seating(r.try_get("seating")?)?,
+                names: r.try_get("names")?,
+                taken: r.try_get("taken")?,
+                created_at: r.try_get("created_at")?,
+                clock: crate::domain::ClockSettings::of_game(&r.try_get("settings")?),
+            })
+        })
+        .collect()
+}
+
+/// Refuses a table of a club that is closed or that the account is no member of (a private
+/// club's, as a club that does not exist).
+pub(super) async fn club_open_to(
+    tx: &mut PgConnection,
+    club_id: i64,
+    account_id: i64,
+) -> Result<(), TableError> {
+    let club: Option<(bool, bool, bool)> = sqlx::query_as(
+        "SELECT c.private, c.closed_at IS NOT NULL, EXISTS (SELECT 1 FROM club_members m \
+         WHERE m.club_id = c.id AND m.account_id = $2) FROM clubs c WHERE c.id = $1 FOR SHARE OF c",
+    )
+    .bind(club_id)
+    .bind(account_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    match club {
+        None | Some((true, _, false)) => Err(TableError::NotFound),
+        Some((false, _, false)) => Err(TableError::NotAllowed(
+            "this table is for the club's members only".into(),
+        )),
+        Some((_, true, true)) => Err(TableError::Closed(
+            "this club is closed: it takes no new games".into(),
+        )),
+        Some((_, false, true)) => Ok(()),
     }
 }
 

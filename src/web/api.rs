@@ -12,7 +12,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-fn bearer(req: &HttpRequest) -> Option<&str> {
+/// The token in `Authorization: Bearer`, if any.
+pub(super) fn bearer(req: &HttpRequest) -> Option<&str> {
     req.headers()
         .get("Authorization")?
         .to_str()
@@ -33,9 +34,10 @@ async fn seat_in(state: &AppState, id: i64, token: Option<&str>) -> Result<Optio
     }
 }
 
-/// 404 unless the game exists and is listed (an unlisted game answers no id-keyed route).
-async fn game_exists(state: &AppState, id: i64) -> Result<(), WebError> {
-    if state.store.is_listed(id).await? {
+/// 404 unless the request may reach the game by its id (an unlisted game answers no
+/// id-keyed route; a private club's game answers its members and its seats only).
+async fn game_exists(req: &HttpRequest, state: &AppState, id: i64) -> Result<(), WebError> {
+    if super::public::may_reach(req, state, id).await? {
         Ok(())
     } else {
         Err(WebError::NotFound)
@@ -147,7 +149,7 @@ pub async fn choices_by_id(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, WebError> {
-    game_exists(&state, *id).await?;
+    game_exists(&req, &state, *id).await?;
     let seat = seat_in(&state, *id, bearer(&req))
         .await?
         .ok_or(WebError::Unauthorized)?;
@@ -161,7 +163,7 @@ pub async fn submit_by_id(
     id: web::Path<i64>,
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    game_exists(&state, *id).await?;
+    game_exists(&req, &state, *id).await?;
     let seat = seat_in(&state, *id, bearer(&req))
         .await?
         .ok_or(WebError::Unauthorized)?;

@@ -127,6 +127,8 @@ struct NewTablePage {
     csrf: String,
     error: Option<String>,
     max_invites: usize,
+    /// The club the table is for (its id and name), when opened from the club's page.
+    club: Option<(i64, String)>,
 }
 
 fn new_table_page(game: &'static dyn DynGame, csrf: String, error: Option<String>) -> NewTablePage {
@@ -141,21 +143,59 @@ fn new_table_page(game: &'static dyn DynGame, csrf: String, error: Option<String
         csrf,
         error,
         max_invites: MAX_INVITES,
+        club: None,
     }
+}
+
+/// The club a table is to be opened for (`?club=N` or the form's `club`): its id and name, if
+/// the reader is its member; 404 for a club the reader may not see, 403 for a public club's
+/// non-member.
+async fn club_for_table(
+    state: &AppState,
+    club: Option<i64>,
+    reader: &Account,
+) -> Result<Option<(i64, String)>, WebError> {
+    let Some(id) = club else { return Ok(None) };
+    let (club, role) = state
+        .store
+        .club_for(id, Some(reader.id))
+        .await?
+        .ok_or(WebError::NotFound)?;
+    if role.is_none() {
+        return Err(WebError::Forbidden(
+            "only the club's members open its tables".into(),
+        ));
+    }
+    Ok(Some((club.id, club.name)))
+}
+
+/// Which club a new table's form is for.
+#[derive(serde::Deserialize)]
+pub struct ClubParam {
+    club: Option<i64>,
 }
 
 /// `GET /lobby/new/{kind}`: the form that opens a table (signed in).
 pub async fn new_table(
     req: HttpRequest,
+    state: web::Data<AppState>,
     who: MaybeSignedIn,
     kind: web::Path<String>,
+    query: web::Query<ClubParam>,
 ) -> Result<HttpResponse, WebError> {
     let game = game_of(&kind)?;
-    if who.0.is_none() {
-        return Ok(sign_in_first(req.path()));
-    }
+    let Some(account) = who.0 else {
+        let back = match query.club {
+            Some(club) => format!("{}?club={club}", req.path()),
+            None => req.path().to_string(),
+        };
+        return Ok(sign_in_first(&back));
+    };
+    let club = club_for_table(&state, query.club, &account).await?;
     let (token, cookie) = csrf::token_for(&req);
-    let mut response = html(StatusCode::OK, new_table_page(game, token, None))?;
+    let mut page = new_table_page(game, token, None);
+    page.club = club;
+    let mut response = html(StatusCode::OK, page)?;
     csrf::attach(&mut response, cookie);
     Ok(response)
 }
@@ -223,6 +263,13 @@ fn table_from_form(
         creator_position,
         expires_in,
         invites,
+        club_id: match field(fields, "club").map(str::trim) {
+            None | Some("") => None,
+            Some(club) => Some(
+                club.parse::<i64>()
+                    .map_err(|_| "no such club".to_string())?,
+            ),
+        },
     })
 }
 
@@ -240,12 +287,16 @@ pub async fn open_table(
     };
     let fields = parse_form(&body)?;
     csrf::check(&req, field(&fields, "csrf"))?;
+    let club = match field(&fields, "club").map(str::parse::<i64>) {
+        Some(Ok(id)) => club_for_table(&state, Some(id), &account).await?,
+        Some(Err(_)) => return Err(WebError::NotFound),
+        None => None,
+    };
     let refuse = |message: String| -> Result<HttpResponse, WebError> {
         let (token, _) = csrf::token_for(&req);
-        html(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            new_table_page(game, token, Some(message)),
-        )
+        let mut page = new_table_page(game, token, Some(message));
+        page.club = club.clone();
+        html(StatusCode::UNPROCESSABLE_ENTITY, page)
     };
     let new = match table_from_form(game, &fields) {
         Ok(new) => new,
@@ -319,6 +370,9 @@ struct TablePage {
     error: Option<String>,
     /// For an invitation's page: the token, the address, and whether it has an account.
     invitation: Option<(String, String)>,
+    /// The club whose members alone may join (its id and name), and whether the reader is one.
+    club: Option<(i64, String)>,
+    club_member: bool,
 }
 
 fn table_page(
@@ -372,11 +426,42 @@ fn table_page(
         csrf,
         error: None,
         invitation: None,
+        club: None,
+        club_member: false,
     })
 }
 
-async fn load(state: &AppState, id: i64) -> Result<Table, WebError> {
-    state.store.table(id).await?.ok_or(WebError::NotFound)
+/// The table as `reader` may see it: a private club's table is, to anyone but its members,
+/// a table that does not exist.
+async fn load_for(state: &AppState, id: i64, reader: Option<&Account>) -> Result<Table, WebError> {
+    let table = state.store.table(id).await?.ok_or(WebError::NotFound)?;
+    if let Some(club) = table.club_id
+        && state
+            .store
+            .club_for(club, reader.map(|a| a.id))
+            .await?
+            .is_none()
+    {
+        return Err(WebError::NotFound);
+    }
+    Ok(table)
+}
+
+/// The table's page for `reader`, with its club's name and whether the reader may join.
+async fn shown_table(
+    state: &AppState,
+    table: &Table,
+    reader: Option<&Account>,
+    csrf: String,
+) -> Result<TablePage, WebError> {
+    let mut page = table_page(state, table, reader, csrf)?;
+    if let Some(id) = table.club_id
+        && let Some((club, role)) = state.store.club_for(id, reader.map(|a| a.id)).await?
+    {
+        page.club = Some((club.id, club.name));
+        page.club_member = role.is_some();
+    }
+    Ok(page)
 }
 
 /// `GET /lobby/{id}`: a table, its places, and what the reader may do.
@@ -386,9 +471,9 @@ pub async fn table(
     who: MaybeSignedIn,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, WebError> {
-    let table = load(&state, *id).await?;
+    let table = load_for(&state, *id, who.0.as_ref()).await?;
     let (token, cookie) = csrf::token_for(&req);
-    let page = table_page(&state, &table, who.0.as_ref(), token)?;
+    let page = shown_table(&state, &table, who.0.as_ref(), token).await?;
     let mut response = html(StatusCode::OK, page)?;
     csrf::attach(&mut response, cookie);
     Ok(response)
@@ -405,9 +490,12 @@ async fn refused(
     if let TableError::Store(e) = e {
         return Err(e.into());
     }
-    let table = load(state, id).await?;
+    if let TableError::NotFound = e {
+        return Err(WebError::NotFound);
+    }
+    let table = load_for(state, id, Some(reader)).await?;
     let (token, _) = csrf::token_for(req);
-    let mut page = table_page(state, &table, Some(reader), token)?;
+    let mut page = shown_table(state, &table, Some(reader), token).await?;
     page.error = Some(e.to_string());
     html(status_of(&e), page)
 }

@@ -6,7 +6,7 @@
 
 use super::limits::Limited;
 use super::pages::{field, parse_form, seat_of};
-use super::session::SignedIn;
+use super::session::MaybeSignedIn;
 use super::{AppState, WebError, csrf};
 use crate::domain::MessageText;
 use crate::store::{Author, Message, PostError};
@@ -213,9 +213,12 @@ pub async fn post_signed_in(
     req: HttpRequest,
     state: web::Data<AppState>,
     public: super::public::PublicGame,
-    SignedIn(account): SignedIn,
+    who: MaybeSignedIn,
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
+    // The game first, then the reader: a game the reader may not reach answers 404 whether
+    // they are signed in or not (extractors finish in no fixed order).
+    let account = who.0.ok_or(WebError::Unauthorized)?;
     let id = public.id;
     let fields = parse_form(&body)?;
     csrf::check(&req, field(&fields, "csrf"))?;

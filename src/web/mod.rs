@@ -5,6 +5,8 @@ mod account;
 mod api;
 mod boards;
 pub mod client;
+mod club_admin;
+mod clubs;
 mod csrf;
 mod desk;
 pub mod events;
@@ -251,6 +253,31 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             "/lobby/{id}/withdraw/{position}",
             web::post().to(lobby::withdraw),
         )
+        .route("/clubs", get().to(clubs::list))
+        .service(
+            web::resource("/clubs/new")
+                .route(get().to(clubs::new_club))
+                .route(web::post().to(clubs::create))
+                .wrap(limits::PerClient::Games),
+        )
+        .route("/clubs/invite/{token}", get().to(club_admin::invitation))
+        .route("/clubs/invite/{token}", web::post().to(club_admin::accept))
+        .route("/clubs/{club}", get().to(clubs::page))
+        .route("/clubs/{club}/invite", web::post().to(club_admin::invite))
+        .route(
+            "/clubs/{club}/invites/{invite}/withdraw",
+            web::post().to(club_admin::withdraw),
+        )
+        .route(
+            "/clubs/{club}/members/{account}/role",
+            web::post().to(club_admin::set_role),
+        )
+        .route(
+            "/clubs/{club}/members/{account}/remove",
+            web::post().to(club_admin::remove),
+        )
+        .route("/clubs/{club}/leave", web::post().to(club_admin::leave))
+        .route("/clubs/{club}/close", web::post().to(club_admin::close))
         .route("/rules/{kind}", get().to(rules::rules))
         .route("/manage/{token}", get().to(desk::manage))
         .service(

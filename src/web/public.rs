@@ -1,8 +1,10 @@
 //! The game a public route shows: by its id (`/games/{id}`, `/api/games/{id}`) for a listed
 //! game only, or by an unlisted game's spectator link (`/watch/{token}`, `/api/watch/{token}`).
-//! An unlisted game answers every id-keyed route exactly as a game that does not exist.
+//! An unlisted game answers every id-keyed route exactly as a game that does not exist; so does
+//! a private club's game to anyone but the club's signed-in members (and its own seats).
 
 use super::{AppState, WebError};
+use crate::store::Gate;
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, web};
 use futures_util::future::LocalBoxFuture;
@@ -42,11 +44,35 @@ impl PublicGame {
             .get("id")
             .and_then(|id| id.parse::<i64>().ok())
             .ok_or(WebError::NotFound)?;
-        if !state.store.is_listed(id).await? {
+        if !may_reach(req, state, id).await? {
             return Err(WebError::NotFound);
         }
         Ok(listed(id))
     }
+}
+
+/// Whether the request may reach the game by its id: a listed game, anyone; a private club's
+/// game, its signed-in members and a seat of the game by its own key (`Authorization: Bearer`
+/// with the seat's link token, as the API takes it); an unlisted or unknown game, nobody.
+/// Whoever may not is answered exactly as for a game that does not exist.
+pub async fn may_reach(req: &HttpRequest, state: &AppState, id: i64) -> Result<bool, WebError> {
+    let club = match state.store.game_gate(id).await? {
+        Some(Gate::Open) => return Ok(true),
+        Some(Gate::Members(club)) => club,
+        Some(Gate::Unlisted) | None => return Ok(false),
+    };
+    if let Some(token) = super::session::token(req)
+        && let Some(account) = state.store.session_account(&token).await?
+        && state.store.is_member(club, account.id).await?
+    {
+        return Ok(true);
+    }
+    if let Some(token) = super::api::bearer(req)
+        && let Some((game, _)) = state.store.seat_by_token(token).await?
+    {
+        return Ok(game == id);
+    }
+    Ok(false)
 }
 
 /// Where a listed game's public pages live.
