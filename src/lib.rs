@@ -14,6 +14,7 @@ pub mod games;
 pub mod logging;
 pub mod mail;
 pub mod pg;
+pub mod ratings;
 pub mod startup;
 pub mod store;
 pub mod time;
