@@ -240,14 +240,14 @@ async fn a_two_player_club_game_rates_both_players_as_worked_out_by_hand() {
     let (ann, bo) = (rig.account("Ann").await, rig.account("Bo").await);
     let club = rig.club(&[ann, bo]).await;
     let id = rig
-        .game(Some(club), "nationhood", json!({"target": 1}), &["Ann", "Bo"], None, 11)
+        .game(Some(club), "electoral-combat", json!({}), &["Ann", "Bo"], None, 1)
         .await;
-    let own = rig.play_out(id, 2, &mut bot_rng(&Seed::from_number(11))).await;
+    let own = rig.play_out(id, 2, &mut bot_rng(&Seed::from_number(1))).await;
     let winners = rig.winners(id).await;
     assert_eq!(winners.len(), 1, "this seed's game has a winner: {winners:?}");
     let (winner, loser) = if winners[0] == 0 { (ann, bo) } else { (bo, ann) };
-    let won = rig.rating(club, "nationhood", winner).await.unwrap();
-    let lost = rig.rating(club, "nationhood", loser).await.unwrap();
+    let won = rig.rating(club, "electoral-combat", winner).await.unwrap();
+    let lost = rig.rating(club, "electoral-combat", loser).await.unwrap();
     assert_rated(&won, TWO_WIN.0, TWO_WIN.1, TWO_WIN.2, (1, 0, 0));
     assert_rated(&lost, TWO_LOSS.0, TWO_LOSS.1, TWO_LOSS.2, (0, 1, 0));
     // Nobody's time ran out: every move of each was on time.
@@ -256,17 +256,17 @@ async fn a_two_player_club_game_rates_both_players_as_worked_out_by_hand() {
     assert_eq!((lost.moves_on_time, lost.moves), (own[lose_seat], own[lose_seat]));
     assert_eq!(won.on_time_percent(), Some(100));
     // The standings, best first, and each one's history for the chart.
-    let standings = rig.store.club_standings(club, "nationhood", 0).await.unwrap();
+    let standings = rig.store.club_standings(club, "electoral-combat", 0).await.unwrap();
     let names: Vec<(i64, i32)> = standings.rows.iter().map(|r| (r.account_id, r.rating)).collect();
     assert_eq!(names, vec![(winner, 1138), (loser, 927)]);
     assert_eq!(standings.rows[0].position, 1);
     assert!(!standings.more);
-    let history = rig.store.rating_history(club, "nationhood", loser).await.unwrap();
+    let history = rig.store.rating_history(club, "electoral-combat", loser).await.unwrap();
     assert_eq!(history.len(), 1);
     assert_eq!((history[0].game_id, history[0].rating_before, history[0].rating_after), (id, 1000, 927));
     assert_eq!(history[0].result, postplay::store::GameResult::Loss);
     assert_eq!(history[0].place, 2);
-    let chart = postplay::web::rating_chart::svg("Ann", "Nationhood", &history);
+    let chart = postplay::web::rating_chart::svg("Ann", "Electoral Combat", &history);
     assert_eq!(chart.matches("<circle").count(), 1);
     rig.db.drop().await;
 }
@@ -288,9 +288,9 @@ async fn a_whitehouse_partnership_rates_partners_as_one_side_as_worked_out_by_ha
     }
     let club = rig.club(&accounts).await;
     let id = rig
-        .game(Some(club), "whitehouse", json!({"target": 3}), &names, None, 21)
+        .game(Some(club), "whitehouse", json!({"target": 3}), &names, None, 1)
         .await;
-    rig.play_out(id, 4, &mut bot_rng(&Seed::from_number(21))).await;
+    rig.play_out(id, 4, &mut bot_rng(&Seed::from_number(1))).await;
     let winners = rig.winners(id).await;
     assert_eq!(winners.len(), 2, "a partnership wins: {winners:?}");
     for (seat, &account) in accounts.iter().enumerate() {
@@ -320,9 +320,9 @@ async fn a_four_player_statehood_game_rates_by_final_points_as_worked_out_by_han
     }
     let club = rig.club(&accounts).await;
     let id = rig
-        .game(Some(club), "statehood", json!({"target": 1}), &names, None, 31)
+        .game(Some(club), "statehood", json!({"target": 15}), &names, None, 3)
         .await;
-    rig.play_out(id, 4, &mut bot_rng(&Seed::from_number(31))).await;
+    rig.play_out(id, 4, &mut bot_rng(&Seed::from_number(3))).await;
     let scores = {
         let loaded = rig.store.load(id).await.unwrap();
         loaded.game.outcome().unwrap().scores
@@ -368,9 +368,9 @@ async fn cancelled_games_and_games_of_no_club_are_not_rated() {
     assert_eq!(rig.store.load(cancelled).await.unwrap().row.status, "over");
     // The same players' game outside the club, played to its end.
     let outside = rig
-        .game(None, "nationhood", json!({"target": 1}), &["Ann", "Bo"], None, 11)
+        .game(None, "electoral-combat", json!({}), &["Ann", "Bo"], None, 2)
         .await;
-    rig.play_out(outside, 2, &mut bot_rng(&Seed::from_number(11))).await;
+    rig.play_out(outside, 2, &mut bot_rng(&Seed::from_number(2))).await;
     assert_eq!(rig.store.load(outside).await.unwrap().row.status, "over");
     assert_eq!(rig.count("club_ratings").await, 0);
     assert_eq!(rig.count("rating_changes").await, 0);
@@ -444,15 +444,17 @@ async fn the_on_time_ratio_counts_the_clocks_moves_against_the_seat() {
     let club = rig.club(&[ann, bo]).await;
     let clock = per_move(2, OnTimeout::Move);
     let id = rig
-        .game(Some(club), "nationhood", json!({"target": 1}), &["Ann", "Bo"], Some(clock), 11)
+        .game(Some(club), "electoral-combat", json!({}), &["Ann", "Bo"], Some(clock), 4)
         .await;
-    let mut rng = bot_rng(&Seed::from_number(11));
+    let mut rng = bot_rng(&Seed::from_number(4));
     let mut own = vec![0i64; 2];
     for _ in 0..4 {
         own[rig.step(id, &mut rng).await.unwrap()] += 1;
     }
     // One seat's time runs out: the clock plays its turn, a move a tick.
-    let slow = rig.store.load(id).await.unwrap().game.active()[0];
+    let awaited = rig.store.load(id).await.unwrap().game.active();
+    assert_eq!(awaited.len(), 1, "one seat awaited when time runs out: {awaited:?}");
+    let slow = awaited[0];
     rig.clock.advance(Duration::days(3));
     let scheduler = Scheduler::new(rig.store.clone());
     let mut clock_moves = 0;
@@ -470,13 +472,13 @@ async fn the_on_time_ratio_counts_the_clocks_moves_against_the_seat() {
         own[seat] += rest[seat];
     }
     let accounts = [ann, bo];
-    let row = rig.rating(club, "nationhood", accounts[slow]).await.unwrap();
+    let row = rig.rating(club, "electoral-combat", accounts[slow]).await.unwrap();
     assert_eq!(
         (row.moves_on_time, row.moves),
         (own[slow], own[slow] + clock_moves),
         "{own:?}, {clock_moves} by the clock"
     );
-    let other = rig.rating(club, "nationhood", accounts[1 - slow]).await.unwrap();
+    let other = rig.rating(club, "electoral-combat", accounts[1 - slow]).await.unwrap();
     assert_eq!((other.moves_on_time, other.moves), (own[1 - slow], own[1 - slow]));
     assert_eq!(other.on_time_percent(), Some(100));
     assert!(row.on_time_percent().unwrap() < 100);
@@ -504,21 +506,21 @@ async fn two_games_ending_at_once_for_one_player_both_count() {
     );
     let club = rig.club(&[ann, bo, cy]).await;
     let first = rig
-        .game(Some(club), "nationhood", json!({"target": 1}), &["Ann", "Bo"], None, 11)
+        .game(Some(club), "electoral-combat", json!({}), &["Ann", "Bo"], None, 1)
         .await;
     let second = rig
-        .game(Some(club), "nationhood", json!({"target": 1}), &["Ann", "Cy"], None, 13)
+        .game(Some(club), "electoral-combat", json!({}), &["Ann", "Cy"], None, 2)
         .await;
     let last_first = rig
-        .play_to_last_move(first, &mut bot_rng(&Seed::from_number(11)))
+        .play_to_last_move(first, &mut bot_rng(&Seed::from_number(1)))
         .await;
     let last_second = rig
-        .play_to_last_move(second, &mut bot_rng(&Seed::from_number(13)))
+        .play_to_last_move(second, &mut bot_rng(&Seed::from_number(2)))
         .await;
     // Ann's rating row exists and is held by another transaction while both last moves go in.
     sqlx::query(
         "INSERT INTO club_ratings (club_id, kind, account_id, mu, sigma, rating, updated_at) \
-         VALUES ($1, 'nationhood', $2, 25, 25.0 / 3, 1000, $3)",
+         VALUES ($1, 'electoral-combat', $2, 25, 25.0 / 3, 1000, $3)",
     )
     .bind(club)
     .bind(ann)
@@ -550,7 +552,7 @@ async fn two_games_ending_at_once_for_one_player_both_count() {
     for handle in moves {
         handle.await.unwrap().expect("the last move is appended");
     }
-    let row = rig.rating(club, "nationhood", ann).await.unwrap();
+    let row = rig.rating(club, "electoral-combat", ann).await.unwrap();
     assert_eq!(row.games, 2, "{row:?}");
     // The second game rated started from what the first wrote.
     let changes: Vec<(f64, f64, f64, f64)> = sqlx::query_as(

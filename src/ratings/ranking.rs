@@ -53,7 +53,7 @@ fn rule(kind: &str) -> Option<(Partnerships, Order)> {
     match kind {
         // Two players, won or lost (or drawn: an Electoral College tie, Nationhood's hands
         // without a nation).
-        "electoral_combat" | "nationhood" | "votes_for_women" => {
+        "electoral-combat" | "nationhood" | "votes-for-women" => {
             Some((Partnerships::None, Order::Winners))
         }
         // Partners (North–South, East–West) as one side; four players without partnerships
@@ -154,15 +154,15 @@ mod tests {
 
     #[test]
     fn electoral_combat_a_win_a_tie_and_a_book_deal_with_fewer_votes() {
-        let won = rank("electoral_combat", 2, &outcome(&[1], &[200, 338]), alone).unwrap();
+        let won = rank("electoral-combat", 2, &outcome(&[1], &[200, 338]), alone).unwrap();
         assert_eq!(won.sides, vec![side(&[0], 2), side(&[1], 1)]);
         assert_eq!(won.result(&won.sides[0]), GameResult::Loss);
         assert_eq!(won.result(&won.sides[1]), GameResult::Win);
-        let tie = rank("electoral_combat", 2, &outcome(&[], &[269, 269]), alone).unwrap();
+        let tie = rank("electoral-combat", 2, &outcome(&[], &[269, 269]), alone).unwrap();
         assert_eq!(tie.sides, vec![side(&[0], 1), side(&[1], 1)]);
         assert_eq!(tie.result(&tie.sides[0]), GameResult::Draw);
         // Book Deal: the winner has fewer votes; the winner is first all the same.
-        let book = rank("electoral_combat", 2, &outcome(&[0], &[120, 300]), alone).unwrap();
+        let book = rank("electoral-combat", 2, &outcome(&[0], &[120, 300]), alone).unwrap();
         assert_eq!(book.sides, vec![side(&[0], 1), side(&[1], 2)]);
     }
 
@@ -177,7 +177,7 @@ mod tests {
     #[test]
     fn votes_for_women_by_the_winning_side_not_the_state_counts() {
         // The scores are states ratified and rejected, not one a seat.
-        let won = rank("votes_for_women", 2, &outcome(&[1], &[30, 13]), alone).unwrap();
+        let won = rank("votes-for-women", 2, &outcome(&[1], &[30, 13]), alone).unwrap();
         assert_eq!(won.sides, vec![side(&[0], 2), side(&[1], 1)]);
     }
 
