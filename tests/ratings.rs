@@ -240,30 +240,72 @@ async fn a_two_player_club_game_rates_both_players_as_worked_out_by_hand() {
     let (ann, bo) = (rig.account("Ann").await, rig.account("Bo").await);
     let club = rig.club(&[ann, bo]).await;
     let id = rig
-        .game(Some(club), "electoral-combat", json!({}), &["Ann", "Bo"], None, 1)
+        .game(
+            Some(club),
+            "electoral-combat",
+            json!({}),
+            &["Ann", "Bo"],
+            None,
+            1,
+        )
         .await;
-    let own = rig.play_out(id, 2, &mut bot_rng(&Seed::from_number(1))).await;
+    let own = rig
+        .play_out(id, 2, &mut bot_rng(&Seed::from_number(1)))
+        .await;
     let winners = rig.winners(id).await;
-    assert_eq!(winners.len(), 1, "this seed's game has a winner: {winners:?}");
-    let (winner, loser) = if winners[0] == 0 { (ann, bo) } else { (bo, ann) };
+    assert_eq!(
+        winners.len(),
+        1,
+        "this seed's game has a winner: {winners:?}"
+    );
+    let (winner, loser) = if winners[0] == 0 {
+        (ann, bo)
+    } else {
+        (bo, ann)
+    };
     let won = rig.rating(club, "electoral-combat", winner).await.unwrap();
     let lost = rig.rating(club, "electoral-combat", loser).await.unwrap();
     assert_rated(&won, TWO_WIN.0, TWO_WIN.1, TWO_WIN.2, (1, 0, 0));
     assert_rated(&lost, TWO_LOSS.0, TWO_LOSS.1, TWO_LOSS.2, (0, 1, 0));
     // Nobody's time ran out: every move of each was on time.
     let (win_seat, lose_seat) = (winners[0], 1 - winners[0]);
-    assert_eq!((won.moves_on_time, won.moves), (own[win_seat], own[win_seat]));
-    assert_eq!((lost.moves_on_time, lost.moves), (own[lose_seat], own[lose_seat]));
+    assert_eq!(
+        (won.moves_on_time, won.moves),
+        (own[win_seat], own[win_seat])
+    );
+    assert_eq!(
+        (lost.moves_on_time, lost.moves),
+        (own[lose_seat], own[lose_seat])
+    );
     assert_eq!(won.on_time_percent(), Some(100));
     // The standings, best first, and each one's history for the chart.
-    let standings = rig.store.club_standings(club, "electoral-combat", 0).await.unwrap();
-    let names: Vec<(i64, i32)> = standings.rows.iter().map(|r| (r.account_id, r.rating)).collect();
+    let standings = rig
+        .store
+        .club_standings(club, "electoral-combat", 0)
+        .await
+        .unwrap();
+    let names: Vec<(i64, i32)> = standings
+        .rows
+        .iter()
+        .map(|r| (r.account_id, r.rating))
+        .collect();
     assert_eq!(names, vec![(winner, 1138), (loser, 927)]);
     assert_eq!(standings.rows[0].position, 1);
     assert!(!standings.more);
-    let history = rig.store.rating_history(club, "electoral-combat", loser).await.unwrap();
+    let history = rig
+        .store
+        .rating_history(club, "electoral-combat", loser)
+        .await
+        .unwrap();
     assert_eq!(history.len(), 1);
-    assert_eq!((history[0].game_id, history[0].rating_before, history[0].rating_after), (id, 1000, 927));
+    assert_eq!(
+        (
+            history[0].game_id,
+            history[0].rating_before,
+            history[0].rating_after
+        ),
+        (id, 1000, 927)
+    );
     assert_eq!(history[0].result, postplay::store::GameResult::Loss);
     assert_eq!(history[0].place, 2);
     let chart = postplay::web::rating_chart::svg("Ann", "Electoral Combat", &history);
@@ -288,9 +330,17 @@ async fn a_whitehouse_partnership_rates_partners_as_one_side_as_worked_out_by_ha
     }
     let club = rig.club(&accounts).await;
     let id = rig
-        .game(Some(club), "whitehouse", json!({"target": 3}), &names, None, 1)
+        .game(
+            Some(club),
+            "whitehouse",
+            json!({"target": 3}),
+            &names,
+            None,
+            1,
+        )
         .await;
-    rig.play_out(id, 4, &mut bot_rng(&Seed::from_number(1))).await;
+    rig.play_out(id, 4, &mut bot_rng(&Seed::from_number(1)))
+        .await;
     let winners = rig.winners(id).await;
     assert_eq!(winners.len(), 2, "a partnership wins: {winners:?}");
     for (seat, &account) in accounts.iter().enumerate() {
@@ -320,9 +370,17 @@ async fn a_four_player_statehood_game_rates_by_final_points_as_worked_out_by_han
     }
     let club = rig.club(&accounts).await;
     let id = rig
-        .game(Some(club), "statehood", json!({"target": 15}), &names, None, 3)
+        .game(
+            Some(club),
+            "statehood",
+            json!({"target": 15}),
+            &names,
+            None,
+            3,
+        )
         .await;
-    rig.play_out(id, 4, &mut bot_rng(&Seed::from_number(3))).await;
+    rig.play_out(id, 4, &mut bot_rng(&Seed::from_number(3)))
+        .await;
     let scores = {
         let loaded = rig.store.load(id).await.unwrap();
         loaded.game.outcome().unwrap().scores
@@ -330,18 +388,35 @@ async fn a_four_player_statehood_game_rates_by_final_points_as_worked_out_by_han
     let mut sorted = scores.clone();
     sorted.sort_unstable();
     sorted.dedup();
-    assert_eq!(sorted.len(), 4, "this seed's scores are all different: {scores:?}");
-    let expected = [(32.90569, 1416), (27.63523, 1205), (22.36477, 994), (17.09431, 784)];
+    assert_eq!(
+        sorted.len(),
+        4,
+        "this seed's scores are all different: {scores:?}"
+    );
+    let expected = [
+        (32.90569, 1416),
+        (27.63523, 1205),
+        (22.36477, 994),
+        (17.09431, 784),
+    ];
     for (seat, &account) in accounts.iter().enumerate() {
         let place = scores.iter().filter(|&&s| s > scores[seat]).count();
         let row = rig.rating(club, "statehood", account).await.unwrap();
         let record = if place == 0 { (1, 0, 0) } else { (0, 1, 0) };
         let (mu, shown) = expected[place];
         assert_rated(&row, mu, 7.50122, shown, record);
-        let history = rig.store.rating_history(club, "statehood", account).await.unwrap();
+        let history = rig
+            .store
+            .rating_history(club, "statehood", account)
+            .await
+            .unwrap();
         assert_eq!(history[0].place, place as i32 + 1);
     }
-    let standings = rig.store.club_standings(club, "statehood", 0).await.unwrap();
+    let standings = rig
+        .store
+        .club_standings(club, "statehood", 0)
+        .await
+        .unwrap();
     let shown: Vec<i32> = standings.rows.iter().map(|r| r.rating).collect();
     assert_eq!(shown, vec![1416, 1205, 994, 784]);
     rig.db.drop().await;
@@ -370,11 +445,19 @@ async fn cancelled_games_and_games_of_no_club_are_not_rated() {
     let outside = rig
         .game(None, "electoral-combat", json!({}), &["Ann", "Bo"], None, 2)
         .await;
-    rig.play_out(outside, 2, &mut bot_rng(&Seed::from_number(2))).await;
+    rig.play_out(outside, 2, &mut bot_rng(&Seed::from_number(2)))
+        .await;
     assert_eq!(rig.store.load(outside).await.unwrap().row.status, "over");
     assert_eq!(rig.count("club_ratings").await, 0);
     assert_eq!(rig.count("rating_changes").await, 0);
-    assert!(rig.store.club_standings(club, "nationhood", 0).await.unwrap().rows.is_empty());
+    assert!(
+        rig.store
+            .club_standings(club, "nationhood", 0)
+            .await
+            .unwrap()
+            .rows
+            .is_empty()
+    );
     rig.db.drop().await;
 }
 
@@ -385,7 +468,14 @@ async fn a_game_where_a_seat_never_moved_is_not_rated() {
     let club = rig.club(&[ann, bo]).await;
     let clock = per_move(2, OnTimeout::Forfeit);
     let id = rig
-        .game(Some(club), "nationhood", json!({}), &["Ann", "Bo"], Some(clock), 7)
+        .game(
+            Some(club),
+            "nationhood",
+            json!({}),
+            &["Ann", "Bo"],
+            Some(clock),
+            7,
+        )
         .await;
     // The first player moves until it is the other's turn; the other never moves and
     // forfeits on time.
@@ -397,7 +487,11 @@ async fn a_game_where_a_seat_never_moved_is_not_rated() {
     rig.clock.advance(Duration::days(3));
     let tick = Scheduler::new(rig.store.clone()).tick().await.unwrap();
     assert_eq!(tick.timeouts, 1);
-    assert_eq!(rig.winners(id).await, vec![first], "the idle seat forfeited");
+    assert_eq!(
+        rig.winners(id).await,
+        vec![first],
+        "the idle seat forfeited"
+    );
     assert_eq!(rig.count("club_ratings").await, 0);
     assert_eq!(rig.count("rating_changes").await, 0);
     rig.db.drop().await;
@@ -410,7 +504,14 @@ async fn a_forfeit_on_time_is_rated_a_loss_and_counts_against_the_on_time_ratio(
     let club = rig.club(&[ann, bo]).await;
     let clock = per_move(2, OnTimeout::Forfeit);
     let id = rig
-        .game(Some(club), "nationhood", json!({}), &["Ann", "Bo"], Some(clock), 9)
+        .game(
+            Some(club),
+            "nationhood",
+            json!({}),
+            &["Ann", "Bo"],
+            Some(clock),
+            9,
+        )
         .await;
     let mut rng = bot_rng(&Seed::from_number(9));
     let mut own = [0i64; 2];
@@ -422,14 +523,23 @@ async fn a_forfeit_on_time_is_rated_a_loss_and_counts_against_the_on_time_ratio(
     let tick = Scheduler::new(rig.store.clone()).tick().await.unwrap();
     assert_eq!(tick.timeouts, 1, "the forfeit");
     let accounts = [ann, bo];
-    let lost = rig.rating(club, "nationhood", accounts[late]).await.unwrap();
-    let won = rig.rating(club, "nationhood", accounts[1 - late]).await.unwrap();
+    let lost = rig
+        .rating(club, "nationhood", accounts[late])
+        .await
+        .unwrap();
+    let won = rig
+        .rating(club, "nationhood", accounts[1 - late])
+        .await
+        .unwrap();
     // A forfeit is a two-player loss like any other (numbers as in the first test).
     assert_rated(&lost, TWO_LOSS.0, TWO_LOSS.1, TWO_LOSS.2, (0, 1, 0));
     assert_rated(&won, TWO_WIN.0, TWO_WIN.1, TWO_WIN.2, (1, 0, 0));
     // The forfeit is one move not made before its deadline.
     assert_eq!((lost.moves_on_time, lost.moves), (own[late], own[late] + 1));
-    assert_eq!((won.moves_on_time, won.moves), (own[1 - late], own[1 - late]));
+    assert_eq!(
+        (won.moves_on_time, won.moves),
+        (own[1 - late], own[1 - late])
+    );
     assert_eq!(
         lost.on_time_percent(),
         Some(own[late] * 100 / (own[late] + 1))
@@ -444,7 +554,14 @@ async fn the_on_time_ratio_counts_the_clocks_moves_against_the_seat() {
     let club = rig.club(&[ann, bo]).await;
     let clock = per_move(2, OnTimeout::Move);
     let id = rig
-        .game(Some(club), "electoral-combat", json!({}), &["Ann", "Bo"], Some(clock), 4)
+        .game(
+            Some(club),
+            "electoral-combat",
+            json!({}),
+            &["Ann", "Bo"],
+            Some(clock),
+            4,
+        )
         .await;
     let mut rng = bot_rng(&Seed::from_number(4));
     let mut own = vec![0i64; 2];
@@ -453,7 +570,11 @@ async fn the_on_time_ratio_counts_the_clocks_moves_against_the_seat() {
     }
     // One seat's time runs out: the clock plays its turn, a move a tick.
     let awaited = rig.store.load(id).await.unwrap().game.active();
-    assert_eq!(awaited.len(), 1, "one seat awaited when time runs out: {awaited:?}");
+    assert_eq!(
+        awaited.len(),
+        1,
+        "one seat awaited when time runs out: {awaited:?}"
+    );
     let slow = awaited[0];
     rig.clock.advance(Duration::days(3));
     let scheduler = Scheduler::new(rig.store.clone());
@@ -472,14 +593,23 @@ async fn the_on_time_ratio_counts_the_clocks_moves_against_the_seat() {
         own[seat] += rest[seat];
     }
     let accounts = [ann, bo];
-    let row = rig.rating(club, "electoral-combat", accounts[slow]).await.unwrap();
+    let row = rig
+        .rating(club, "electoral-combat", accounts[slow])
+        .await
+        .unwrap();
     assert_eq!(
         (row.moves_on_time, row.moves),
         (own[slow], own[slow] + clock_moves),
         "{own:?}, {clock_moves} by the clock"
     );
-    let other = rig.rating(club, "electoral-combat", accounts[1 - slow]).await.unwrap();
-    assert_eq!((other.moves_on_time, other.moves), (own[1 - slow], own[1 - slow]));
+    let other = rig
+        .rating(club, "electoral-combat", accounts[1 - slow])
+        .await
+        .unwrap();
+    assert_eq!(
+        (other.moves_on_time, other.moves),
+        (own[1 - slow], own[1 - slow])
+    );
     assert_eq!(other.on_time_percent(), Some(100));
     assert!(row.on_time_percent().unwrap() < 100);
     rig.db.drop().await;
@@ -506,10 +636,24 @@ async fn two_games_ending_at_once_for_one_player_both_count() {
     );
     let club = rig.club(&[ann, bo, cy]).await;
     let first = rig
-        .game(Some(club), "electoral-combat", json!({}), &["Ann", "Bo"], None, 1)
+        .game(
+            Some(club),
+            "electoral-combat",
+            json!({}),
+            &["Ann", "Bo"],
+            None,
+            1,
+        )
         .await;
     let second = rig
-        .game(Some(club), "electoral-combat", json!({}), &["Ann", "Cy"], None, 2)
+        .game(
+            Some(club),
+            "electoral-combat",
+            json!({}),
+            &["Ann", "Cy"],
+            None,
+            2,
+        )
         .await;
     let last_first = rig
         .play_to_last_move(first, &mut bot_rng(&Seed::from_number(1)))
@@ -529,24 +673,24 @@ async fn two_games_ending_at_once_for_one_player_both_count() {
     .await
     .unwrap();
     let mut blocker = rig.db.store.pool().begin().await.unwrap();
-    sqlx::query(
-        "SELECT 1 FROM club_ratings WHERE club_id = $1 AND account_id = $2 FOR UPDATE",
-    )
-    .bind(club)
-    .bind(ann)
-    .execute(&mut *blocker)
-    .await
-    .unwrap();
+    sqlx::query("SELECT 1 FROM club_ratings WHERE club_id = $1 AND account_id = $2 FOR UPDATE")
+        .bind(club)
+        .bind(ann)
+        .execute(&mut *blocker)
+        .await
+        .unwrap();
     let moves = [(first, last_first), (second, last_second)].map(|(id, (seat, command, head))| {
         let store = rig.store.clone();
         actix_web::rt::spawn(async move { store.submit(id, seat, &command, Some(head)).await })
     });
-    common::wait::until("both last moves to wait on Ann's rating", common::wait::PATIENCE, async || {
-        match waiting_on_locks(&rig.db).await {
+    common::wait::until(
+        "both last moves to wait on Ann's rating",
+        common::wait::PATIENCE,
+        async || match waiting_on_locks(&rig.db).await {
             2 => Ok(()),
             n => Err(format!("{n} waiting")),
-        }
-    })
+        },
+    )
     .await;
     blocker.commit().await.unwrap();
     for handle in moves {
@@ -566,9 +710,16 @@ async fn two_games_ending_at_once_for_one_player_both_count() {
     let (a, b) = (changes[0], changes[1]);
     let in_order = (close(b.0, a.2) && close(b.1, a.3)) as usize;
     let other_order = (close(a.0, b.2) && close(a.1, b.3)) as usize;
-    assert_eq!(in_order + other_order, 1, "one game followed the other: {changes:?}");
+    assert_eq!(
+        in_order + other_order,
+        1,
+        "one game followed the other: {changes:?}"
+    );
     let last = if in_order == 1 { b } else { a };
-    assert!(close(row.mu, last.2) && close(row.sigma, last.3), "{row:?} {changes:?}");
+    assert!(
+        close(row.mu, last.2) && close(row.sigma, last.3),
+        "{row:?} {changes:?}"
+    );
     let first_before = if in_order == 1 { a } else { b };
     assert!(close(first_before.0, 25.0) && close(first_before.1, 25.0 / 3.0));
     rig.db.drop().await;

@@ -37,8 +37,9 @@ pub enum Unrated {
     NeverMoved(Seat),
 }
 
-/// Whether a finished game with these seats is rated, before its club and kind are asked:
-/// every seat held by its own account, and every seat moved at least once.
+/// Whether a finished game with these seats is rated: every seat held by an account of its
+/// own, and every seat moved at least once. (`store::ratings::rating_facts` repeats this rule
+/// in SQL, so that no rating row is made for a game that is not rated.)
 pub fn check_seats(seats: &[SeatPlay]) -> Result<Vec<i64>, Unrated> {
     let mut accounts = Vec::with_capacity(seats.len());
     for play in seats {
@@ -93,31 +94,33 @@ async fn rate(
     if entry.by_organiser() {
         return Ok(Err(Unrated::Cancelled));
     }
-    let game_id = entry.row.id;
-    let Some(club_id) = stored::club_of(tx, game_id).await? else {
-        return Ok(Err(Unrated::NoClub));
-    };
     let Some(ranking) = ranking::of_match(entry.game) else {
         return Ok(Err(Unrated::KindNotRated));
     };
-    let seats = stored::seat_plays(tx, game_id).await?;
+    let game_id = entry.row.id;
+    let kind = entry.game.game_id();
+    let start = (NEWCOMER.mu, NEWCOMER.sigma, NEWCOMER.shown());
+    let Some((club_id, seats)) = stored::rating_facts(tx, game_id, kind, start, entry.at).await?
+    else {
+        return Ok(Err(Unrated::NoClub));
+    };
     let accounts = match check_seats(&seats) {
         Ok(accounts) => accounts,
         Err(why) => return Ok(Err(why)),
     };
-    let kind = entry.game.game_id();
-    let start = (NEWCOMER.mu, NEWCOMER.sigma, NEWCOMER.shown());
-    let locked = stored::lock_ratings(tx, club_id, kind, &accounts, start, entry.at).await?;
-    let skill_of = |seat: Seat| {
-        locked
-            .iter()
-            .find(|r| r.account_id == accounts[seat])
-            .map_or(NEWCOMER, |r| Skill {
-                mu: r.mu,
-                sigma: r.sigma,
-            })
-    };
-    let changes = changes(&ranking, &seats, &accounts, skill_of);
+    let mut skills = Vec::with_capacity(seats.len());
+    for play in &seats {
+        let Some((mu, sigma)) = play.skill else {
+            tracing::error!(
+                game = game_id,
+                seat = play.seat,
+                "a rated seat's rating was not read"
+            );
+            return Ok(Err(Unrated::NoAccount(play.seat)));
+        };
+        skills.push(Skill { mu, sigma });
+    }
+    let changes = changes(&ranking, &seats, &accounts, |seat| skills[seat]);
     stored::save_changes(tx, club_id, kind, game_id, &changes, entry.at).await?;
     tracing::info!(game = game_id, club = club_id, kind, "club game rated");
     Ok(Ok(()))
@@ -133,7 +136,12 @@ fn changes(
     let before: Vec<(Vec<Skill>, usize)> = ranking
         .sides
         .iter()
-        .map(|side| (side.seats.iter().map(|&s| skill_of(s)).collect(), side.place))
+        .map(|side| {
+            (
+                side.seats.iter().map(|&s| skill_of(s)).collect(),
+                side.place,
+            )
+        })
         .collect();
     let after = system::update(&before);
     let mut changes = Vec::with_capacity(seats.len());
@@ -167,6 +175,7 @@ mod tests {
             account_id: account,
             on_time,
             late,
+            skill: None,
         }
     }
 

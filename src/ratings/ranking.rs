@@ -77,7 +77,9 @@ enum Partnerships {
 /// The ranking of the finished `game`; `None` when it is not over or its kind is not rated.
 pub fn of_match(game: &dyn DynMatch) -> Option<Ranking> {
     let outcome = game.outcome()?;
-    rank(game.game_id(), game.seats(), &outcome, |seat| game.partners(seat))
+    rank(game.game_id(), game.seats(), &outcome, |seat| {
+        game.partners(seat)
+    })
 }
 
 /// The ranking of a game of `kind` with `seats` seats that ended with `outcome`, with each
@@ -96,7 +98,11 @@ pub fn rank(
         }
         let mut side = vec![seat];
         if partnerships == Partnerships::Game {
-            side.extend(partners(seat).into_iter().filter(|&p| p < seats && p != seat));
+            side.extend(
+                partners(seat)
+                    .into_iter()
+                    .filter(|&p| p < seats && p != seat),
+            );
         }
         side.sort_unstable();
         side.dedup();
@@ -192,7 +198,13 @@ mod tests {
         assert_eq!(ranking.result(&ranking.sides[1]), GameResult::Loss);
         // A finished partnership game: both partners carry their side's score.
         let partners = |s: Seat| vec![(s + 2) % 4];
-        let ended = rank("whitehouse", 4, &outcome(&[1, 3], &[-2, 7, -2, 7]), partners).unwrap();
+        let ended = rank(
+            "whitehouse",
+            4,
+            &outcome(&[1, 3], &[-2, 7, -2, 7]),
+            partners,
+        )
+        .unwrap();
         assert_eq!(ended.sides, vec![side(&[0, 2], 2), side(&[1, 3], 1)]);
     }
 
@@ -201,7 +213,10 @@ mod tests {
         let game = find_game("whitehouse").unwrap();
         let options = json!({"partnership": false});
         let started = game.new_match(&options, 4, Seed::from_number(3)).unwrap();
-        assert!(started.partners(0).is_empty(), "no partners without the option");
+        assert!(
+            started.partners(0).is_empty(),
+            "no partners without the option"
+        );
         let partners = |s: Seat| started.partners(s);
         let ended = rank("whitehouse", 4, &outcome(&[2], &[3, -1, 8, 3]), partners).unwrap();
         assert_eq!(
@@ -218,7 +233,10 @@ mod tests {
             vec![side(&[0], 3), side(&[1], 2), side(&[2], 4), side(&[3], 1)]
         );
         let tied = rank("statehood", 3, &outcome(&[0], &[60, 20, 20]), alone).unwrap();
-        assert_eq!(tied.sides, vec![side(&[0], 1), side(&[1], 2), side(&[2], 2)]);
+        assert_eq!(
+            tied.sides,
+            vec![side(&[0], 1), side(&[1], 2), side(&[2], 2)]
+        );
         assert_eq!(tied.result(&tied.sides[2]), GameResult::Loss);
         // A forfeit: every other player is named a winner, the forfeiter is last.
         let game = find_game("statehood").unwrap();

@@ -1,7 +1,7 @@
 //! Club ratings in the database (migration 0018): what a finished club game's rating needs to
-//! know of its seats, the rows its update locks and writes (inside the last entry's
-//! transaction, for `crate::ratings`, which owns the rules), and what the club's pages read:
-//! standings and a member's history.
+//! know, read and locked in one statement, and its changes written in one (inside the last
+//! entry's transaction, for `crate::ratings`, which owns the rules); and what the club's pages
+//! read: standings and a member's history.
 
 use super::Store;
 use crate::engine::Seat;
@@ -49,8 +49,8 @@ impl GameResult {
     }
 }
 
-/// A seat of a finished game, as its rating sees it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A seat of a finished club game, as its rating sees it.
+#[derive(Debug, Clone, PartialEq)]
 pub struct SeatPlay {
     /// The seat.
     pub seat: Seat,
@@ -61,6 +61,9 @@ pub struct SeatPlay {
     pub on_time: i64,
     /// Its moves the clock made because its time ran out (timeout moves and a forfeit).
     pub late: i64,
+    /// Its account's rating in the club's game (mu, sigma), locked until the transaction
+    /// ends; `None` when the game is not to be rated (see [`rating_facts`]).
+    pub skill: Option<(f64, f64)>,
 }
 
 impl SeatPlay {
@@ -70,98 +73,76 @@ impl SeatPlay {
     }
 }
 
-/// The club a game belongs to, if any.
-pub async fn club_of(tx: &mut PgConnection, game_id: i64) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT club_id FROM games WHERE id = $1")
-        .bind(game_id)
-        .fetch_one(tx)
-        .await
-}
-
-/// Every seat of a game with its holder and its moves counted from the log's marks: a
-/// seat's own moves (`made_by` empty) less its undos, and its standing orders' moves, are on
-/// time (a seat's own move after its deadline is refused by the clock); the clock's entries
-/// for it are late. Moves played for a seat because they were its only possible move
+/// What rating a finished club game needs, in one statement: its club, and each seat's
+/// holder, moves counted from the log's marks and rating. `None` for a game of no club.
+///
+/// Moves: a seat's own (`made_by` empty) less its undos, and its standing orders' moves, are
+/// on time (a seat's own move after its deadline is refused by the clock); the clock's
+/// entries for it are late; moves played for it because they were its only possible move
 /// (`auto`) are neither: the seat decided nothing.
-pub async fn seat_plays(tx: &mut PgConnection, game_id: i64) -> Result<Vec<SeatPlay>, sqlx::Error> {
-    let rows = sqlx::query(
-        "SELECT s.seat, s.account_id, \
-         coalesce(c.own, 0) - coalesce(c.undone, 0) + coalesce(c.standing, 0) AS on_time, \
-         coalesce(c.late, 0) AS late \
-         FROM seats s LEFT JOIN ( \
-           SELECT seat, count(*) FILTER (WHERE made_by IS NULL) AS own, \
-                  count(*) FILTER (WHERE made_by = 'undo') AS undone, \
-                  count(*) FILTER (WHERE made_by = 'standing') AS standing, \
-                  count(*) FILTER (WHERE made_by = 'clock') AS late \
-           FROM commands WHERE game_id = $1 GROUP BY seat) c ON c.seat = s.seat \
-         WHERE s.game_id = $1 ORDER BY s.seat",
-    )
-    .bind(game_id)
-    .fetch_all(tx)
-    .await?;
-    rows.iter()
-        .map(|row| {
-            Ok(SeatPlay {
-                seat: row.try_get::<i32, _>("seat")? as Seat,
-                account_id: row.try_get("account_id")?,
-                on_time: row.try_get::<i64, _>("on_time")?.max(0),
-                late: row.try_get("late")?,
-            })
-        })
-        .collect()
-}
-
-/// A rating as stored: mean, deviation.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct StoredSkill {
-    /// The account.
-    pub account_id: i64,
-    /// Mu.
-    pub mu: f64,
-    /// Sigma.
-    pub sigma: f64,
-}
-
-/// The ratings of `accounts` in a club's game, made with `start` (mu, sigma, shown) for those
-/// who have none, each row locked until the transaction ends: a game ending at the same time
-/// for the same player waits and then reads what this one wrote. Rows are taken in account
-/// order, so two games never wait on each other.
-pub async fn lock_ratings(
+///
+/// Ratings: when every seat is held by an account of its own and moved (the rule
+/// `ratings::effects::check_seats` applies, repeated here so no row is made for a game that
+/// is not rated), each account's row is made at `start` (mu, sigma, shown) if missing and
+/// locked until the transaction ends, in account order: a game ending at the same time for
+/// the same player waits, then reads what this one wrote, and two games never wait on each
+/// other.
+pub async fn rating_facts(
     tx: &mut PgConnection,
-    club_id: i64,
+    game_id: i64,
     kind: &str,
-    accounts: &[i64],
     start: (f64, f64, i32),
     at: DateTime<Utc>,
-) -> Result<Vec<StoredSkill>, sqlx::Error> {
-    let mut sorted = accounts.to_vec();
-    sorted.sort_unstable();
-    sorted.dedup();
+) -> Result<Option<(i64, Vec<SeatPlay>)>, sqlx::Error> {
     let rows = sqlx::query(
-        "INSERT INTO club_ratings (club_id, kind, account_id, mu, sigma, rating, updated_at) \
-         SELECT $1, $2, a.id, $4, $5, $6, $7 FROM unnest($3::bigint[]) WITH ORDINALITY AS a(id, n) \
-         ORDER BY a.n \
-         ON CONFLICT (club_id, kind, account_id) DO UPDATE SET updated_at = club_ratings.updated_at \
-         RETURNING account_id, mu, sigma",
+        "WITH g AS (SELECT club_id FROM games WHERE id = $1 AND club_id IS NOT NULL), \
+         c AS (SELECT seat, \
+                 count(*) FILTER (WHERE made_by IS NULL) - count(*) FILTER (WHERE made_by = 'undo') \
+                 + count(*) FILTER (WHERE made_by = 'standing') AS on_time, \
+                 count(*) FILTER (WHERE made_by = 'clock') AS late \
+               FROM commands WHERE game_id = $1 AND EXISTS (SELECT 1 FROM g) GROUP BY seat), \
+         p AS (SELECT s.seat, s.account_id, coalesce(c.on_time, 0) AS on_time, \
+                 coalesce(c.late, 0) AS late \
+               FROM seats s LEFT JOIN c ON c.seat = s.seat \
+               WHERE s.game_id = $1 AND EXISTS (SELECT 1 FROM g)), \
+         r AS (INSERT INTO club_ratings (club_id, kind, account_id, mu, sigma, rating, updated_at) \
+               SELECT g.club_id, $2, p.account_id, $3, $4, $5, $6 FROM g, p \
+               WHERE NOT EXISTS (SELECT 1 FROM p WHERE account_id IS NULL OR on_time <= 0) \
+                 AND (SELECT count(DISTINCT account_id) FROM p) = (SELECT count(*) FROM p) \
+               ORDER BY p.account_id \
+               ON CONFLICT (club_id, kind, account_id) \
+                 DO UPDATE SET updated_at = club_ratings.updated_at \
+               RETURNING account_id, mu, sigma) \
+         SELECT g.club_id, p.seat, p.account_id, p.on_time, p.late, r.mu, r.sigma \
+         FROM g CROSS JOIN p LEFT JOIN r ON r.account_id = p.account_id ORDER BY p.seat",
     )
-    .bind(club_id)
+    .bind(game_id)
     .bind(kind)
-    .bind(&sorted)
     .bind(start.0)
     .bind(start.1)
     .bind(start.2)
     .bind(at)
     .fetch_all(tx)
     .await?;
-    rows.iter()
+    let Some(first) = rows.first() else {
+        return Ok(None);
+    };
+    let club_id: i64 = first.try_get("club_id")?;
+    let seats = rows
+        .iter()
         .map(|row| {
-            Ok(StoredSkill {
+            let mu: Option<f64> = row.try_get("mu")?;
+            let sigma: Option<f64> = row.try_get("sigma")?;
+            Ok(SeatPlay {
+                seat: row.try_get::<i32, _>("seat")? as Seat,
                 account_id: row.try_get("account_id")?,
-                mu: row.try_get("mu")?,
-                sigma: row.try_get("sigma")?,
+                on_time: row.try_get::<i64, _>("on_time")?.max(0),
+                late: row.try_get("late")?,
+                skill: mu.zip(sigma),
             })
         })
-        .collect()
+        .collect::<Result<_, sqlx::Error>>()?;
+    Ok(Some((club_id, seats)))
 }
 
 /// One player's change of rating by one game.
@@ -185,8 +166,8 @@ pub struct RatingChange {
     pub moves: i64,
 }
 
-/// Writes a rated game's changes: each player's club rating and counts, and the game's row
-/// in each player's history. The rows must be locked ([`lock_ratings`]).
+/// Writes a rated game's changes in one statement: each player's club rating and counts, and
+/// the game's row in each player's history. The rows must be locked ([`rating_facts`]).
 pub async fn save_changes(
     tx: &mut PgConnection,
     club_id: i64,
@@ -205,36 +186,21 @@ pub async fn save_changes(
     let on_time: Vec<i64> = changes.iter().map(|c| c.moves_on_time).collect();
     let moves: Vec<i64> = changes.iter().map(|c| c.moves).collect();
     sqlx::query(
-        "UPDATE club_ratings r SET mu = c.mu, sigma = c.sigma, rating = c.rating, \
-         games = r.games + 1, wins = r.wins + (c.result = 'win')::int, \
-         losses = r.losses + (c.result = 'loss')::int, draws = r.draws + (c.result = 'draw')::int, \
-         moves_on_time = r.moves_on_time + c.on_time, moves = r.moves + c.moves, updated_at = $10 \
-         FROM unnest($3::bigint[], $4::float8[], $5::float8[], $6::int[], $7::text[], $8::bigint[], $9::bigint[]) \
-           AS c(account_id, mu, sigma, rating, result, on_time, moves) \
-         WHERE r.club_id = $1 AND r.kind = $2 AND r.account_id = c.account_id",
-    )
-    .bind(club_id)
-    .bind(kind)
-    .bind(&accounts)
-    .bind(column(&|c| c.after.0))
-    .bind(column(&|c| c.after.1))
-    .bind(&shown_after)
-    .bind(&results)
-    .bind(&on_time)
-    .bind(&moves)
-    .bind(at)
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query(
-        "INSERT INTO rating_changes (game_id, account_id, club_id, kind, seat, place, result, \
-         mu_before, sigma_before, rating_before, mu_after, sigma_after, rating_after, \
-         moves_on_time, moves, rated_at) \
-         SELECT $1, c.account_id, $2, $3, c.seat, c.place, c.result, c.mu_b, c.sigma_b, c.rating_b, \
-         c.mu_a, c.sigma_a, c.rating_a, c.on_time, c.moves, $16 \
-         FROM unnest($4::bigint[], $5::int[], $6::int[], $7::text[], $8::float8[], $9::float8[], \
-           $10::int[], $11::float8[], $12::float8[], $13::int[], $14::bigint[], $15::bigint[]) \
+        "WITH c AS (SELECT * FROM unnest($4::bigint[], $5::int[], $6::int[], $7::text[], \
+           $8::float8[], $9::float8[], $10::int[], $11::float8[], $12::float8[], $13::int[], \
+           $14::bigint[], $15::bigint[]) \
            AS c(account_id, seat, place, result, mu_b, sigma_b, rating_b, mu_a, sigma_a, rating_a, \
-                on_time, moves)",
+                on_time, moves)), \
+         u AS (UPDATE club_ratings r SET mu = c.mu_a, sigma = c.sigma_a, rating = c.rating_a, \
+           games = r.games + 1, wins = r.wins + (c.result = 'win')::int, \
+           losses = r.losses + (c.result = 'loss')::int, draws = r.draws + (c.result = 'draw')::int, \
+           moves_on_time = r.moves_on_time + c.on_time, moves = r.moves + c.moves, updated_at = $16 \
+           FROM c WHERE r.club_id = $2 AND r.kind = $3 AND r.account_id = c.account_id) \
+         INSERT INTO rating_changes (game_id, account_id, club_id, kind, seat, place, result, \
+           mu_before, sigma_before, rating_before, mu_after, sigma_after, rating_after, \
+           moves_on_time, moves, rated_at) \
+         SELECT $1, c.account_id, $2, $3, c.seat, c.place, c.result, c.mu_b, c.sigma_b, c.rating_b, \
+           c.mu_a, c.sigma_a, c.rating_a, c.on_time, c.moves, $16 FROM c",
     )
     .bind(game_id)
     .bind(club_id)
@@ -252,7 +218,7 @@ pub async fn save_changes(
     .bind(&on_time)
     .bind(&moves)
     .bind(at)
-    .execute(&mut *tx)
+    .execute(tx)
     .await?;
     Ok(())
 }
@@ -447,9 +413,8 @@ impl Store {
                     game_id: row.try_get("game_id")?,
                     at: row.try_get("rated_at")?,
                     place: row.try_get("place")?,
-                    result: GameResult::parse(&word).ok_or_else(|| {
-                        sqlx::Error::Decode(format!("no result {word:?}").into())
-                    })?,
+                    result: GameResult::parse(&word)
+                        .ok_or_else(|| sqlx::Error::Decode(format!("no result {word:?}").into()))?,
                     rating_before: row.try_get("rating_before")?,
                     rating_after: row.try_get("rating_after")?,
                 })

@@ -147,7 +147,11 @@ mod tests {
     #[test]
     fn one_game_and_no_game() {
         assert_eq!(svg("Ann", "Statehood", &[]), "");
-        let flat = svg("Ann", "Statehood", &[point(1, GameResult::Draw, 1000, 1000)]);
+        let flat = svg(
+            "Ann",
+            "Statehood",
+            &[point(1, GameResult::Draw, 1000, 1000)],
+        );
         let line = polyline(&flat);
         assert_eq!(line.len(), 2);
         assert!(line.iter().all(|(x, y)| x.is_finite() && y.is_finite()));
