@@ -15,6 +15,7 @@ pub mod leagues;
 pub mod logging;
 pub mod mail;
 pub mod pg;
+pub mod ratings;
 pub mod startup;
 pub mod store;
 pub mod time;

@@ -6,18 +6,20 @@ use crate::clock::ClockEffects;
 use crate::config::Config;
 use crate::mail::outbox::MailEffects;
 use crate::pg::PrivateCluster;
+use crate::ratings::RatingEffects;
 use crate::store::Store;
 use crate::time::{Clock, SystemClock};
 use sqlx::postgres::PgPool;
 use std::sync::Arc;
 
-/// The service's store on `pool`: `clock` for "now", the clock's and mail's effects in every
-/// transaction.
+/// The service's store on `pool`: `clock` for "now", the clock's, mail's and ratings' effects
+/// in every transaction.
 pub fn store_on(pool: PgPool, clock: Arc<dyn Clock>) -> Store {
     Store::from_pool(pool)
         .with_clock(clock)
         .with_effect(Arc::new(ClockEffects))
         .with_effect(Arc::new(MailEffects))
+        .with_effect(Arc::new(RatingEffects))
 }
 
 /// The store of the configured database: DATABASE_URL, or the private cluster (started here

@@ -13,6 +13,7 @@ mod history;
 mod messages;
 mod my_games;
 mod orders;
+pub mod ratings;
 mod seat_keys;
 mod sign_in;
 mod table_start;
@@ -39,6 +40,7 @@ pub use messages::{
 };
 pub use my_games::{MAX_FINISHED, MyGame, MyGames, Standing};
 pub use orders::OrderError;
+pub use ratings::{GameResult, RatingPoint, RatingRow, StandingsPage};
 pub use seat_keys::{ENDED_LINKS_KEPT, Handover, Rekeyed, SeatKeys, TakeUp};
 pub use sign_in::{
     LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem, PendingSignIn, SIGN_IN_MINUTES,

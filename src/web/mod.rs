@@ -23,6 +23,7 @@ mod orders;
 mod pages;
 mod protect;
 mod public;
+pub mod rating_chart;
 pub mod render;
 mod rules;
 pub mod session;
