@@ -379,6 +379,17 @@ async fn load(state: &AppState, id: i64) -> Result<Table, WebError> {
     state.store.table(id).await?.ok_or(WebError::NotFound)
 }
 
+/// The table as `reader` may reach it by its id: 404, as for no table, when it is unlisted and
+/// the reader is neither its creator nor seated or invited at it (ids are sequential).
+async fn load_for(state: &AppState, id: i64, reader: Option<&Account>) -> Result<Table, WebError> {
+    let table = load(state, id).await?;
+    if state.store.may_see_table(&table, reader).await? {
+        Ok(table)
+    } else {
+        Err(WebError::NotFound)
+    }
+}
+
 /// `GET /lobby/{id}`: a table, its places, and what the reader may do.
 pub async fn table(
     req: HttpRequest,
@@ -386,7 +397,7 @@ pub async fn table(
     who: MaybeSignedIn,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, WebError> {
-    let table = load(&state, *id).await?;
+    let table = load_for(&state, *id, who.0.as_ref()).await?;
     let (token, cookie) = csrf::token_for(&req);
     let page = table_page(&state, &table, who.0.as_ref(), token)?;
     let mut response = html(StatusCode::OK, page)?;
@@ -450,6 +461,7 @@ pub async fn join(
                 .map_err(|_| WebError::BadRequest("no such seat".into()))?,
         ),
     };
+    load_for(&state, id, Some(&account)).await?;
     match state.store.join_table(id, &account, position).await {
         Ok(_) => Ok(see_other(format!("/lobby/{id}"))),
         Err(e) => refused(&req, &state, id, &account, e).await,
@@ -469,7 +481,10 @@ pub async fn leave(
         Ok(signed) => signed,
         Err(redirect) => return Ok(redirect),
     };
+    let table = load_for(&state, id, Some(&account)).await?;
     match state.store.leave_table(id, &account).await {
+        // An unlisted table's page no longer opens to whoever left it.
+        Ok(()) if table.unlisted => Ok(see_other("/me".to_string())),
         Ok(()) => Ok(see_other(format!("/lobby/{id}"))),
         Err(e) => refused(&req, &state, id, &account, e).await,
     }
@@ -488,6 +503,7 @@ pub async fn cancel(
         Ok(signed) => signed,
         Err(redirect) => return Ok(redirect),
     };
+    load_for(&state, id, Some(&account)).await?;
     match state.store.cancel_table(id, &account).await {
         Ok(()) => Ok(see_other(format!("/lobby/{id}"))),
         Err(e) => refused(&req, &state, id, &account, e).await,
@@ -507,6 +523,7 @@ pub async fn withdraw(
         Ok(signed) => signed,
         Err(redirect) => return Ok(redirect),
     };
+    load_for(&state, id, Some(&account)).await?;
     match state
         .store
         .withdraw_invitation(id, &account, position)
