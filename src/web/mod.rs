@@ -26,6 +26,8 @@ mod rules;
 pub mod session;
 mod signin;
 
+pub use pages::seat_page_html;
+
 use crate::config::{Config, WebSettings};
 use crate::store::{Store, StoreError, SubmitError};
 use actix_web::http::StatusCode;
