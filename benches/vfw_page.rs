@@ -32,7 +32,7 @@ fn positions(seed: u64) -> Vec<Loaded> {
     let mut rng = bot_rng(&seed);
     let mut log: Vec<(i64, Seat, Vec<String>)> = vec![(0, 0, live.opening())];
     let mut out = Vec::new();
-    let loaded = |live: &Box<dyn DynMatch>, log: &Vec<(i64, Seat, Vec<String>)>| Loaded {
+    let loaded = |live: &dyn DynMatch, log: &[(i64, Seat, Vec<String>)]| Loaded {
         row: GameRow {
             id: 7,
             kind: KIND.into(),
@@ -48,16 +48,16 @@ fn positions(seed: u64) -> Vec<Loaded> {
             updated_at: chrono::DateTime::UNIX_EPOCH,
         },
         game: live.clone_box(),
-        log: Arc::new(log.clone()),
+        log: Arc::new(log.to_vec()),
     };
-    out.push(loaded(&live, &log));
+    out.push(loaded(live.as_ref(), &log));
     while live.outcome().is_none() {
         let seat = live.active()[0];
         let command = random_command(live.as_ref(), seat, &mut rng).unwrap();
         let mut lines = Log::recording();
         live.apply_json(seat, &command, &mut lines).unwrap();
         log.push((log.len() as i64, seat, lines.take()));
-        out.push(loaded(&live, &log));
+        out.push(loaded(live.as_ref(), &log));
     }
     out
 }

@@ -1626,8 +1626,7 @@ async fn every_tenth_position_of_a_whole_votes_for_women_game_fits_a_phone() {
     let (mut tallest, mut largest) = ((0, 0, 0), (0, 0, 0));
     let mut looked = 0;
     let mut over = Vec::new();
-    let mut commands = 0;
-    loop {
+    let commands = loop {
         let loaded = db.store.load(id).await.unwrap();
         let head = loaded.row.head_seq;
         let ended = loaded.game.outcome().is_some();
@@ -1649,8 +1648,7 @@ async fn every_tenth_position_of_a_whole_votes_for_women_game_fits_a_phone() {
             }
         }
         if ended {
-            commands = head;
-            break;
+            break head;
         }
         assert!(head < 1000, "a random game ends well within 1,000 commands");
         let seat = loaded.game.active()[0];
@@ -1660,7 +1658,7 @@ async fn every_tenth_position_of_a_whole_votes_for_women_game_fits_a_phone() {
             .submit(id, seat, &command, Some(head))
             .await
             .unwrap();
-    }
+    };
     eprintln!(
         "whole game of {commands} commands: {looked} pages in {:?}; tallest {} px (command {}, seat {}), largest HTML {} chars (command {}, seat {})",
         started.elapsed(),
