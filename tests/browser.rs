@@ -1512,3 +1512,168 @@ async fn a_placement_is_made_through_the_labelled_rows_without_javascript() {
     driver.stop().await;
     db.drop().await;
 }
+
+// ---- edges32 ----
+
+/// The page's height and the length of its HTML, as the browser has it.
+async fn page_size(driver: &Driver) -> (i64, i64) {
+    let size = driver
+        .script("return [document.documentElement.scrollHeight, document.documentElement.outerHTML.length];")
+        .await;
+    (size[0].as_i64().unwrap(), size[1].as_i64().unwrap())
+}
+
+/// How the Votes for Women map reads at phone size: a tile's and its postal code's size on the
+/// screen, the map box's width and how far it scrolls, and whether the page itself is wider
+/// than the screen.
+const MAP_ON_SCREEN: &str = r#"
+const tile = document.querySelector('svg.vfw-map g.st rect.t').getBoundingClientRect();
+const code = document.querySelector('svg.vfw-map g.st text.code').getBoundingClientRect();
+const box = document.querySelector('.vfw .mapbox');
+const map = document.querySelector('svg.vfw-map').getBoundingClientRect();
+return {tile: tile.width, code: code.height, map_height: map.height,
+        box_right: box.getBoundingClientRect().right, scrolls: box.scrollWidth - box.clientWidth,
+        page_wide: document.documentElement.scrollWidth, screen: window.innerWidth};
+"#;
+
+/// At 390×844 the map's tiles are a finger wide and their postal codes readable: the map
+/// scrolls sideways in its own box, the page never does, and a tap on a state at the far side
+/// of the box (scrolled to) still places a cube; the page stays under 2,500 px.
+#[actix_web::test]
+async fn the_votes_for_women_map_reads_and_taps_at_phone_size() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let driver = Driver::start().await;
+    driver.viewport(390, 844).await;
+    let seed = 91;
+    let (id, tokens) = create_game(&db, "votes-for-women", &["Ann", "Bo"], seed).await;
+    let mut checked_placement = false;
+    for step in 0..120 {
+        let loaded = db.store.load(id).await.unwrap();
+        assert!(loaded.game.outcome().is_none(), "the game ended first");
+        let seat = loaded.game.active()[0];
+        let head = loaded.row.head_seq;
+        driver.goto(&format!("{base}/play/{}", tokens[seat])).await;
+        let on_screen = driver.script(MAP_ON_SCREEN).await;
+        let get = |k: &str| on_screen[k].as_f64().unwrap();
+        assert!(get("tile") >= 40.0, "step {step}: {on_screen}");
+        assert!(get("code") >= 14.0, "step {step}: {on_screen}");
+        assert!(get("map_height") <= 300.0, "step {step}: {on_screen}");
+        assert!(get("scrolls") > 0.0, "the map box scrolls: {on_screen}");
+        assert!(
+            get("page_wide") <= get("screen") && get("box_right") <= get("screen"),
+            "the page is no wider than the screen: {on_screen}"
+        );
+        let (tall, _) = page_size(&driver).await;
+        assert!(tall < 2500, "step {step}: the page is {tall} px tall");
+        let open = driver
+            .script("return [...document.querySelectorAll('form.place svg g.st.open')].map(g => [g.dataset.st, g.getBoundingClientRect().left]);")
+            .await;
+        let open = open.as_array().cloned().unwrap_or_default();
+        if let Some(far) = open
+            .iter()
+            .max_by(|a, b| a[1].as_f64().unwrap().total_cmp(&b[1].as_f64().unwrap()))
+            .filter(|far| far[1].as_f64().unwrap() > 390.0)
+        {
+            // The state lies beyond the screen's right edge, in the map's box.
+            let st = far[0].as_str().unwrap();
+            let css = format!("form.place svg g.st.open[data-st='{st}']");
+            driver
+                .script(&format!(
+                    "document.querySelector(\"{css}\").scrollIntoView({{block: 'center', inline: 'center'}}); return true;"
+                ))
+                .await;
+            let moved = driver
+                .script(
+                    "return [window.scrollX, document.querySelector('.vfw .mapbox').scrollLeft];",
+                )
+                .await;
+            assert_eq!(moved[0], 0, "the page did not scroll sideways: {moved}");
+            assert!(moved[1].as_f64().unwrap() > 0.0, "the box did: {moved}");
+            let sum = format!(
+                "return [...document.querySelectorAll(\".rows .strow[data-st='{st}'] input\")].reduce((a, i) => a + Number(i.value), 0);"
+            );
+            assert_eq!(driver.script(&sum).await, 0);
+            driver.click(&css).await;
+            assert_eq!(driver.script(&sum).await, 1, "a tap on {st} placed a cube");
+            driver.screenshot("vfw-phone-map-scrolled").await;
+            checked_placement = true;
+            break;
+        }
+        common::play_until(&db, id, seed + head as u64, |l| l.row.head_seq > head).await;
+    }
+    assert!(
+        checked_placement,
+        "a placement reaching the far side of the map came up"
+    );
+    driver.stop().await;
+    db.drop().await;
+}
+
+/// A whole Votes for Women game played by random legal commands through the store; every tenth
+/// command and at the end, both seats' pages at 390×844 are under 2,500 px tall and their HTML
+/// under 60 KB. Prints the tallest and largest seen.
+#[actix_web::test]
+async fn every_tenth_position_of_a_whole_votes_for_women_game_fits_a_phone() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let driver = Driver::start().await;
+    driver.viewport(390, 844).await;
+    let seed = 33;
+    let (id, tokens) = create_game(&db, "votes-for-women", &["Ann", "Bo"], seed).await;
+    let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(seed));
+    let started = std::time::Instant::now();
+    let (mut tallest, mut largest) = ((0, 0, 0), (0, 0, 0));
+    let mut looked = 0;
+    let mut over = Vec::new();
+    let commands = loop {
+        let loaded = db.store.load(id).await.unwrap();
+        let head = loaded.row.head_seq;
+        let ended = loaded.game.outcome().is_some();
+        if head % 10 == 0 || ended {
+            for (seat, token) in tokens.iter().enumerate() {
+                driver.goto(&format!("{base}/play/{token}")).await;
+                let (tall, bytes) = page_size(&driver).await;
+                tallest = tallest.max((tall, head, seat));
+                largest = largest.max((bytes, head, seat));
+                looked += 1;
+                if tall >= 2500 || bytes >= 60_000 {
+                    driver.viewport(390, tall).await;
+                    driver
+                        .screenshot(&format!("vfw-whole-game-{head}-{seat}"))
+                        .await;
+                    driver.viewport(390, 844).await;
+                    over.push((head, seat, tall, bytes));
+                }
+            }
+        }
+        if ended {
+            break head;
+        }
+        assert!(head < 1000, "a random game ends well within 1,000 commands");
+        let seat = loaded.game.active()[0];
+        let command =
+            postplay::engine::bot::random_command(loaded.game.as_ref(), seat, &mut rng).unwrap();
+        db.store
+            .submit(id, seat, &command, Some(head))
+            .await
+            .unwrap();
+    };
+    eprintln!(
+        "whole game of {commands} commands: {looked} pages in {:?}; tallest {} px (command {}, seat {}), largest HTML {} chars (command {}, seat {})",
+        started.elapsed(),
+        tallest.0,
+        tallest.1,
+        tallest.2,
+        largest.0,
+        largest.1,
+        largest.2
+    );
+    assert!(looked > 20, "{looked} pages looked at");
+    assert!(
+        over.is_empty(),
+        "pages 2,500 px tall or more, or of 60 KB or more (command, seat, px, chars): {over:?}"
+    );
+    driver.stop().await;
+    db.drop().await;
+}

@@ -105,6 +105,41 @@ async fn responses(
     out
 }
 
+/// Whitehouse: while the bidder holds the kitty taken up, its page marks each of those cards
+/// "kitty" and its mail "(from the kitty)"; no other viewer's page or mail marks anything (nor,
+/// by `hidden_from`, shows those cards). Counts the bidder's marked positions in `marked`.
+fn kitty_marks(
+    state: &Value,
+    seat: Option<usize>,
+    got: &[(&'static str, String, bool)],
+    mail: &str,
+    kind: &str,
+    steps: usize,
+    marked: &mut usize,
+) {
+    let taken = state["taken_kitty"].as_array().map_or(0, Vec::len);
+    let bidder = taken > 0 && state["bidder"].as_u64() == seat.map(|s| s as u64);
+    let expected = if bidder { taken } else { 0 };
+    let page = got
+        .iter()
+        .find(|(what, _, _)| what.ends_with("page") && *what != "log page")
+        .map(|(_, text, _)| text.as_str())
+        .unwrap_or_default();
+    assert_eq!(
+        page.matches(r#"<span class="tag">kitty</span>"#).count(),
+        expected,
+        "{kind} step {steps}: kitty marks on the page of {seat:?}"
+    );
+    assert_eq!(
+        mail.matches("(from the kitty)").count(),
+        expected,
+        "{kind} step {steps}: kitty marks in the mail of {seat:?}:\n{mail}"
+    );
+    if bidder {
+        *marked += 1;
+    }
+}
+
 async fn walk(kind: &str, names: &[&str], seed: u64) {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
@@ -117,6 +152,7 @@ async fn walk(kind: &str, names: &[&str], seed: u64) {
     let mut rng = bot_rng(&Seed::from_number(seed));
     let mut steps = 0;
     let mut checked = 0usize;
+    let mut marked = 0usize;
     loop {
         let loaded = db.store.load(id).await.unwrap();
         let state = loaded.game.state_json();
@@ -140,6 +176,7 @@ async fn walk(kind: &str, names: &[&str], seed: u64) {
             let view: Value = serde_json::from_str(&got[0].1).unwrap();
             strings(&view["view"], seen);
             seen.extend(public.iter().cloned());
+            kitty_marks(&state, seat, &got, &position.text, kind, steps, &mut marked);
             for card in hidden_from(&state, seat) {
                 if seen.contains(&card) {
                     continue;
@@ -200,6 +237,12 @@ async fn walk(kind: &str, names: &[&str], seed: u64) {
         checked > 1000,
         "{kind}: {checked} checks in {steps} steps: the walk must look at something"
     );
+    if kind == "whitehouse" {
+        assert!(
+            marked > 0,
+            "the walk saw the bidder holding the kitty's cards"
+        );
+    }
     // Once the game is over, the export is the whole record and verifies.
     let record: postplay::engine::Record =
         serde_json::from_str(&fetch(&client, &format!("{base}/api/games/{id}/export"), None).await)

@@ -730,9 +730,14 @@ async fn an_unlisted_table_is_in_no_list_and_starts_an_unlisted_game() {
     let db = TestDb::new().await;
     let http = Http::new(&spawn_app(&db));
     let ann = player(&db, "Ann").await;
-    let bo = player(&db, "Bo").await;
     let listed = http.open(&ann, "2", &[]).await;
-    let id = http.open(&ann, "2", &[("unlisted", "true")]).await;
+    let id = http
+        .open(
+            &ann,
+            "2",
+            &[("unlisted", "true"), ("invites", "bo@example.org")],
+        )
+        .await;
     let lobby = http.get("/lobby", None).await;
     assert!(
         lobby.body.contains(&format!("/lobby/{listed}\"")),
@@ -744,8 +749,10 @@ async fn an_unlisted_table_is_in_no_list_and_starts_an_unlisted_game() {
         "{}",
         lobby.body
     );
+    // Its seats fill by invitation only (its number opens nothing to a stranger).
+    let token = invitation_token(&db, "bo@example.org").await;
     let joined = http
-        .post(&format!("/lobby/{id}/join"), Some(&bo.session), &[])
+        .post(&format!("/lobby/invite/{token}"), None, &[("name", "Bo")])
         .await;
     assert_eq!(joined.status, 303, "{}", joined.body);
     let game_id = scalar(&db, "SELECT game_id FROM open_tables WHERE id = $1", id).await;
@@ -808,5 +815,137 @@ async fn the_lobby_the_table_and_its_invitation_say_the_time_to_move() {
             .contains(&format!("Time to move: {words}")),
         "{payload}"
     );
+    db.drop().await;
+}
+
+/// An unlisted table's id is as guessable as any: its page and its actions answer 404, exactly
+/// as for a table that does not exist, to anyone but its creator, the accounts seated at it and
+/// the addresses it invited; a listed table's page stays open to all.
+#[actix_web::test]
+async fn an_unlisted_table_answers_only_its_creator_its_players_and_its_invitees() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let http = Http::new(&base);
+    let ann = player(&db, "Ann").await;
+    let listed = http.open(&ann, "4", &[]).await;
+    // Nobody but its invitees can take a seat: one left free would never fill.
+    let free = http
+        .post(
+            "/lobby/new/statehood",
+            Some(&ann.session),
+            &[
+                ("players", "4"),
+                ("sit", "true"),
+                ("seating", "random"),
+                ("opt_target", "1"),
+                ("clock", "none"),
+                ("unlisted", "true"),
+                ("invites", "dee@example.org\nbo@example.org"),
+            ],
+        )
+        .await;
+    assert_eq!(free.status, 422, "{}", free.body);
+    assert!(
+        free.body.contains("invite one address for each seat"),
+        "{}",
+        free.body
+    );
+    let id = http
+        .open(
+            &ann,
+            "4",
+            &[
+                ("unlisted", "true"),
+                ("invites", "dee@example.org\nbo@example.org\ncy@example.org"),
+            ],
+        )
+        .await;
+    let missing = id + 1000;
+    let eve = player(&db, "Eve").await;
+    let dee = player(&db, "Dee").await;
+
+    let page = |path: String, who: Option<String>| {
+        let http = &http;
+        async move { http.get(&path, who.as_deref()).await }
+    };
+    let mine = page(format!("/lobby/{id}"), Some(ann.session.clone())).await;
+    assert_eq!(mine.status, 200, "the creator reaches it: {}", mine.body);
+    assert!(mine.body.contains("kept for an invited player"));
+    let invited = page(format!("/lobby/{id}"), Some(dee.session.clone())).await;
+    assert_eq!(
+        invited.status, 200,
+        "an account whose address is invited reaches it"
+    );
+    for who in [None, Some(eve.session.clone())] {
+        let got = page(format!("/lobby/{id}"), who.clone()).await;
+        let none = page(format!("/lobby/{missing}"), who.clone()).await;
+        assert_eq!(got.status, 404, "{who:?}: {}", got.body);
+        assert_eq!(
+            got.body.replace(&id.to_string(), "#"),
+            none.body.replace(&missing.to_string(), "#"),
+            "an unlisted table answers as a missing one"
+        );
+        let open = page(format!("/lobby/{listed}"), who.clone()).await;
+        assert_eq!(open.status, 200, "a listed table is open to all");
+    }
+    let lobby = page("/lobby".to_string(), None).await;
+    assert!(!lobby.body.contains(&format!("/lobby/{id}\"")));
+
+    // A stranger's actions by number find nothing and change nothing.
+    let seated = || {
+        scalar(
+            &db,
+            "SELECT count(*) FROM table_seats WHERE table_id = $1",
+            id,
+        )
+    };
+    let before = seated().await;
+    for path in [
+        format!("/lobby/{id}/join"),
+        format!("/lobby/{id}/leave"),
+        format!("/lobby/{id}/cancel"),
+        format!("/lobby/{id}/withdraw/1"),
+    ] {
+        let answer = http.post(&path, Some(&eve.session), &[]).await;
+        assert_eq!(answer.status, 404, "{path}: {}", answer.body);
+    }
+    assert_eq!(seated().await, before);
+    let status: String = sqlx::query_scalar("SELECT status FROM open_tables WHERE id = $1")
+        .bind(id)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(status, "open");
+
+    // The invitation's link is the way in without an account; a player seated by it reaches
+    // the page, and no longer once they leave.
+    let token = invitation_token(&db, "bo@example.org").await;
+    assert_eq!(
+        page(format!("/lobby/invite/{token}"), None).await.status,
+        200
+    );
+    let accepted = http
+        .post(&format!("/lobby/invite/{token}"), None, &[("name", "Bo")])
+        .await;
+    assert_eq!(accepted.status, 303, "{}", accepted.body);
+    assert_eq!(accepted.location, format!("/lobby/{id}"));
+    let bo = accepted.session.expect("signed in by the invitation");
+    assert_eq!(
+        page(format!("/lobby/{id}"), Some(bo.clone())).await.status,
+        200
+    );
+    let left = http
+        .post(&format!("/lobby/{id}/leave"), Some(&bo), &[])
+        .await;
+    assert_eq!(left.status, 303, "{}", left.body);
+    assert_eq!(left.location, "/me", "sent to my games, not to a 404");
+    assert_eq!(
+        page(format!("/lobby/{id}"), Some(bo)).await.status,
+        404,
+        "a player who left is a stranger again"
+    );
+    // The creator's "my games" leads to it.
+    let me = page("/me".to_string(), Some(ann.session.clone())).await;
+    assert!(me.body.contains(&format!("/lobby/{id}")), "{}", me.body);
     db.drop().await;
 }

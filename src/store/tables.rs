@@ -123,6 +123,9 @@ pub struct Table {
     pub clock: crate::domain::ClockSettings,
     /// The club whose members alone may see and join it.
     pub club_id: Option<i64>,
+    /// Not in the lobby's list; its page opens only to its creator and those seated or
+    /// invited at it ([`Store::may_see_table`]).
+    pub unlisted: bool,
 }
 
 impl Table {
@@ -203,6 +206,7 @@ fn table_row(row: &PgRow, now: DateTime<Utc>) -> Result<Table, sqlx::Error> {
         places: Vec::new(),
         clock: crate::domain::ClockSettings::of_game(&row.try_get("settings")?),
         club_id: row.try_get("club_id")?,
+        unlisted: row.try_get("unlisted")?,
     })
 }
 
@@ -233,7 +237,17 @@ impl Store {
             .map_err(|e| TableError::Invalid(e.to_string()))?
             .options();
         let sitting = usize::from(new.creator_position.is_some());
-        if new.invites.len() + sitting >= new.seat_count {
+        let unlisted = new.settings.get("unlisted") == Some(&Value::Bool(true));
+        let held = new.invites.len() + sitting;
+        if unlisted && held != new.seat_count {
+            // Nobody but its invitees reaches an unlisted table: a seat left free stays free.
+            return Err(TableError::Invalid(format!(
+                "an unlisted table fills by your invitations only: invite one address for each \
+                 seat you do not take ({} in all)",
+                new.seat_count - sitting
+            )));
+        }
+        if !unlisted && held >= new.seat_count {
             return Err(TableError::Invalid(
                 "leave at least one seat open for the lobby (or create the game directly)".into(),
             ));
@@ -365,6 +379,33 @@ impl Store {
     pub async fn table(&self, id: i64) -> Result<Option<Table>, sqlx::Error> {
         let mut conn = self.pool.acquire().await?;
         read_table(&mut conn, id, self.now(), false).await
+    }
+
+    /// Whether `reader` may see `table` at all: anyone a listed table; an unlisted one (whose
+    /// sequential id anyone can guess) only its creator, an account seated at it, or an account
+    /// whose address holds one of its invitations.
+    pub async fn may_see_table(
+        &self,
+        table: &Table,
+        reader: Option<&Account>,
+    ) -> Result<bool, sqlx::Error> {
+        if !table.unlisted {
+            return Ok(true);
+        }
+        let Some(reader) = reader else {
+            return Ok(false);
+        };
+        if reader.id == table.creator_id || table.place_of(reader.id).is_some() {
+            return Ok(true);
+        }
+        sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM table_seats WHERE table_id = $1 \
+             AND account_id IS NULL AND lower(invited_email) = lower($2))",
+        )
+        .bind(table.id)
+        .bind(&reader.email)
+        .fetch_one(&self.pool)
+        .await
     }
 
     /// A page of the lobby: listed open tables not past their time, oldest first; and how

@@ -464,6 +464,17 @@ async fn shown_table(
     Ok(page)
 }
 
+/// The table as `reader` may reach it by its id: 404, as for no table, when it is unlisted and
+/// the reader is neither its creator nor seated or invited at it (ids are sequential).
+async fn load_for(state: &AppState, id: i64, reader: Option<&Account>) -> Result<Table, WebError> {
+    let table = load(state, id).await?;
+    if state.store.may_see_table(&table, reader).await? {
+        Ok(table)
+    } else {
+        Err(WebError::NotFound)
+    }
+}
+
 /// `GET /lobby/{id}`: a table, its places, and what the reader may do.
 pub async fn table(
     req: HttpRequest,
@@ -538,6 +549,7 @@ pub async fn join(
                 .map_err(|_| WebError::BadRequest("no such seat".into()))?,
         ),
     };
+    load_for(&state, id, Some(&account)).await?;
     match state.store.join_table(id, &account, position).await {
         Ok(_) => Ok(see_other(format!("/lobby/{id}"))),
         Err(e) => refused(&req, &state, id, &account, e).await,
@@ -557,7 +569,10 @@ pub async fn leave(
         Ok(signed) => signed,
         Err(redirect) => return Ok(redirect),
     };
+    let table = load_for(&state, id, Some(&account)).await?;
     match state.store.leave_table(id, &account).await {
+        // An unlisted table's page no longer opens to whoever left it.
+        Ok(()) if table.unlisted => Ok(see_other("/me".to_string())),
         Ok(()) => Ok(see_other(format!("/lobby/{id}"))),
         Err(e) => refused(&req, &state, id, &account, e).await,
     }
@@ -576,6 +591,7 @@ pub async fn cancel(
         Ok(signed) => signed,
         Err(redirect) => return Ok(redirect),
     };
+    load_for(&state, id, Some(&account)).await?;
     match state.store.cancel_table(id, &account).await {
         Ok(()) => Ok(see_other(format!("/lobby/{id}"))),
         Err(e) => refused(&req, &state, id, &account, e).await,
@@ -595,6 +611,7 @@ pub async fn withdraw(
         Ok(signed) => signed,
         Err(redirect) => return Ok(redirect),
     };
+    load_for(&state, id, Some(&account)).await?;
     match state
         .store
         .withdraw_invitation(id, &account, position)

@@ -30,6 +30,8 @@ pub mod session;
 mod signin;
 mod webhooks;
 
+pub use pages::seat_page_html;
+
 use crate::config::{Config, WebSettings};
 use crate::store::{Store, StoreError, SubmitError};
 use actix_web::http::StatusCode;

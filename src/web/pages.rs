@@ -643,7 +643,154 @@ fn since_words(
     )
 }
 
+/// What a play page shows that the database holds besides the game: the seats' names, the
+/// log's marks, the clock, where the public pages live, the vacation, orders and messages.
+struct Around {
+    names: Vec<String>,
+    marks: Vec<(i64, crate::engine::record::Mark)>,
+    clock: crate::domain::ClockSettings,
+    deadlines: Vec<crate::clock::SeatDeadline>,
+    public: String,
+    share: Option<String>,
+    now: chrono::DateTime<chrono::Utc>,
+    paused: bool,
+    vacation: Option<VacationForm>,
+    settled: Option<super::orders::SettledPanel>,
+    thread: super::messages::ThreadPanel,
+}
+
 async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result<Play, WebError> {
+    let viewer = to.viewer;
+    let token = to.token;
+    let names = seat_names(state, loaded).await?;
+    let since = to.seen.unwrap_or(0).max(last_own_move(loaded, viewer));
+    let marks = state
+        .store
+        .marks(loaded.row.id, log_start(loaded, since))
+        .await?;
+    let (clock, deadlines) = crate::clock::deadlines(&state.store, loaded.row.id).await?;
+    let public = super::public::public_of(state, loaded.row.id).await?;
+    let share = (matches!(viewer, Viewer::Seat(_)) && public.base.starts_with("/watch/"))
+        .then(|| format!("{}{}", state.base_url, public.base));
+    let paused: bool = sqlx::query_scalar("SELECT paused_at IS NOT NULL FROM games WHERE id = $1")
+        .bind(loaded.row.id)
+        .fetch_one(state.store.pool())
+        .await?;
+    let vacation = match viewer {
+        Viewer::Seat(seat) if loaded.game.outcome().is_none() => {
+            let email = state
+                .store
+                .seats(loaded.row.id)
+                .await?
+                .into_iter()
+                .find(|s| s.seat == seat)
+                .and_then(|s| s.email);
+            match email {
+                Some(email) if clock.vacation => Some(VacationForm {
+                    until: crate::clock::controls::vacation_of(&state.store, &email)
+                        .await?
+                        .map(|t| t.format("%A %-d %B %Y, %H:%M UTC").to_string()),
+                    left: crate::clock::controls::vacation_days_left(
+                        &state.store,
+                        &email,
+                        state.settings.vacation_days,
+                    )
+                    .await?
+                    .max(0),
+                }),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let settled = match (viewer, token) {
+        (Viewer::Seat(seat), Some(token)) => {
+            super::orders::panel(state, loaded.row.id, loaded.game.as_ref(), seat, token).await?
+        }
+        _ => None,
+    };
+    let thread = if to.reads_thread {
+        let own = match (viewer, token) {
+            (Viewer::Seat(seat), Some(t)) => Some((seat, format!("/play/{t}/messages"))),
+            _ => None,
+        };
+        let mut lines = super::messages::thread_lines(&state.store.messages(loaded.row.id).await?);
+        if let Some((seat, _)) = &own {
+            for line in &mut lines {
+                line.mine = line.seat == Some(*seat) && line.text.is_some();
+            }
+        }
+        super::messages::ThreadPanel {
+            lines,
+            action: to.writer.as_ref().ok().cloned(),
+            note: to.writer.clone().err(),
+            readable: true,
+            hide_action: own.map(|(_, action)| action),
+        }
+    } else {
+        super::messages::ThreadPanel::closed()
+    };
+    let around = Around {
+        names,
+        marks,
+        clock,
+        deadlines,
+        public: public.base,
+        share,
+        now: state.store.now(),
+        paused,
+        vacation,
+        settled,
+        thread,
+    };
+    compose_play(loaded, to, around)
+}
+
+/// A seat's play page as its handler draws it (`GET /play/{token}`: the same board, hand, moves
+/// and log), from the game alone: the clock, messages, orders and vacation, which the database
+/// holds, are left out (no clock, no messages). For benches and checks of the page's size.
+pub fn seat_page_html(
+    loaded: &Loaded,
+    seat: Seat,
+    names: &[String],
+    token: &str,
+) -> Result<String, WebError> {
+    let to = PageFor {
+        viewer: Viewer::Seat(seat),
+        token: Some(token),
+        csrf: "0".repeat(32),
+        error: None,
+        entries: None,
+        seen: None,
+        writer: Ok(format!("/play/{token}/messages")),
+        reads_thread: true,
+    };
+    let around = Around {
+        names: names.to_vec(),
+        marks: Vec::new(),
+        clock: crate::domain::ClockSettings::default(),
+        deadlines: Vec::new(),
+        public: format!("/games/{}", loaded.row.id),
+        share: None,
+        now: loaded.row.updated_at,
+        paused: false,
+        vacation: None,
+        settled: None,
+        thread: super::messages::ThreadPanel {
+            lines: Vec::new(),
+            action: Some(format!("/play/{token}/messages")),
+            note: None,
+            readable: true,
+            hide_action: Some(format!("/play/{token}/messages")),
+        },
+    };
+    compose_play(loaded, to, around)?
+        .render()
+        .map_err(|e| WebError::Internal(e.to_string()))
+}
+
+/// The play page from the game and what is [`Around`] it; no I/O.
+fn compose_play(loaded: &Loaded, to: PageFor<'_>, around: Around) -> Result<Play, WebError> {
     let PageFor {
         viewer,
         token,
@@ -651,11 +798,22 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
         error,
         entries,
         seen,
-        writer,
-        reads_thread,
+        ..
     } = to;
+    let Around {
+        names,
+        marks,
+        clock,
+        deadlines,
+        public,
+        share,
+        now,
+        paused,
+        vacation,
+        settled,
+        thread,
+    } = around;
     let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
-    let names = seat_names(state, loaded).await?;
     let view = loaded.game.view(viewer);
     let choices = match viewer {
         Viewer::Seat(seat) => loaded.game.choices(seat),
@@ -663,16 +821,7 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
     };
     let active = loaded.game.active();
     let since = seen.unwrap_or(0).max(last_own_move(loaded, viewer));
-    let marks = state
-        .store
-        .marks(loaded.row.id, log_start(loaded, since))
-        .await?;
     let log = log_lines(loaded, &names, since, &marks);
-    let (clock, deadlines) = crate::clock::deadlines(&state.store, loaded.row.id).await?;
-    let public = super::public::public_of(state, loaded.row.id).await?;
-    let share = (matches!(viewer, Viewer::Seat(_)) && public.base.starts_with("/watch/"))
-        .then(|| format!("{}{}", state.base_url, public.base));
-    let now = state.store.now();
     let waiting: Vec<(Seat, String)> = deadlines
         .iter()
         .map(|d| (d.seat, since_words(&d.waiting_since, now)))
@@ -712,37 +861,6 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             format!("Waiting for {}.", who.join(", "))
         }
     };
-    let paused: bool = sqlx::query_scalar("SELECT paused_at IS NOT NULL FROM games WHERE id = $1")
-        .bind(loaded.row.id)
-        .fetch_one(state.store.pool())
-        .await?;
-    let vacation = match viewer {
-        Viewer::Seat(seat) if loaded.game.outcome().is_none() => {
-            let email = state
-                .store
-                .seats(loaded.row.id)
-                .await?
-                .into_iter()
-                .find(|s| s.seat == seat)
-                .and_then(|s| s.email);
-            match email {
-                Some(email) if clock.vacation => Some(VacationForm {
-                    until: crate::clock::controls::vacation_of(&state.store, &email)
-                        .await?
-                        .map(|t| t.format("%A %-d %B %Y, %H:%M UTC").to_string()),
-                    left: crate::clock::controls::vacation_days_left(
-                        &state.store,
-                        &email,
-                        state.settings.vacation_days,
-                    )
-                    .await?
-                    .max(0),
-                }),
-                _ => None,
-            }
-        }
-        _ => None,
-    };
     let title = match viewer {
         Viewer::Seat(seat) => match game.seat_role(seat, names.len()) {
             Some(role) => format!(
@@ -766,7 +884,7 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             .collect::<Vec<_>>()
             .join(" · "),
         title,
-        public: public.base,
+        public,
         share,
         head: loaded.row.head_seq,
         head_hash: loaded.row.head_hash.clone(),
@@ -816,37 +934,10 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             (Viewer::Seat(seat), Some(_)) => loaded.game.can_undo(seat),
             _ => false,
         },
-        settled: match (viewer, token) {
-            (Viewer::Seat(seat), Some(token)) => {
-                super::orders::panel(state, loaded.row.id, loaded.game.as_ref(), seat, token)
-                    .await?
-            }
-            _ => None,
-        },
+        settled,
         seat_account: None,
         seat_help: None,
-        thread: if reads_thread {
-            let own = match (viewer, token) {
-                (Viewer::Seat(seat), Some(t)) => Some((seat, format!("/play/{t}/messages"))),
-                _ => None,
-            };
-            let mut lines =
-                super::messages::thread_lines(&state.store.messages(loaded.row.id).await?);
-            if let Some((seat, _)) = &own {
-                for line in &mut lines {
-                    line.mine = line.seat == Some(*seat) && line.text.is_some();
-                }
-            }
-            super::messages::ThreadPanel {
-                lines,
-                action: writer.as_ref().ok().cloned(),
-                note: writer.err(),
-                readable: true,
-                hide_action: own.map(|(_, action)| action),
-            }
-        } else {
-            super::messages::ThreadPanel::closed()
-        },
+        thread,
     })
 }
 

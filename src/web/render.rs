@@ -10,6 +10,12 @@ pub use crate::engine::present::esc;
 
 /// A card drawn as a card: rank and suit in its colour, the state and its electoral votes.
 pub fn card_html(card: Card) -> String {
+    tagged_card_html(card, None)
+}
+
+/// A card drawn as [`card_html`] draws it, with a small word on its face (`tag`, "kitty") that
+/// a screen reader reads with it and that marks where the card came from.
+pub fn tagged_card_html(card: Card, tag: Option<&str>) -> String {
     let colour = match card.color() {
         Some(Color::Red) => "red",
         Some(Color::Blue) => "blue",
@@ -20,8 +26,15 @@ pub fn card_html(card: Card) -> String {
         _ if card.is_joker() => "★".to_string(),
         _ => "✦".to_string(),
     };
+    let (class, tag) = match tag {
+        Some(tag) => (
+            " tagged",
+            format!(r#"<span class="tag">{}</span>"#, esc(tag)),
+        ),
+        None => ("", String::new()),
+    };
     format!(
-        r#"<span class="card {colour}" data-card="{}"><b>{face}</b><span class="state">{}</span><i>{}</i></span>"#,
+        r#"<span class="card {colour}{class}" data-card="{}"><b>{face}</b><span class="state">{}</span><i>{}</i>{tag}</span>"#,
         card.code(),
         esc(card.name()),
         card.ev()

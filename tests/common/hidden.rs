@@ -61,6 +61,16 @@ pub fn hidden_from(state: &Value, seat: Option<usize>) -> Vec<String> {
     {
         cards.extend(kitty.iter().map(|c| c.as_str().unwrap().to_string()));
     }
+    // Whitehouse: the kitty's cards the bidder has taken up (in its hand too).
+    if state["bidder"].as_u64() != seat.map(|s| s as u64) {
+        cards.extend(
+            state["taken_kitty"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(code),
+        );
+    }
     // A Puerto Rico declarer's hand is laid face up for all to see; after the hand, that hand
     // and every challenge stay shown as the last hand, whoever holds those cards now.
     let list = |v: &Value| v.as_array().cloned().unwrap_or_default();

@@ -38,7 +38,7 @@ pub const MAX_BID: u32 = 530;
 impl Rules for Whitehouse {
     const ID: &'static str = "whitehouse";
     const NAME: &'static str = "Whitehouse";
-    const RULES_VERSION: u32 = 2;
+    const RULES_VERSION: u32 = 3;
     type Options = Options;
     type State = State;
     type Command = Command;

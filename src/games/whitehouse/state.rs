@@ -187,6 +187,11 @@ pub struct State {
     pub hands: Vec<Vec<Card>>,
     /// The kitty (empty while the bidder holds it).
     pub kitty: Vec<Card>,
+    /// The kitty's cards while the bidder holds them in hand, until it lays a kitty back
+    /// (rules version 3 on; empty otherwise and then not serialized, so the states of earlier
+    /// games hash as they did when recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub taken_kitty: Vec<Card>,
     /// The auction so far.
     pub bids: Vec<BidEntry>,
     /// The bid winner, once known.
@@ -235,6 +240,7 @@ impl State {
             turn: (dealer + 1) % 4,
             hands: vec![Vec::new(); 4],
             kitty: Vec::new(),
+            taken_kitty: Vec::new(),
             bids: Vec::new(),
             bidder: None,
             high_bid: None,
@@ -375,6 +381,9 @@ impl State {
         }
         self.trump = Some(suit);
         let kitty = std::mem::take(&mut self.kitty);
+        if self.rules_version >= 3 {
+            self.taken_kitty = kitty.clone();
+        }
         self.hands[seat].extend(kitty);
         self.hands[seat].sort_by_key(|c| super::deal::sort_key(*c, Some(suit)));
         for hand in &mut self.hands {
@@ -419,6 +428,7 @@ impl State {
         }
         self.hands[seat].retain(|c| !cards.contains(c));
         self.kitty = cards.to_vec();
+        self.taken_kitty.clear();
         log.push(|| format!("{} puts the kitty back, face down", who(seat)));
         if self.options.partnership {
             self.start_play();

@@ -182,6 +182,93 @@ fn trump_name_then_kitty_exchange_keeps_twelve() {
 }
 
 #[test]
+fn the_kitty_taken_up_is_marked_in_the_bidders_view_only_until_laid_back() {
+    let mut state = fresh(Options::default(), 3);
+    act(&mut state, 0, Command::Bid { amount: 300 }).unwrap();
+    for seat in [1, 2, 3] {
+        act(&mut state, seat, Command::Pass).unwrap();
+    }
+    let kitty = state.kitty.clone();
+    assert!(
+        Whitehouse::view(&state, Viewer::Seat(0))
+            .from_kitty
+            .is_empty()
+    );
+    act(&mut state, 0, Command::Trump { suit: Suit::Hearts }).unwrap();
+    let mut marked = Whitehouse::view(&state, Viewer::Seat(0)).from_kitty;
+    marked.sort_by_key(|c| c.code());
+    let mut expected = kitty.clone();
+    expected.sort_by_key(|c| c.code());
+    assert_eq!(
+        marked, expected,
+        "the bidder's view names the kitty's cards"
+    );
+    assert!(kitty.iter().all(|c| state.hands[0].contains(c)));
+    for viewer in [
+        Viewer::Seat(1),
+        Viewer::Seat(2),
+        Viewer::Seat(3),
+        Viewer::Spectator,
+    ] {
+        let view = Whitehouse::view(&state, viewer);
+        assert!(view.from_kitty.is_empty(), "{viewer:?}");
+        let json = serde_json::to_string(&view).unwrap();
+        assert!(!json.contains("from_kitty"), "{viewer:?}: {json}");
+        for card in &kitty {
+            assert!(
+                !json.contains(&format!("\"{}\"", card.code())),
+                "{viewer:?} sees {}",
+                card.code()
+            );
+        }
+    }
+    // The bidder's mail marks them in its hand.
+    let names = ["Ann", "Bo", "Cy", "Di"].map(String::from);
+    let view = Whitehouse::view(&state, Viewer::Seat(0));
+    let text = present::position(&view, &crate::engine::present::Names::new(&names)).text;
+    assert_eq!(text.matches("(from the kitty)").count(), 6, "{text}");
+    for card in &kitty {
+        assert!(
+            text.contains(&format!("{} (from the kitty)", card.label())),
+            "{text}"
+        );
+    }
+    // Laid back (here other cards than those taken up), nothing is marked any more.
+    let back: Vec<Card> = state.hands[0]
+        .iter()
+        .filter(|c| !kitty.contains(c))
+        .take(6)
+        .copied()
+        .collect();
+    act(&mut state, 0, Command::Discard { cards: back }).unwrap();
+    assert!(state.taken_kitty.is_empty());
+    assert!(
+        Whitehouse::view(&state, Viewer::Seat(0))
+            .from_kitty
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_version_2_game_keeps_no_mark_of_the_kitty_and_hashes_as_recorded() {
+    let mut state = fresh(Options::default(), 3);
+    state.rules_version = 2;
+    act(&mut state, 0, Command::Bid { amount: 300 }).unwrap();
+    for seat in [1, 2, 3] {
+        act(&mut state, seat, Command::Pass).unwrap();
+    }
+    act(&mut state, 0, Command::Trump { suit: Suit::Hearts }).unwrap();
+    assert!(state.taken_kitty.is_empty());
+    let json = serde_json::to_value(&state).unwrap();
+    assert!(json.get("taken_kitty").is_none(), "{json}");
+    assert!(
+        Whitehouse::view(&state, Viewer::Seat(0))
+            .from_kitty
+            .is_empty()
+    );
+}
+
+#[test]
 fn team_colours_restrict_trump() {
     let options = Options {
         team_colors: TeamColors::NorthSouthRed,

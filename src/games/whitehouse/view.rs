@@ -26,6 +26,11 @@ pub struct View {
     pub kitty: Option<Vec<Card>>,
     /// Cards in the kitty (while the bidder holds it: 0).
     pub kitty_size: usize,
+    /// The cards of the viewer's hand that came from the kitty, while the bidder holds them
+    /// and has not laid a kitty back: to the bidder (and auditors) only; empty otherwise and
+    /// then left out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub from_kitty: Vec<Card>,
     /// The auction.
     pub bids: Vec<BidEntry>,
     /// The bid winner so far.
@@ -83,6 +88,12 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         hand_sizes: state.hands.iter().map(Vec::len).collect(),
         kitty: (viewer.sees_all() || bidder_sees_kitty).then(|| state.kitty.clone()),
         kitty_size: state.kitty.len(),
+        from_kitty: match state.bidder {
+            Some(bidder) if state.phase == Phase::Kitty && viewer.sees_seat(bidder) => {
+                state.taken_kitty.clone()
+            }
+            _ => Vec::new(),
+        },
         bids: state.bids.clone(),
         bidder: state.bidder,
         high_bid: state.high_bid,

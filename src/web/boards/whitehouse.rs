@@ -1,7 +1,7 @@
 //! The Whitehouse board: the four seats around the trick, the contract and scores, the kitty
 //! and last trick where the viewer may see them, and the viewer's own hand.
 
-use super::super::render::{card_html, esc};
+use super::super::render::{card_html, esc, tagged_card_html};
 use super::{Board, Seating, cards_html, open_hands, own_cards, words};
 use crate::cards::Card;
 use crate::engine::Seat;
@@ -104,5 +104,12 @@ impl Board for Whitehouse {
 
     fn own_hand(v: &View) -> Option<Vec<String>> {
         own_cards(v.you, &v.hands)
+    }
+
+    /// The bidder's cards taken up from the kitty are marked "kitty" until it lays one back.
+    fn card(v: &View, code: &str) -> Option<String> {
+        let card = Card::from_code(code)?;
+        let tag = v.from_kitty.contains(&card).then_some("kitty");
+        Some(tagged_card_html(card, tag))
     }
 }

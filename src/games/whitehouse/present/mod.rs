@@ -271,7 +271,15 @@ pub fn position(v: &View, names: &Names) -> Position {
             format!("{} ({}) holds", names.of(seat), SEAT_NAMES[seat])
         };
         let mut words = Words::new();
-        words.cards(hand, ", ");
+        for (i, card) in hand.iter().enumerate() {
+            if i > 0 {
+                words.say(", ");
+            }
+            words.card(*card);
+            if v.from_kitty.contains(card) {
+                words.say(" (from the kitty)");
+            }
+        }
         rows.push((holder, words));
     }
     if let Some(kitty) = v.kitty.as_ref().filter(|k| !k.is_empty()) {

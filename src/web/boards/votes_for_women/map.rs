@@ -9,12 +9,15 @@ use crate::games::votes_for_women::present::colour_word;
 use crate::games::votes_for_women::{Region, StateView, View};
 use std::fmt::Write;
 
-/// Width and height of a cell of the map's grid, in the SVG's units.
-const CELL: (u32, u32) = (50, 56);
+/// Width and height of a cell of the map's grid, in the SVG's units (on a phone the map is
+/// drawn 33rem wide, a unit about 0.9 px, in a box that scrolls sideways: a tile is
+/// then a finger wide and its postal code about 17 px tall).
+const CELL: (u32, u32) = (50, 50);
 /// Columns and rows of the grid.
-pub const GRID: (u32, u32) = (12, 6);
+pub const GRID: (u32, u32) = (12, 5);
 
-/// Each state's cell (column, row), by postal code: roughly the country's shape.
+/// Each state's cell (column, row), by postal code: roughly the country's shape, in five rows
+/// (Texas beside Oklahoma and Florida beside Georgia, to keep the map short on a phone).
 const CELLS: [(&str, u32, u32); 48] = [
     ("WA", 0, 0),
     ("ID", 1, 0),
@@ -62,16 +65,16 @@ const CELLS: [(&str, u32, u32); 48] = [
     ("MS", 5, 4),
     ("AL", 6, 4),
     ("GA", 7, 4),
-    ("TX", 3, 5),
-    ("FL", 7, 5),
+    ("TX", 2, 4),
+    ("FL", 8, 4),
 ];
 
 /// Where each region's name and campaigners stand: an empty cell near its states.
 fn anchor(region: Region) -> (u32, u32) {
     match region {
-        Region::West => (0, 4),
-        Region::Plains => (2, 4),
-        Region::South => (5, 5),
+        Region::West => (0, 3),
+        Region::Plains => (1, 4),
+        Region::South => (9, 4),
         Region::Midwest => (7, 0),
         Region::Atlantic => (8, 3),
         Region::Northeast => (11, 1),
@@ -135,10 +138,15 @@ pub fn svg(v: &View, open: &[String]) -> String {
     for region in Region::ALL {
         let (ax, ay) = anchor(region);
         let (x, y) = (ax * w, ay * h);
+        // A name in the last column ends at the map's edge rather than running past it.
+        let (name_x, end) = if ax + 1 == GRID.0 {
+            (x + w - 2, " end")
+        } else {
+            (x + w / 2, "")
+        };
         let _ = write!(
             out,
-            r#"<text class="rname" x="{}" y="{}">{}</text>"#,
-            x + w / 2,
+            r#"<text class="rname{end}" x="{name_x}" y="{}">{}</text>"#,
             y + 16,
             esc(short_name(region))
         );
