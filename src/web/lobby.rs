@@ -431,10 +431,14 @@ fn table_page(
     })
 }
 
-/// The table as `reader` may see it: a private club's table is, to anyone but its members,
-/// a table that does not exist.
+/// The table as `reader` may reach it by its id: to anyone but its members a private club's
+/// table is a table that does not exist, and so is an unlisted table to anyone but its
+/// creator and those seated or invited at it (ids are sequential).
 async fn load_for(state: &AppState, id: i64, reader: Option<&Account>) -> Result<Table, WebError> {
     let table = state.store.table(id).await?.ok_or(WebError::NotFound)?;
+    if !state.store.may_see_table(&table, reader).await? {
+        return Err(WebError::NotFound);
+    }
     if let Some(club) = table.club_id
         && state
             .store
@@ -462,17 +466,6 @@ async fn shown_table(
         page.club_member = role.is_some();
     }
     Ok(page)
-}
-
-/// The table as `reader` may reach it by its id: 404, as for no table, when it is unlisted and
-/// the reader is neither its creator nor seated or invited at it (ids are sequential).
-async fn load_for(state: &AppState, id: i64, reader: Option<&Account>) -> Result<Table, WebError> {
-    let table = load(state, id).await?;
-    if state.store.may_see_table(&table, reader).await? {
-        Ok(table)
-    } else {
-        Err(WebError::NotFound)
-    }
 }
 
 /// `GET /lobby/{id}`: a table, its places, and what the reader may do.
