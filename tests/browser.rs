@@ -1610,11 +1610,11 @@ async fn the_votes_for_women_map_reads_and_taps_at_phone_size() {
     db.drop().await;
 }
 
-/// A whole Votes for Women game played by random legal commands through the store; every tenth
+/// A whole Votes for Women game played by random legal commands through the store; every fifth
 /// command and at the end, both seats' pages at 390×844 are under 2,500 px tall and their HTML
 /// under 60 KB. Prints the tallest and largest seen.
 #[actix_web::test]
-async fn every_tenth_position_of_a_whole_votes_for_women_game_fits_a_phone() {
+async fn every_fifth_position_of_a_whole_votes_for_women_game_fits_a_phone() {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
     let driver = Driver::start().await;
@@ -1630,7 +1630,7 @@ async fn every_tenth_position_of_a_whole_votes_for_women_game_fits_a_phone() {
         let loaded = db.store.load(id).await.unwrap();
         let head = loaded.row.head_seq;
         let ended = loaded.game.outcome().is_some();
-        if head % 10 == 0 || ended {
+        if head % 5 == 0 || ended {
             for (seat, token) in tokens.iter().enumerate() {
                 driver.goto(&format!("{base}/play/{token}")).await;
                 let (tall, bytes) = page_size(&driver).await;

@@ -36,6 +36,7 @@ struct VfwBoard {
     place: Option<moves::Placement>,
     hand_forms: Vec<usize>,
     hand_uses: Vec<Vec<moves::Use>>,
+    campaigner_moves: Vec<moves::CampaignerMove>,
     form: Option<moves::FormHead>,
     state_cards: Vec<(String, String)>,
     sides: Vec<SideRow>,
@@ -115,6 +116,10 @@ impl Board for VotesForWomen {
             place,
             hand_forms,
             hand_uses,
+            campaigner_moves: seating
+                .moves
+                .map(|m| moves::campaigner_moves(m.choices))
+                .unwrap_or_default(),
             form: seating.moves.map(|m| moves::FormHead {
                 post_url: m.post_url.to_string(),
                 csrf: m.csrf.to_string(),
@@ -233,7 +238,7 @@ mod tests {
         use crate::web::render::values_from_form;
         let game = find_game("votes-for-women").unwrap();
         let names = vec!["Ann".to_string(), "Bo".to_string()];
-        let (mut placements, mut plays, mut assignments, mut takes) = (0, 0, 0, 0);
+        let (mut placements, mut plays, mut assignments, mut takes, mut moves) = (0, 0, 0, 0, 0);
         for n in 0..6 {
             let seed = Seed::from_number(100 + n);
             let mut live = game.new_match(&serde_json::json!({}), 2, seed).unwrap();
@@ -267,6 +272,14 @@ mod tests {
                 for &i in &drawn {
                     let choice: &Choice = &choices[i];
                     match choice.command["type"].as_str().unwrap() {
+                        "move" => {
+                            moves += 1;
+                            assert!(
+                                html.contains(&format!("name=\"choice\" value=\"{i}\"><label>")),
+                                "seed {n}: no compact form for {}",
+                                choice.label
+                            );
+                        }
                         "play" => {
                             plays += 1;
                             assert!(html.contains(&format!("<form id=\"use-{i}\"")));
@@ -318,8 +331,8 @@ mod tests {
             }
         }
         assert!(
-            placements > 20 && plays > 50 && assignments > 10 && takes > 0,
-            "{placements} placements, {plays} plays, {assignments} campaigns, {takes} colours taken"
+            placements > 20 && plays > 50 && assignments > 10 && takes > 0 && moves > 0,
+            "{placements} placements, {plays} plays, {assignments} campaigns, {takes} colours taken, {moves} campaigner moves"
         );
     }
 

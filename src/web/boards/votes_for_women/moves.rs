@@ -23,6 +23,9 @@ fn drawn_type(choice: &Choice) -> bool {
     let kind = choice.command["type"].as_str().unwrap_or_default();
     match kind {
         "play" => matches!(&choice.params[..], [p] if matches!(p.kind, ParamKind::One { .. })),
+        "move" => {
+            matches!(&choice.params[..], [p] if p.field == "region" && matches!(p.kind, ParamKind::One { .. }))
+        }
         "place" | "remove" | "assign" => {
             let allots = match choice.params.last() {
                 Some(p) if p.field == "takes" => &choice.params[..choice.params.len() - 1],
@@ -90,6 +93,8 @@ pub struct Assignment {
     pub label: String,
     /// The cubes of each allotment under it, comma-separated, for the script.
     pub totals: String,
+    /// The die each campaigner takes under it, in the order of [`Placement::way_heads`].
+    pub dice: Vec<String>,
 }
 
 /// The placement drawn on the map.
@@ -98,6 +103,8 @@ pub struct Placement {
     pub choice: Option<usize>,
     /// The ways to hand out the dice, where there are several (a radio each).
     pub assignments: Vec<Assignment>,
+    /// The campaigners the ways give dice to ("Purple in the Plains"), a column each.
+    pub way_heads: Vec<String>,
     /// Each allotment's total, comma-separated (one way only).
     pub totals: String,
     /// The cubes to place, in words (one way only): "4 cubes".
@@ -156,7 +163,12 @@ pub fn placement(v: &View, choices: &[Choice], drawn: &[usize]) -> Option<Placem
     let ways: Vec<usize> = drawn
         .iter()
         .copied()
-        .filter(|&i| choices[i].command["type"] != "play")
+        .filter(|&i| {
+            matches!(
+                choices[i].command["type"].as_str(),
+                Some("place" | "remove" | "assign")
+            )
+        })
         .collect();
     let first = &choices[*ways.first()?];
     let totals_of = |c: &Choice| -> Vec<u32> {
@@ -280,13 +292,19 @@ pub fn placement(v: &View, choices: &[Choice], drawn: &[usize]) -> Option<Placem
         ways.iter()
             .map(|&w| {
                 let t = totals_of(&choices[w]);
+                let label = choices[w].label.trim_start_matches("Place cubes: ");
                 Assignment {
                     index: w,
-                    label: choices[w]
-                        .label
-                        .trim_start_matches("Place cubes: ")
-                        .to_string(),
+                    label: label.to_string(),
                     totals: joined(&t),
+                    dice: label
+                        .split("; ")
+                        .map(|part| {
+                            part.rsplit_once(" takes ")
+                                .map_or("", |(_, d)| d)
+                                .to_string()
+                        })
+                        .collect(),
                 }
             })
             .collect()
@@ -306,7 +324,21 @@ pub fn placement(v: &View, choices: &[Choice], drawn: &[usize]) -> Option<Placem
             }),
             _ => None,
         });
+    let way_heads = match ways.first() {
+        Some(&w) if ways.len() > 1 => choices[w]
+            .label
+            .trim_start_matches("Place cubes: ")
+            .split("; ")
+            .map(|part| {
+                part.rsplit_once(" takes ")
+                    .map_or(part, |(who, _)| who)
+                    .to_string()
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     Some(Placement {
+        way_heads,
         takes,
         choice: (ways.len() == 1).then_some(ways[0]),
         assignments,
@@ -377,4 +409,32 @@ pub fn campaigner_words(v: &View) -> String {
         .map(|c| format!("{} in the {}", colour_word(c.colour), c.region.name()))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A campaigner's paid move, drawn as one compact line: its form's choice, what it moves
+/// ("Move the Purple campaigner from the Plains") and the regions it may go to.
+pub struct CampaignerMove {
+    /// The choice's index.
+    pub choice: usize,
+    /// The move in words, without its price.
+    pub label: String,
+    /// The regions, in the order of their option indices.
+    pub regions: Vec<String>,
+}
+
+/// The campaigners' paid moves among the choices.
+pub fn campaigner_moves(choices: &[Choice]) -> Vec<CampaignerMove> {
+    (0..choices.len())
+        .filter(|&i| choices[i].command["type"] == "move" && drawn_type(&choices[i]))
+        .filter_map(|i| {
+            let ParamKind::One { options } = &choices[i].params[0].kind else {
+                return None;
+            };
+            Some(CampaignerMove {
+                choice: i,
+                label: choices[i].label.trim_end_matches(" (1 button)").to_string(),
+                regions: options.iter().map(|o| o.label.to_string()).collect(),
+            })
+        })
+        .collect()
 }
