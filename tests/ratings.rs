@@ -724,3 +724,96 @@ async fn two_games_ending_at_once_for_one_player_both_count() {
     assert!(close(first_before.0, 25.0) && close(first_before.1, 25.0 / 3.0));
     rig.db.drop().await;
 }
+
+/// A GET of `path` on the real server as the session `session` (if any): status and body.
+async fn get_page(base: &str, path: &str, session: Option<&str>) -> (u16, String) {
+    let client = awc::Client::builder()
+        .disable_redirects()
+        .timeout(std::time::Duration::from_secs(30))
+        .finish();
+    let mut req = client.get(format!("{base}{path}"));
+    if let Some(s) = session {
+        req = req.insert_header(("Cookie", format!("pp_session={s}")));
+    }
+    let mut res = req.send().await.unwrap();
+    let body = res.body().limit(4 << 20).await.unwrap();
+    (
+        res.status().as_u16(),
+        String::from_utf8_lossy(&body).into_owned(),
+    )
+}
+
+#[actix_web::test]
+async fn members_see_the_standings_and_a_members_chart_and_nobody_else_does() {
+    let rig = Rig::new().await;
+    let (ann, bo, cy) = (
+        rig.account("Ann").await,
+        rig.account("Bo").await,
+        rig.account("Cy").await,
+    );
+    let club = rig.club(&[ann, bo]).await;
+    let id = rig
+        .game(
+            Some(club),
+            "electoral-combat",
+            json!({}),
+            &["Ann", "Bo"],
+            None,
+            1,
+        )
+        .await;
+    rig.play_out(id, 2, &mut bot_rng(&Seed::from_number(1)))
+        .await;
+    let winner = if rig.winners(id).await[0] == 0 {
+        ann
+    } else {
+        bo
+    };
+    let base = common::spawn_app(&rig.db);
+    let member = rig.db.store.start_session(bo).await.unwrap();
+    let stranger = rig.db.store.start_session(cy).await.unwrap();
+
+    let (status, page) = get_page(&base, &format!("/clubs/{club}"), Some(&member)).await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("<h2>Standings</h2>"), "{page}");
+    let game = postplay::engine::find_game("electoral-combat")
+        .unwrap()
+        .name();
+    assert!(page.contains(&format!("<h3>{game}</h3>")), "{page}");
+    assert!(
+        page.contains(">1138?<"),
+        "the winner's provisional rating: {page}"
+    );
+    assert!(page.contains(">927?<"), "the loser's: {page}");
+    let chart = format!("/clubs/{club}/ratings/electoral-combat/{winner}");
+    assert!(
+        page.contains(&chart),
+        "the winner's line links the chart: {page}"
+    );
+
+    let (status, page) = get_page(&base, &chart, Some(&member)).await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("<svg"), "{page}");
+    assert!(page.contains(&format!("/games/{id}/replay")), "{page}");
+    assert!(page.contains("1000 → 1138"), "{page}");
+
+    // The club is private: to a signed-in stranger and to nobody signed in, the standings and
+    // the chart are pages that do not exist.
+    for session in [Some(stranger.as_str()), None] {
+        let (status, page) = get_page(&base, &format!("/clubs/{club}"), session).await;
+        assert_eq!(status, 404, "{page}");
+        assert!(!page.contains("1138"));
+        let (status, page) = get_page(&base, &chart, session).await;
+        assert_eq!(status, 404, "{page}");
+        assert!(!page.contains("<svg"));
+    }
+    // No rating of that game kind, or no such member: 404 too.
+    let (status, _) = get_page(
+        &base,
+        &format!("/clubs/{club}/ratings/whitehouse/{winner}"),
+        Some(&member),
+    )
+    .await;
+    assert_eq!(status, 404);
+    rig.db.drop().await;
+}

@@ -253,6 +253,8 @@ pub(super) struct ClubPage {
     finished_page: i64,
     games: Vec<(String, String)>,
     invites: Vec<PendingInvite>,
+    /// The top of each game's standings (members only).
+    standings: Vec<super::club_ratings::StandingsTable>,
     csrf: String,
     pub(super) error: Option<String>,
 }
@@ -361,6 +363,11 @@ pub(super) async fn club_page(
             .map(|g| (g.id().to_string(), g.name().to_string()))
             .collect(),
         invites,
+        standings: if member {
+            super::club_ratings::standings(state, id).await?
+        } else {
+            Vec::new()
+        },
         csrf,
         error: None,
     })

@@ -6,6 +6,7 @@ mod api;
 mod boards;
 pub mod client;
 mod club_admin;
+pub mod club_ratings;
 mod clubs;
 mod csrf;
 mod desk;
@@ -266,6 +267,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/clubs/invite/{token}", get().to(club_admin::invitation))
         .route("/clubs/invite/{token}", web::post().to(club_admin::accept))
         .route("/clubs/{club}", get().to(clubs::page))
+        .route(
+            "/clubs/{club}/ratings/{kind}/{account}",
+            get().to(club_ratings::member_rating),
+        )
         .route("/clubs/{club}/invite", web::post().to(club_admin::invite))
         .route(
             "/clubs/{club}/invites/{invite}/withdraw",
