@@ -148,5 +148,5 @@ pub async fn member_rating(
             })
             .collect(),
     };
-    Ok(html(StatusCode::OK, page)?)
+    html(StatusCode::OK, page)
 }
