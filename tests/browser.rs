@@ -1206,6 +1206,7 @@ async fn a_votes_for_women_turn_by_tapping(width: i64, height: i64, name: &str) 
     let mut played = [0; 2];
     let mut placed = [0; 2];
     let mut tallest = 0;
+    let mut shot_ways = false;
     for _ in 0..400 {
         if played.iter().chain(&placed).all(|&n| n > 0) {
             break;
@@ -1235,6 +1236,15 @@ async fn a_votes_for_women_turn_by_tapping(width: i64, height: i64, name: &str) 
             bytes < 60_000,
             "move {head}: the page's HTML is {bytes} bytes"
         );
+        // The ways to hand out the dice, for a person to look at: a row a way, a column a
+        // campaigner.
+        let ways = driver
+            .script("const t = document.querySelector('table.ways'); if (!t) return 0; t.scrollIntoView(); return t.rows.length;")
+            .await;
+        if ways.as_i64().unwrap_or(0) > 2 && !shot_ways {
+            driver.screenshot(&format!("{name}-ways")).await;
+            shot_ways = true;
+        }
         if place_by_tapping(&driver).await {
             if placed[seat] == 0 {
                 driver.screenshot(&format!("{name}-placed-{seat}")).await;
