@@ -1,9 +1,11 @@
 //! What rating a club game costs its last move, side by side: the same game (same seed, same
-//! moves) brought to one move before its end three times, and that last move timed in three
-//! stores: without the ratings' effect at all (the baseline), with it for a game of no club
-//! (one look at the game's club), and with it for a club game (rated: the seats' moves
-//! counted, two rating rows locked and written, two history rows). The three are timed one
-//! after another for each seed, in rotating order, so the machine's load falls on all alike.
+//! moves) brought to one move before its end six times, and that last move timed three ways
+//! in the store itself and the same three ways as a player makes it (over HTTP, through the
+//! JSON API): without the ratings' effect at all (the baseline), with it for a game of no club
+//! (nothing read: the game's row names no club), and with it for a club game (rated: the
+//! seats' moves counted and two rating rows locked in one statement, two rating rows and two
+//! history rows written in another). The arms are timed one after another for each seed, in
+//! rotating order, so the machine's load falls on all alike.
 //!
 //! `cargo bench --profile dev --bench ratings` (the tests' private PostgreSQL, or
 //! DATABASE_URL). Optional: `POSTPLAY_RATING_GAMES` (seeds, default 80; the first 10 warm up).
@@ -48,7 +50,7 @@ async fn before_the_end(
     a: usize,
     b: usize,
     seed: u64,
-) -> Option<(i64, Seat, Value, i64)> {
+) -> Option<(i64, Seat, Value, i64, String)> {
     let seats: Vec<NewSeat> = [a, b]
         .iter()
         .map(|&i| NewSeat {
@@ -56,7 +58,7 @@ async fn before_the_end(
             email: Some(email(i)),
         })
         .collect();
-    let id = store
+    let created = store
         .create_game(
             "electoral-combat",
             &json!({}),
@@ -64,8 +66,8 @@ async fn before_the_end(
             Seed::from_number(seed),
         )
         .await
-        .unwrap()
-        .id;
+        .unwrap();
+    let id = created.id;
     sqlx::query("UPDATE games SET club_id = $2 WHERE id = $1")
         .bind(id)
         .bind(club)
@@ -86,7 +88,8 @@ async fn before_the_end(
             .apply_json(seat, &command, &mut Log::recording())
             .unwrap();
         if trial.outcome().is_some() {
-            return Some((id, seat, command, loaded.row.head_seq));
+            let token = created.seat_tokens[seat].clone();
+            return Some((id, seat, command, loaded.row.head_seq, token));
         }
         store
             .submit(id, seat, &command, Some(loaded.row.head_seq))
@@ -147,12 +150,48 @@ async fn main() {
     .execute(&pool)
     .await
     .unwrap();
-    let arms: [(&str, &Store, Option<i64>); 3] = [
-        ("no ratings effect (baseline)", &baseline, None),
-        ("ratings effect, game of no club", &rated, None),
-        ("ratings effect, club game (rated)", &rated, Some(club)),
+    // The same three arms again as a player makes the move: over HTTP, through the JSON API
+    // with the seat's token, each store behind a server of its own.
+    let baseline = Arc::new(baseline);
+    let rated = Arc::new(rated);
+    let serve = |store: &Arc<Store>| {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+        let server = postplay::web::start(store.clone(), base.clone(), listener).unwrap();
+        actix_web::rt::spawn(server);
+        base
+    };
+    let (baseline_at, rated_at) = (serve(&baseline), serve(&rated));
+    let client = awc::Client::default();
+    let arms: [(&str, &Store, Option<i64>, Option<&str>); 6] = [
+        ("store: no ratings effect (baseline)", &baseline, None, None),
+        ("store: ratings effect, no club", &rated, None, None),
+        (
+            "store: ratings effect, club (rated)",
+            &rated,
+            Some(club),
+            None,
+        ),
+        (
+            "HTTP: no ratings effect (baseline)",
+            &baseline,
+            None,
+            Some(&baseline_at),
+        ),
+        (
+            "HTTP: ratings effect, no club",
+            &rated,
+            None,
+            Some(&rated_at),
+        ),
+        (
+            "HTTP: ratings effect, club (rated)",
+            &rated,
+            Some(club),
+            Some(&rated_at),
+        ),
     ];
-    let mut times: [Vec<Duration>; 3] = Default::default();
+    let mut times: [Vec<Duration>; 6] = Default::default();
     let mut used = 0;
     let mut skipped = 0;
     for seed in 0..seeds {
@@ -161,36 +200,53 @@ async fn main() {
             continue;
         }
         let mut last = Vec::new();
-        for (_, store, club) in &arms {
+        for (_, store, club, _) in &arms {
             last.push(before_the_end(store, *club, a, b, seed).await);
         }
         if last.iter().any(Option::is_none) {
             continue;
         }
-        for k in 0..3 {
-            let arm = (seed as usize + k) % 3;
-            let (id, seat, command, head) = last[arm].as_ref().unwrap();
+        for k in 0..arms.len() {
+            let arm = (seed as usize + k) % arms.len();
+            let (id, seat, command, head, token) = last[arm].as_ref().unwrap();
             let started = Instant::now();
-            arms[arm]
-                .1
-                .submit(*id, *seat, command, Some(*head))
-                .await
-                .unwrap();
+            match arms[arm].3 {
+                None => {
+                    arms[arm]
+                        .1
+                        .submit(*id, *seat, command, Some(*head))
+                        .await
+                        .unwrap();
+                }
+                Some(base) => {
+                    let body = json!({"command": command, "expected_seq": head}).to_string();
+                    let mut res = client
+                        .post(format!("{base}/api/games/{id}/commands"))
+                        .bearer_auth(token)
+                        .insert_header(("Content-Type", "application/json"))
+                        .send_body(body)
+                        .await
+                        .expect("the server answers");
+                    let _ = res.body().await;
+                    assert_eq!(res.status().as_u16(), 201);
+                }
+            }
             times[arm].push(started.elapsed());
         }
         // A game where a seat only ever had its forced moves played is not rated: its
         // figures would not measure a rating, so the seed is left out of every arm.
-        let rated: i64 =
-            sqlx::query_scalar("SELECT count(*) FROM rating_changes WHERE game_id = $1")
-                .bind(last[2].as_ref().unwrap().0)
-                .fetch_one(&pool)
-                .await
-                .unwrap();
+        let rated: i64 = sqlx::query_scalar(
+            "SELECT count(DISTINCT game_id) FROM rating_changes WHERE game_id = ANY($1)",
+        )
+        .bind([last[2].as_ref().unwrap().0, last[5].as_ref().unwrap().0])
+        .fetch_one(&pool)
+        .await
+        .unwrap();
         if seed < WARM_UP {
             for arm in &mut times {
                 arm.pop();
             }
-        } else if rated == 0 {
+        } else if rated < 2 {
             skipped += 1;
             for arm in &mut times {
                 arm.pop();
@@ -203,16 +259,21 @@ async fn main() {
     let figures: Vec<(f64, f64)> = arms
         .iter()
         .zip(times.iter_mut())
-        .map(|((name, _, _), t)| summary(name, t))
+        .map(|((name, _, _, _), t)| summary(name, t))
         .collect();
-    let change = |arm: usize| {
+    let change = |arm: usize, base: usize| {
         (
-            (figures[arm].0 / figures[0].0 - 1.0) * 100.0,
-            (figures[arm].1 / figures[0].1 - 1.0) * 100.0,
+            (figures[arm].0 / figures[base].0 - 1.0) * 100.0,
+            (figures[arm].1 / figures[base].1 - 1.0) * 100.0,
         )
     };
-    for (arm, name) in [(1, "no club"), (2, "rated")] {
-        let (median, mean) = change(arm);
+    for (arm, base, name) in [
+        (1, 0, "store, no club"),
+        (2, 0, "store, rated"),
+        (4, 3, "HTTP, no club"),
+        (5, 3, "HTTP, rated"),
+    ] {
+        let (median, mean) = change(arm, base);
         println!("{name} against baseline: median {median:+.1} %, mean {mean:+.1} %");
     }
     pool.close().await;

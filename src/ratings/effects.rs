@@ -91,6 +91,9 @@ async fn rate(
     tx: &mut PgConnection,
     entry: &Appended<'_>,
 ) -> Result<Result<(), Unrated>, sqlx::Error> {
+    let Some(club_id) = entry.row.club_id else {
+        return Ok(Err(Unrated::NoClub));
+    };
     if entry.by_organiser() {
         return Ok(Err(Unrated::Cancelled));
     }
@@ -100,10 +103,7 @@ async fn rate(
     let game_id = entry.row.id;
     let kind = entry.game.game_id();
     let start = (NEWCOMER.mu, NEWCOMER.sigma, NEWCOMER.shown());
-    let Some((club_id, seats)) = stored::rating_facts(tx, game_id, kind, start, entry.at).await?
-    else {
-        return Ok(Err(Unrated::NoClub));
-    };
+    let seats = stored::rating_facts(tx, club_id, game_id, kind, start, entry.at).await?;
     let accounts = match check_seats(&seats) {
         Ok(accounts) => accounts,
         Err(why) => return Ok(Err(why)),

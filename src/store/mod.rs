@@ -206,6 +206,8 @@ pub struct GameRow {
     pub created_at: DateTime<Utc>,
     /// Last move.
     pub updated_at: DateTime<Utc>,
+    /// The club whose game it is, if any.
+    pub club_id: Option<i64>,
 }
 
 /// A seat's row.
@@ -290,13 +292,14 @@ fn game_row(row: &sqlx::postgres::PgRow) -> Result<GameRow, sqlx::Error> {
         head_hash: row.try_get("head_hash")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
+        club_id: row.try_get("club_id")?,
     })
 }
 
 macro_rules! game_columns {
     () => {
         "id, kind, rules_version, options, seat_count, seed, commitment, status, head_seq, head_hash, \
-         created_at, updated_at"
+         created_at, updated_at, club_id"
     };
 }
 

@@ -73,8 +73,8 @@ impl SeatPlay {
     }
 }
 
-/// What rating a finished club game needs, in one statement: its club, and each seat's
-/// holder, moves counted from the log's marks and rating. `None` for a game of no club.
+/// What rating a finished game of `club_id` needs: each seat's holder, moves counted from the
+/// log's marks, and rating.
 ///
 /// Moves: a seat's own (`made_by` empty) less its undos, and its standing orders' moves, are
 /// on time (a seat's own move after its deadline is refused by the clock); the clock's
@@ -83,52 +83,42 @@ impl SeatPlay {
 ///
 /// Ratings: when every seat is held by an account of its own and moved (the rule
 /// `ratings::effects::check_seats` applies, repeated here so no row is made for a game that
-/// is not rated), each account's row is made at `start` (mu, sigma, shown) if missing and
-/// locked until the transaction ends, in account order: a game ending at the same time for
-/// the same player waits, then reads what this one wrote, and two games never wait on each
-/// other.
+/// is not rated), each account's rating row is locked until the transaction ends, in account
+/// order: a game ending at the same time for the same player waits, then reads what this one
+/// wrote. One statement reads the seats and locks the rows that exist (`FOR UPDATE`, which
+/// writes nothing); only when a player has no row yet in the club's game (their first rated
+/// game in it) does a second make the missing rows at `start` (mu, sigma, shown) and lock them.
 pub async fn rating_facts(
     tx: &mut PgConnection,
+    club_id: i64,
     game_id: i64,
     kind: &str,
     start: (f64, f64, i32),
     at: DateTime<Utc>,
-) -> Result<Option<(i64, Vec<SeatPlay>)>, sqlx::Error> {
+) -> Result<Vec<SeatPlay>, sqlx::Error> {
     let rows = sqlx::query(
-        "WITH g AS (SELECT club_id FROM games WHERE id = $1 AND club_id IS NOT NULL), \
-         c AS (SELECT seat, \
+        "WITH c AS (SELECT seat, \
                  count(*) FILTER (WHERE made_by IS NULL) - count(*) FILTER (WHERE made_by = 'undo') \
                  + count(*) FILTER (WHERE made_by = 'standing') AS on_time, \
                  count(*) FILTER (WHERE made_by = 'clock') AS late \
-               FROM commands WHERE game_id = $1 AND EXISTS (SELECT 1 FROM g) GROUP BY seat), \
+               FROM commands WHERE game_id = $1 GROUP BY seat), \
          p AS (SELECT s.seat, s.account_id, coalesce(c.on_time, 0) AS on_time, \
                  coalesce(c.late, 0) AS late \
-               FROM seats s LEFT JOIN c ON c.seat = s.seat \
-               WHERE s.game_id = $1 AND EXISTS (SELECT 1 FROM g)), \
-         r AS (INSERT INTO club_ratings (club_id, kind, account_id, mu, sigma, rating, updated_at) \
-               SELECT g.club_id, $2, p.account_id, $3, $4, $5, $6 FROM g, p \
-               WHERE NOT EXISTS (SELECT 1 FROM p WHERE account_id IS NULL OR on_time <= 0) \
+               FROM seats s LEFT JOIN c ON c.seat = s.seat WHERE s.game_id = $1), \
+         r AS (SELECT account_id, mu, sigma FROM club_ratings \
+               WHERE club_id = $2 AND kind = $3 AND account_id IN (SELECT account_id FROM p) \
+                 AND NOT EXISTS (SELECT 1 FROM p WHERE account_id IS NULL OR on_time <= 0) \
                  AND (SELECT count(DISTINCT account_id) FROM p) = (SELECT count(*) FROM p) \
-               ORDER BY p.account_id \
-               ON CONFLICT (club_id, kind, account_id) \
-                 DO UPDATE SET updated_at = club_ratings.updated_at \
-               RETURNING account_id, mu, sigma) \
-         SELECT g.club_id, p.seat, p.account_id, p.on_time, p.late, r.mu, r.sigma \
-         FROM g CROSS JOIN p LEFT JOIN r ON r.account_id = p.account_id ORDER BY p.seat",
+               ORDER BY account_id FOR UPDATE) \
+         SELECT p.seat, p.account_id, p.on_time, p.late, r.mu, r.sigma \
+         FROM p LEFT JOIN r ON r.account_id = p.account_id ORDER BY p.seat",
     )
     .bind(game_id)
+    .bind(club_id)
     .bind(kind)
-    .bind(start.0)
-    .bind(start.1)
-    .bind(start.2)
-    .bind(at)
-    .fetch_all(tx)
+    .fetch_all(&mut *tx)
     .await?;
-    let Some(first) = rows.first() else {
-        return Ok(None);
-    };
-    let club_id: i64 = first.try_get("club_id")?;
-    let seats = rows
+    let mut seats = rows
         .iter()
         .map(|row| {
             let mu: Option<f64> = row.try_get("mu")?;
@@ -141,8 +131,42 @@ pub async fn rating_facts(
                 skill: mu.zip(sigma),
             })
         })
-        .collect::<Result<_, sqlx::Error>>()?;
-    Ok(Some((club_id, seats)))
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    let rated = seats.iter().all(SeatPlay::moved)
+        && seats.iter().enumerate().all(|(i, p)| {
+            p.account_id.is_some() && !seats[..i].iter().any(|q| q.account_id == p.account_id)
+        });
+    if !rated || seats.iter().all(|p| p.skill.is_some()) {
+        return Ok(seats);
+    }
+    let missing: Vec<i64> = seats
+        .iter()
+        .filter(|p| p.skill.is_none())
+        .filter_map(|p| p.account_id)
+        .collect();
+    let made = sqlx::query(
+        "INSERT INTO club_ratings (club_id, kind, account_id, mu, sigma, rating, updated_at) \
+         SELECT $1, $2, a, $4, $5, $6, $7 FROM unnest($3::bigint[]) a ORDER BY a \
+         ON CONFLICT (club_id, kind, account_id) DO UPDATE SET updated_at = club_ratings.updated_at \
+         RETURNING account_id, mu, sigma",
+    )
+    .bind(club_id)
+    .bind(kind)
+    .bind(&missing)
+    .bind(start.0)
+    .bind(start.1)
+    .bind(start.2)
+    .bind(at)
+    .fetch_all(&mut *tx)
+    .await?;
+    for row in made {
+        let account: i64 = row.try_get("account_id")?;
+        let skill = (row.try_get("mu")?, row.try_get("sigma")?);
+        for play in seats.iter_mut().filter(|p| p.account_id == Some(account)) {
+            play.skill = Some(skill);
+        }
+    }
+    Ok(seats)
 }
 
 /// One player's change of rating by one game.
