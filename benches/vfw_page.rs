@@ -46,6 +46,7 @@ fn positions(seed: u64) -> Vec<Loaded> {
             head_hash: "0".repeat(64),
             created_at: chrono::DateTime::UNIX_EPOCH,
             updated_at: chrono::DateTime::UNIX_EPOCH,
+            club_id: None,
         },
         game: live.clone_box(),
         log: Arc::new(log.to_vec()),
