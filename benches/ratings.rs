@@ -1,7 +1,7 @@
 //! What rating a club game costs its last move, side by side: the same game (same seed, same
 //! moves) brought to one move before its end six times, and that last move timed three ways
 //! in the store itself and the same three ways as a player makes it (over HTTP, through the
-//! JSON API): without the ratings' effect at all (the baseline), with it for a game of no club
+//! JSON API): a club game without the ratings' effect at all (the baseline), with it for a game of no club
 //! (nothing read: the game's row names no club), and with it for a club game (rated: the
 //! seats' moves counted and two rating rows locked in one statement, two rating rows and two
 //! history rows written in another). The arms are timed one after another for each seed, in
@@ -164,7 +164,7 @@ async fn main() {
     let (baseline_at, rated_at) = (serve(&baseline), serve(&rated));
     let client = awc::Client::default();
     let arms: [(&str, &Store, Option<i64>, Option<&str>); 6] = [
-        ("store: no ratings effect (baseline)", &baseline, None, None),
+        ("store: no ratings effect (baseline)", &baseline, Some(club), None),
         ("store: ratings effect, no club", &rated, None, None),
         (
             "store: ratings effect, club (rated)",
