@@ -164,7 +164,12 @@ async fn main() {
     let (baseline_at, rated_at) = (serve(&baseline), serve(&rated));
     let client = awc::Client::default();
     let arms: [(&str, &Store, Option<i64>, Option<&str>); 6] = [
-        ("store: no ratings effect (baseline)", &baseline, Some(club), None),
+        (
+            "store: no ratings effect (baseline)",
+            &baseline,
+            Some(club),
+            None,
+        ),
         ("store: ratings effect, no club", &rated, None, None),
         (
             "store: ratings effect, club (rated)",

@@ -862,6 +862,76 @@ for (const form of document.querySelectorAll('#choices form.choice')) {
 return 'none';
 "#;
 
+/// Plays game `id` to its end as its players would: for each move, the seat's holder (by
+/// name, with `sessions` in the same order as `names`) opens the seat from "my games" and
+/// clicks a choice picked by a seeded draw. A choice the simple clicker cannot fill (a pick
+/// with a rule, refused on the page) is the bot's move, made through the store. Ends on the
+/// last mover's page; returns (moves clicked, moves made through the store).
+async fn play_by_clicking(
+    db: &TestDb,
+    driver: &Driver,
+    base: &str,
+    id: i64,
+    names: &[&str],
+    sessions: &[String],
+    seed: u64,
+) -> (usize, usize) {
+    let owners: Vec<String> = sqlx::query_scalar(
+        "SELECT a.name FROM seats s JOIN accounts a ON a.id = s.account_id \
+         WHERE s.game_id = $1 ORDER BY s.seat",
+    )
+    .bind(id)
+    .fetch_all(db.store.pool())
+    .await
+    .unwrap();
+    let seats = db.store.game(id).await.unwrap().unwrap().seat_count as usize;
+    assert_eq!(owners.len(), seats, "every seat is its player's");
+    let open_seat = async |seat: usize| {
+        let at = names.iter().position(|n| *n == owners[seat]).unwrap();
+        use_session(driver, base, &sessions[at]).await;
+        driver.goto(&format!("{base}/me")).await;
+        driver
+            .click(&format!("form[action='/me/games/{id}/{seat}'] button"))
+            .await;
+        wait_for_url(driver, "/play/").await;
+    };
+    let (mut clicked, mut by_hand) = (0, 0);
+    let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(seed));
+    let mut last = 0;
+    for _ in 0..600 {
+        let loaded = db.store.load(id).await.unwrap();
+        if loaded.game.outcome().is_some() {
+            break;
+        }
+        let seat = loaded.game.active()[0];
+        last = seat;
+        open_seat(seat).await;
+        let choices = loaded.game.choices(seat);
+        let choice = rng.index(choices.len());
+        let how = driver
+            .call(
+                "POST",
+                "/execute/sync",
+                Some(json!({"script": MAKE_A_MOVE, "args": [choice, rng.index(64)]})),
+            )
+            .await;
+        if how != "none" && made_or_refused(db, driver, id, loaded.row.head_seq).await {
+            clicked += 1;
+            continue;
+        }
+        let command = postplay::engine::bot::fill_at_random(&choices[choice], &mut rng);
+        db.store
+            .submit(id, seat, &command, Some(loaded.row.head_seq))
+            .await
+            .unwrap();
+        by_hand += 1;
+    }
+    let end = db.store.load(id).await.unwrap();
+    assert!(end.game.outcome().is_some(), "the game ended");
+    open_seat(last).await;
+    (clicked, by_hand)
+}
+
 /// Issue 17: a game opened with open seats, filled from the lobby by three signed-in players
 /// in the browser, then played to its end through the seats' pages in the browser.
 #[actix_web::test]
@@ -918,74 +988,13 @@ async fn a_table_opened_in_the_lobby_fills_with_three_players_and_is_played_to_i
         .fetch_one(db.store.pool())
         .await
         .unwrap();
-    // Each seat's player, to open the seat from their "my games" without any link.
-    let owners: Vec<String> = sqlx::query_scalar(
-        "SELECT a.name FROM seats s JOIN accounts a ON a.id = s.account_id \
-         WHERE s.game_id = $1 ORDER BY s.seat",
-    )
-    .bind(id)
-    .fetch_all(db.store.pool())
-    .await
-    .unwrap();
-    assert_eq!(owners.len(), 3, "every seat is its player's");
-    let session_of = |seat: usize| {
-        let at = ["Ann", "Bo", "Cy"]
-            .iter()
-            .position(|n| *n == owners[seat])
-            .unwrap();
-        sessions[at].clone()
-    };
-    let open_seat = |seat: usize| {
-        let session = session_of(seat);
-        let (driver, base) = (&driver, &base);
-        async move {
-            use_session(driver, base, &session).await;
-            driver.goto(&format!("{base}/me")).await;
-            driver
-                .click(&format!("form[action='/me/games/{id}/{seat}'] button"))
-                .await;
-            wait_for_url(driver, "/play/").await;
-        }
-    };
-    let (mut clicked, mut by_hand) = (0, 0);
-    let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(17));
-    for _ in 0..600 {
-        let loaded = db.store.load(id).await.unwrap();
-        if loaded.game.outcome().is_some() {
-            break;
-        }
-        let seat = loaded.game.active()[0];
-        open_seat(seat).await;
-        let choices = loaded.game.choices(seat);
-        let choice = rng.index(choices.len());
-        let how = driver
-            .call(
-                "POST",
-                "/execute/sync",
-                Some(json!({"script": MAKE_A_MOVE, "args": [choice, rng.index(64)]})),
-            )
-            .await;
-        if how != "none" && made_or_refused(&db, &driver, id, loaded.row.head_seq).await {
-            clicked += 1;
-            continue;
-        }
-        // A choice this simple clicker cannot fill (a pick with a rule, refused on the page):
-        // the bot's move, through the store.
-        let command = postplay::engine::bot::fill_at_random(&choices[choice], &mut rng);
-        db.store
-            .submit(id, seat, &command, Some(loaded.row.head_seq))
-            .await
-            .unwrap();
-        by_hand += 1;
-    }
-    let end = db.store.load(id).await.unwrap();
-    assert!(end.game.outcome().is_some(), "the game ended");
+    let (clicked, by_hand) =
+        play_by_clicking(&db, &driver, &base, id, &["Ann", "Bo", "Cy"], &sessions, 17).await;
     println!("moves clicked in the browser: {clicked}; played through the store: {by_hand}");
     assert!(
         clicked > by_hand,
         "most moves are made in the browser ({clicked} clicked, {by_hand} not)"
     );
-    open_seat(0).await;
     assert!(driver.source().await.contains("Game over"));
     let mails = sink.received();
     for name in ["ann", "bo", "cy"] {
@@ -1685,5 +1694,195 @@ async fn every_fifth_position_of_a_whole_votes_for_women_game_fits_a_phone() {
         "pages 2,500 px tall or more, or of 60 KB or more (command, seat, px, chars): {over:?}"
     );
     driver.stop().await;
+    db.drop().await;
+}
+
+/// Waits for the mail to `email` carrying a link with `marker` (as `/clubs/invite/`); the
+/// link's token.
+async fn mailed_token(sink: &postplay::mail::sink::SmtpSink, email: &str, marker: &str) -> String {
+    wait::until(
+        &format!("a mail to {email} with a {marker} link"),
+        wait::PATIENCE,
+        async || {
+            let mails = sink.received();
+            mails
+                .iter()
+                .filter(|m| m.to == vec![email.to_string()])
+                .find_map(|m| {
+                    // Undo quoted-printable's soft line breaks, which may cut a long link.
+                    m.data
+                        .replace("=\r\n", "")
+                        .split_whitespace()
+                        .find_map(|w| w.split(marker).nth(1))
+                        .map(|t| t.chars().take(40).collect::<String>())
+                })
+                .ok_or_else(|| format!("{} mails, none to {email} with {marker}", mails.len()))
+        },
+    )
+    .await
+}
+
+/// The number after `prefix` in the browser's path, once its page has loaded.
+async fn id_in_path(driver: &Driver, prefix: &str) -> i64 {
+    wait::until(
+        &format!("a page at {prefix}N"),
+        wait::PATIENCE,
+        async || {
+            let at = driver
+                .script("return [location.pathname, document.readyState];")
+                .await;
+            at[0]
+                .as_str()
+                .and_then(|path| path.strip_prefix(prefix))
+                .and_then(|id| id.parse().ok())
+                .filter(|_| at[1] == "complete")
+                .ok_or_else(|| at.to_string())
+        },
+    )
+    .await
+}
+
+/// Issue 33: a club as its admin and members use it, at phone size. Ann signs in by mail,
+/// makes a private club and invites Bo and Cy by address; they join by the mailed link (which
+/// signs them in). Ann opens a club table from the club's page, Bo and Cy join it, and the game
+/// is played by clicking. The club's page then shows the standings, a member's chart and the
+/// finished game; a signed-in stranger gets the answer of a club that does not exist.
+#[actix_web::test]
+async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_standings() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let sink = postplay::mail::sink::SmtpSink::start().await.unwrap();
+    let worker = common::mailrig::spawn_worker(&db, &base, sink.port(), common::mailrig::quick());
+    let driver = Driver::start().await;
+    driver.viewport(390, 844).await;
+    let ann = sign_in_by_mail(&driver, &base, &sink, "ann@example.org", "Ann").await;
+    driver.goto(&format!("{base}/clubs/new")).await;
+    driver
+        .script(
+            "document.querySelector('input[name=name]').value = 'Thursday Club';
+             document.querySelector('input[name=privacy][value=private]').checked = true;",
+        )
+        .await;
+    driver.click("form button.primary").await;
+    let club = id_in_path(&driver, "/clubs/").await;
+    driver
+        .script(
+            "document.querySelector('textarea[name=addresses]').value = \
+             'bo@example.org, cy@example.org';",
+        )
+        .await;
+    driver
+        .click(&format!("form[action='/clubs/{club}/invite'] button"))
+        .await;
+    driver
+        .wait_source("the invitations to be listed", |page| {
+            page.contains("bo@example.org") && page.contains("cy@example.org")
+        })
+        .await;
+    let mut sessions = vec![ann];
+    for (email, name) in [("bo@example.org", "Bo"), ("cy@example.org", "Cy")] {
+        let token = mailed_token(&sink, email, "/clubs/invite/").await;
+        driver.call("DELETE", "/cookie", None).await;
+        driver.goto(&format!("{base}/clubs/invite/{token}")).await;
+        driver
+            .script(&format!(
+                "document.querySelector('input[name=name]').value = '{name}';"
+            ))
+            .await;
+        driver.click("#join-club").await;
+        assert_eq!(id_in_path(&driver, "/clubs/").await, club);
+        driver
+            .wait_source("the club's page as a member", |page| {
+                page.contains("you are a member")
+            })
+            .await;
+        sessions.push(
+            driver.call("GET", "/cookie/pp_session", None).await["value"]
+                .as_str()
+                .expect("joining signs the reader in")
+                .to_string(),
+        );
+    }
+    driver.screenshot("club-joined").await;
+
+    use_session(&driver, &base, &sessions[0]).await;
+    driver.goto(&format!("{base}/clubs/{club}")).await;
+    driver
+        .click(&format!("a[href='/lobby/new/statehood?club={club}']"))
+        .await;
+    wait_for_url(&driver, "/lobby/new/statehood").await;
+    driver
+        .script(
+            "document.querySelector('select[name=players]').value = '3';
+             document.querySelector('input[name=opt_target]').value = '1';
+             document.querySelector('select[name=clock]').value = 'none';",
+        )
+        .await;
+    driver.click("form button.primary").await;
+    let table = id_in_path(&driver, "/lobby/").await;
+    for session in &sessions[1..] {
+        use_session(&driver, &base, session).await;
+        driver.goto(&format!("{base}/clubs/{club}")).await;
+        driver.click(&format!("a[href='/lobby/{table}']")).await;
+        wait_for_url(&driver, &format!("/lobby/{table}")).await;
+        driver.click("#join").await;
+        driver
+            .wait_source("the table to seat the player", |page| {
+                page.contains("You have a seat") || page.contains("has started")
+            })
+            .await;
+    }
+    let id: i64 = sqlx::query_scalar("SELECT game_id FROM open_tables WHERE id = $1")
+        .bind(table)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    let (clicked, by_hand) =
+        play_by_clicking(&db, &driver, &base, id, &["Ann", "Bo", "Cy"], &sessions, 33).await;
+    println!("club game: {clicked} moves clicked, {by_hand} through the store");
+    assert!(clicked > by_hand, "{clicked} clicked, {by_hand} not");
+
+    // The club's page: the finished game with its replay, and the standings.
+    use_session(&driver, &base, &sessions[1]).await;
+    driver.goto(&format!("{base}/clubs/{club}")).await;
+    let page = driver
+        .wait_source("the club's standings", |page| page.contains("Standings"))
+        .await;
+    assert!(page.contains(&format!("/games/{id}/replay")), "{page}");
+    let text = visible_text(&page);
+    for name in ["Ann", "Bo", "Cy"] {
+        assert!(text.contains(name), "{name} in the standings: {text}");
+    }
+    driver.screenshot("club-standings").await;
+    let bo: i64 = sqlx::query_scalar("SELECT id FROM accounts WHERE name = 'Bo'")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    driver
+        .click(&format!("a[href='/clubs/{club}/ratings/statehood/{bo}']"))
+        .await;
+    let chart = driver
+        .wait_source("Bo's rating chart", |page| page.contains("<svg"))
+        .await;
+    assert!(chart.contains(&format!("/games/{id}/replay")), "{chart}");
+    driver.screenshot("club-chart").await;
+    let wide = driver
+        .script("return [document.documentElement.scrollWidth, window.innerWidth];")
+        .await;
+    assert!(
+        wide[0].as_i64() <= wide[1].as_i64(),
+        "the chart page fits a phone's width: {wide}"
+    );
+
+    // A signed-in stranger sees nothing of the club: its page, its game.
+    sign_in_by_mail(&driver, &base, &sink, "dee@example.org", "Dee").await;
+    for path in [format!("/clubs/{club}"), format!("/games/{id}")] {
+        driver.goto(&format!("{base}{path}")).await;
+        let page = driver.source().await;
+        assert!(!page.contains("Thursday Club"), "{path}: {page}");
+        assert!(!page.contains("Bo"), "{path} names no member: {page}");
+    }
+    driver.stop().await;
+    worker.stop().await;
     db.drop().await;
 }

@@ -54,10 +54,11 @@ pub fn svg(who: &str, game: &str, points: &[RatingPoint]) -> String {
     }
     let _ = write!(
         out,
-        r##"<text x="{:.1}" y="{:.1}" text-anchor="end" font-size="11" fill="#555">{} games</text>"##,
+        r##"<text x="{:.1}" y="{:.1}" text-anchor="end" font-size="11" fill="#555">{} game{}</text>"##,
         WIDTH - RIGHT,
         HEIGHT - 8.0,
-        points.len()
+        points.len(),
+        if points.len() == 1 { "" } else { "s" }
     );
     let line: Vec<String> = values
         .iter()
