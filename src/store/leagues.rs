@@ -499,8 +499,9 @@ impl Store {
             && let Some((name, lost)) = refused_in(&mut tx, club_id, limit, account.id).await?
         {
             return Err(ClubError::Invalid(format!(
-                "you lost on time {lost} times in the club's last finished league ({name}): this \
-                 league refuses entry from {limit}"
+                "you lost {lost} game{} on time in the club's last finished league ({name}): this \
+                 league refuses entry from {limit}",
+                if lost == 1 { "" } else { "s" }
             )));
         }
         sqlx::query(

@@ -67,10 +67,7 @@ pub(super) async fn club_section(
         return Ok(ClubLeagues::default());
     }
     let now = state.store.now();
-    let lines: Vec<LeagueLine> = state
-        .store
-        .club_leagues(club, reader.map(|a| a.id))
-        .await?;
+    let lines: Vec<LeagueLine> = state.store.club_leagues(club, reader.map(|a| a.id)).await?;
     Ok(ClubLeagues {
         items: lines
             .into_iter()
@@ -559,7 +556,8 @@ async fn entry_form(
         .league_for(club, league, Some(account.id))
         .await?
     else {
-        let mut page = club_page(&state, club, Some(&account), &ClubQuery::default(), token).await?;
+        let mut page =
+            club_page(&state, club, Some(&account), &ClubQuery::default(), token).await?;
         page.error = Some(e.to_string());
         return html(status_of(&e), page);
     };
