@@ -194,6 +194,10 @@ fn scheduler_at(db: &TestDb, at: DateTime<Utc>) -> Scheduler {
     )))
 }
 
+/// A row of the table as the API gives it: name, points, Sonneborn-Berger, wins, games
+/// forfeited, losses on time, left, the tie-break.
+type TableRow = (String, String, String, u64, u64, u64, bool, Value);
+
 /// One league game as the test reads it from the database.
 #[derive(Debug, Clone)]
 struct LGame {
@@ -796,7 +800,7 @@ async fn a_league_of_six_played_to_its_end_through_the_store_the_api_and_mail() 
     let shown: Value =
         serde_json::from_str(&http.get(&api, Some(&members[1].session), None).await.body).unwrap();
     assert_eq!(shown["league"]["status"], "finished", "{shown}");
-    let table: Vec<(String, String, String, u64, u64, u64, bool, Value)> = shown["table"]
+    let table: Vec<TableRow> = shown["table"]
         .as_array()
         .unwrap()
         .iter()
