@@ -2,7 +2,7 @@
 //! `import`) and by tests: the configured database, and the store assembled with what happens
 //! in its transactions (the clock's deadlines, then mail, which reads them).
 
-use crate::clock::ClockEffects;
+use crate::clock::{ClockEffects, LeagueEffects};
 use crate::config::Config;
 use crate::mail::outbox::MailEffects;
 use crate::pg::PrivateCluster;
@@ -12,7 +12,8 @@ use crate::time::{Clock, SystemClock};
 use sqlx::postgres::PgPool;
 use std::sync::Arc;
 
-/// The service's store on `pool`: `clock` for "now", the clock's, mail's and ratings' effects
+/// The service's store on `pool`: `clock` for "now", the clock's, mail's, ratings' and leagues'
+/// effects
 /// in every transaction.
 pub fn store_on(pool: PgPool, clock: Arc<dyn Clock>) -> Store {
     Store::from_pool(pool)
@@ -20,6 +21,7 @@ pub fn store_on(pool: PgPool, clock: Arc<dyn Clock>) -> Store {
         .with_effect(Arc::new(ClockEffects))
         .with_effect(Arc::new(MailEffects))
         .with_effect(Arc::new(RatingEffects))
+        .with_effect(Arc::new(LeagueEffects))
 }
 
 /// The store of the configured database: DATABASE_URL, or the private cluster (started here

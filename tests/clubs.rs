@@ -1164,3 +1164,191 @@ async fn a_private_club_is_nothing_to_anyone_but_its_members_on_every_route() {
     assert_eq!(db.store.pending_invites(private).await.unwrap().len(), 1);
     db.drop().await;
 }
+
+/// Every route of a club's leagues, read from the route table (so a new one cannot be
+/// forgotten here): whether it is a POST, and its path.
+fn league_routes() -> Vec<(bool, String)> {
+    let source = include_str!("../src/web/mod.rs");
+    let routes: Vec<(bool, String)> = source
+        .split(".route(")
+        .skip(1)
+        .filter_map(|r| {
+            let path = r.split('"').nth(1)?;
+            let method = r.split(".to(").next().unwrap_or("");
+            path.contains("/leagues")
+                .then(|| (method.contains("post()"), path.to_string()))
+        })
+        .collect();
+    assert!(routes.len() >= 8, "{routes:?}");
+    routes
+}
+
+#[actix_web::test]
+async fn a_private_clubs_leagues_are_nothing_to_anyone_but_its_members_on_every_league_route() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let http = Http::new(&base);
+    let pia = player(&db, "Pia").await;
+    let quentin = player(&db, "Quentin").await;
+    let rolf = player(&db, "Rolf").await;
+    let nadia = player(&db, "Nadia").await;
+    let public = http.club(&pia, "Plainview", "public").await;
+    let private = http.club(&quentin, "Quietude", "private").await;
+    let other = http.club(&rolf, "Roundtable", "private").await;
+    let paula = http.invite_and_join(&db, &pia, public, "Paula").await;
+    let queenie = http
+        .invite_and_join(&db, &quentin, private, "Queenie")
+        .await;
+    let rita = http.invite_and_join(&db, &rolf, other, "Rita").await;
+    let quark = http.invite_and_join(&db, &quentin, private, "Quark").await;
+    let (_, private_game) = club_game(&http, &db, &quentin, private, &quark).await;
+    let quark_seat = seat_token(&db, private_game, "quark@example.org").await;
+    let mut leagues = Vec::new();
+    for (club, admin) in [(public, &pia), (private, &quentin)] {
+        let closes = (chrono::Utc::now() + chrono::Duration::days(2))
+            .format("%Y-%m-%dT%H:%M")
+            .to_string();
+        let r = http
+            .post(
+                &format!("/clubs/{club}/leagues/new/nationhood"),
+                Some(&admin.session),
+                &[
+                    ("name", "Quiet league"),
+                    ("closes", &closes),
+                    ("meetings", "twice"),
+                    ("mode", "all_at_once"),
+                    ("clock", "move:3"),
+                ],
+            )
+            .await;
+        assert_eq!(r.status, 303, "{}", r.body);
+        leagues.push(
+            r.location
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .parse::<i64>()
+                .unwrap(),
+        );
+    }
+    let entrants = || async {
+        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM league_entrants")
+            .fetch_one(db.store.pool())
+            .await
+            .unwrap()
+    };
+    let missing_club = other + 1000;
+    let same = |body: &str, id: i64| body.replace(&id.to_string(), "#");
+    for (club, league) in [(public, leagues[0]), (private, leagues[1])] {
+        let members = if club == private {
+            vec![
+                ("member", queenie.as_str()),
+                ("admin", quentin.session.as_str()),
+            ]
+        } else {
+            vec![("member", paula.as_str()), ("admin", pia.session.as_str())]
+        };
+        let mut readers: Vec<(&str, Option<&str>, Option<&str>, bool)> = vec![
+            ("anonymous", None, None, false),
+            ("seat link holder", None, Some(quark_seat.as_str()), false),
+            (
+                "signed-in non-member",
+                Some(nadia.session.as_str()),
+                None,
+                false,
+            ),
+            ("member of another club", Some(rita.as_str()), None, false),
+        ];
+        readers.extend(members.iter().map(|(w, s)| (*w, Some(*s), None, true)));
+        for (who, session, bearer, member) in readers {
+            let hidden = club == private && !member;
+            for (post, route) in league_routes() {
+                let path = |club: i64| {
+                    route
+                        .replace("{club}", &club.to_string())
+                        .replace("{league}", &league.to_string())
+                        .replace("{kind}", "nationhood")
+                };
+                let context = format!(
+                    "{who} {} {route} of club {club}",
+                    if post { "posts" } else { "reads" }
+                );
+                let ask = async |path: String| {
+                    if post {
+                        let body: String = form_urlencoded::Serializer::new(String::new())
+                            .extend_pairs([("csrf", http.csrf.as_str())])
+                            .finish();
+                        let mut req = http
+                            .client
+                            .post(format!("{}{path}", http.base))
+                            .insert_header(("Cookie", http.cookies(session)))
+                            .insert_header(("Content-Type", "application/x-www-form-urlencoded"));
+                        if let Some(token) = bearer {
+                            req = req.insert_header(("Authorization", format!("Bearer {token}")));
+                        }
+                        Http::reply(req.send_body(body).await.unwrap(), true).await
+                    } else {
+                        http.get_as(&path, session, bearer).await
+                    }
+                };
+                if post && member {
+                    // Members act on it elsewhere; nothing is changed here.
+                    continue;
+                }
+                let shown = ask(path(club)).await;
+                if hidden {
+                    let none = ask(path(missing_club)).await;
+                    assert_eq!(
+                        (shown.status, same(&shown.body, club)),
+                        (none.status, same(&none.body, missing_club)),
+                        "{context}: a private club's league answers as a missing one"
+                    );
+                    assert!(
+                        !shown.body.contains("Quiet league") && !shown.body.contains("Quentin"),
+                        "{context}"
+                    );
+                    if post && session.is_none() && !route.starts_with("/api/") {
+                        assert_eq!(shown.status, 303, "{context}");
+                        assert!(shown.location.starts_with("/signin?next="), "{context}");
+                    }
+                } else if post {
+                    let expected = match (session, bearer, route.starts_with("/api/")) {
+                        (_, Some(_), true) => 401,
+                        (None, _, true) => 401,
+                        (None, _, false) => 303,
+                        (Some(_), _, _) => 403,
+                    };
+                    assert_eq!(shown.status, expected, "{context}: {}", shown.body);
+                } else if route.contains("/new/") {
+                    let expected = if session.is_none() {
+                        303
+                    } else if who == "admin" {
+                        200
+                    } else {
+                        403
+                    };
+                    assert_eq!(shown.status, expected, "{context}: {}", shown.body);
+                } else if route.starts_with("/api/") && bearer.is_some() {
+                    assert_eq!(shown.status, 401, "{context}: a seat's key is no account's");
+                } else {
+                    assert_eq!(shown.status, 200, "{context}: {}", shown.body);
+                    assert!(shown.body.contains("Quiet league"), "{context}");
+                    assert!(
+                        !shown.body.contains("@example.org"),
+                        "{context}: no address"
+                    );
+                }
+            }
+            // The club's page lists the league to members only.
+            let page = http.get(&format!("/clubs/{club}"), session).await;
+            assert_eq!(
+                page.body
+                    .contains(&format!("/clubs/{club}/leagues/{league}\"")),
+                member,
+                "{who} on club {club}"
+            );
+        }
+    }
+    assert_eq!(entrants().await, 0, "no refused sign-up wrote anything");
+    db.drop().await;
+}

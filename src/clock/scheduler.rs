@@ -33,6 +33,8 @@ pub struct Tick {
     pub tables_expired: usize,
     /// Inbound mail rows pruned (ended reply addresses, old mail for no seat).
     pub mail_pruned: usize,
+    /// What the leagues' pass did: sign-ups closed, rounds started, leagues finished.
+    pub leagues: crate::store::LeaguePass,
 }
 
 impl Tick {
@@ -76,8 +78,8 @@ impl Scheduler {
     }
 
     /// One tick: vacations that ran out, due deadlines, due reminders, lobby tables past
-    /// their time; until none is left (in batches); then the inbound mail that ended is
-    /// pruned.
+    /// their time, until none is left (in batches); then the leagues' pass
+    /// (`store::league_life`) and the pruning of inbound mail that ended.
     pub async fn tick(&self) -> Result<Tick, sqlx::Error> {
         let now = self.store.now();
         let mut tick = Tick {
@@ -106,6 +108,11 @@ impl Scheduler {
                     break;
                 }
             }
+        }
+        // After the timeouts, so a game the clock just ended lets its league move on now.
+        match self.store.run_leagues().await {
+            Ok(pass) => tick.leagues = pass,
+            Err(e) => tracing::error!(error = %e, "the leagues' pass failed"),
         }
         match crate::mail::inbound::prune::prune(self.store.pool(), now).await {
             Ok(p) => tick.mail_pruned = (p.reply_addresses + p.unknown_mail) as usize,

@@ -126,6 +126,33 @@ impl ClubRole {
     }
 }
 
+/// A league's name: as a club's, trimmed, 1 to 80 characters with at least one visible, one
+/// line, no characters that reverse or hide text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeagueName(String);
+
+impl LeagueName {
+    /// Parses a name typed by the club's admin; surrounding spaces are dropped.
+    pub fn parse(text: &str) -> Result<LeagueName, InvalidClubText> {
+        let trimmed = text.trim();
+        one_line(text, "a league's name")?;
+        if trimmed.chars().all(is_invisible) {
+            return Err(InvalidClubText("give the league a name".into()));
+        }
+        if trimmed.chars().count() > MAX_CLUB_NAME_CHARS {
+            return Err(InvalidClubText(format!(
+                "a league's name is at most {MAX_CLUB_NAME_CHARS} characters"
+            )));
+        }
+        Ok(LeagueName(trimmed.to_string()))
+    }
+
+    /// The name as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +169,9 @@ mod tests {
         assert!(ClubName::parse("evil\u{202E}txt").is_err());
         assert!(ClubName::parse(&"x".repeat(80)).is_ok());
         assert!(ClubName::parse(&"x".repeat(81)).is_err());
+        assert_eq!(LeagueName::parse(" Spring ").unwrap().as_str(), "Spring");
+        assert!(LeagueName::parse(&"x".repeat(81)).is_err());
+        assert!(LeagueName::parse("a\u{2028}b").is_err());
     }
 
     #[test]

@@ -16,8 +16,8 @@ pub use account::{InvalidAccountField, LocalPath, TimeZoneName, TokenLabel};
 pub use address::{EmailAddress, InvalidEmail, masked};
 pub use clock::{ClockSettings, OnTimeout, TimeControl};
 pub use club::{
-    ClubDescription, ClubName, ClubRole, InvalidClubText, InvalidRole, MAX_CLUB_DESCRIPTION_CHARS,
-    MAX_CLUB_NAME_CHARS,
+    ClubDescription, ClubName, ClubRole, InvalidClubText, InvalidRole, LeagueName,
+    MAX_CLUB_DESCRIPTION_CHARS, MAX_CLUB_NAME_CHARS,
 };
 pub use message::{InvalidMessage, MAX_MESSAGE_CHARS, MessageText};
 pub use names::{InvalidName, MAX_NAME_CHARS, PlayerName};

@@ -6,6 +6,7 @@ pub mod club;
 pub mod compose;
 pub mod inbound;
 pub mod invite;
+pub mod league;
 pub mod mailbox;
 pub mod notice;
 pub mod outbox;

@@ -61,6 +61,8 @@ pub enum Notice {
     Table(TableNotice),
     /// An invitation to a club: about no game.
     Club(ClubNotice),
+    /// News of a club's league for an entrant: about no game.
+    League(LeagueNotice),
 }
 
 impl Notice {
@@ -77,7 +79,7 @@ impl Notice {
             Notice::Link(n) => Some(&n.game),
             Notice::SignIn(_) => None,
             Notice::Message(n) => Some(&n.game),
-            Notice::Table(_) | Notice::Club(_) => None,
+            Notice::Table(_) | Notice::Club(_) | Notice::League(_) => None,
         }
     }
 
@@ -96,6 +98,7 @@ impl Notice {
             Notice::Message(_) => "message",
             Notice::Table(_) => "table",
             Notice::Club(_) => "club",
+            Notice::League(_) => "league",
         }
     }
 
@@ -377,6 +380,21 @@ impl TableNotice {
     pub fn title(&self) -> String {
         format!("{} table #{}", self.game_name, self.table_id)
     }
+}
+
+/// News of a league, mailed to an entrant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeagueNotice {
+    /// The club's id.
+    pub club_id: i64,
+    /// The league's id.
+    pub league_id: i64,
+    /// "Spring league (Nationhood) of the Tuesday club".
+    pub title: String,
+    /// The subject after the title.
+    pub headline: String,
+    /// The sentences before the link to the league's page.
+    pub lines: Vec<String>,
 }
 
 /// An invitation to a club, mailed to the address invited.

@@ -9,7 +9,9 @@ use super::reply::{address, reply_lines};
 use crate::engine::log::render;
 use crate::engine::record::Mark;
 use crate::engine::{DynGame, DynMatch, Seat, Viewer};
-use crate::store::effects::{Appended, ClubNews, Creation, EffectError, Effects, TableNews};
+use crate::store::effects::{
+    Appended, ClubNews, Creation, EffectError, Effects, LeagueNews, TableNews,
+};
 use crate::store::{new_token, token_hash};
 use chrono::{DateTime, Utc};
 use futures_util::future::BoxFuture;
@@ -587,6 +589,17 @@ impl Effects for MailEffects {
     ) -> BoxFuture<'a, Result<(), EffectError>> {
         Box::pin(async move {
             super::table::enqueue_table_news(tx, news).await?;
+            Ok(())
+        })
+    }
+
+    fn league_news<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        news: &'a LeagueNews<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>> {
+        Box::pin(async move {
+            super::league::enqueue_league_news(tx, news).await?;
             Ok(())
         })
     }

@@ -163,6 +163,10 @@ mail_templates!(TableText, TableHtml, "mail/table.txt", "mail/table.html", {
     unsubscribe: Option<String>,
 });
 
+mail_templates!(LeagueText, LeagueHtml, "mail/league.txt", "mail/league.html", {
+    title: String, lines: Vec<String>, link: String, unsubscribe: Option<String>,
+});
+
 mail_templates!(ClubText, ClubHtml, "mail/club.txt", "mail/club.html", {
     title: String, club: String, by: String, days: i32, link: String,
     unsubscribe: Option<String>,
@@ -194,6 +198,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
         (Some(game), _) => game.title(),
         (None, Notice::Table(n)) => n.title(),
         (None, Notice::Club(n)) => n.club_name.clone(),
+        (None, Notice::League(n)) => n.title.clone(),
         (None, _) => "postplay".to_string(),
     };
     let reply_to = match notice {
@@ -378,6 +383,19 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 lines: n.lines.clone(),
                 link,
                 invitation: n.token.is_some(),
+                unsubscribe: None,
+            }
+            .both()?;
+            (format!("{title}: {}", n.headline), None, parts)
+        }
+        Notice::League(n) => {
+            let parts = LeagueText {
+                title: title.clone(),
+                lines: n.lines.clone(),
+                link: format!(
+                    "{}/clubs/{}/leagues/{}",
+                    ctx.base_url, n.club_id, n.league_id
+                ),
                 unsubscribe: None,
             }
             .both()?;

@@ -420,7 +420,7 @@ impl Store {
     }
 
     /// Removes a member (by an admin; an admin leaves rather than removing themselves). Their
-    /// seats in the club's games stay theirs.
+    /// seats in the club's games stay theirs; they leave its leagues (docs/LEAGUES.md).
     pub async fn remove_member(
         &self,
         club_id: i64,
@@ -445,11 +445,13 @@ impl Store {
             return Err(ClubError::Invalid("that account is not a member".into()));
         }
         leave_tables(&mut tx, club_id, member).await?;
+        super::league_life::member_left(&mut tx, club_id, member, self.now()).await?;
         tx.commit().await?;
         Ok(())
     }
 
-    /// The account leaves the club; its seats in the club's games stay its own. The last
+    /// The account leaves the club; its seats in the club's games stay its own, and it leaves
+    /// the club's leagues (docs/LEAGUES.md, "Running a league"). The last
     /// admin cannot leave: they name another admin first (or close the club and stay).
     pub async fn leave_club(&self, club_id: i64, account: &Account) -> Result<(), ClubError> {
         let mut tx = self.pool.begin().await?;
@@ -466,6 +468,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         leave_tables(&mut tx, club_id, account.id).await?;
+        super::league_life::member_left(&mut tx, club_id, account.id, self.now()).await?;
         tx.commit().await?;
         Ok(())
     }

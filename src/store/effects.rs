@@ -134,6 +134,41 @@ pub struct ClubNews<'a> {
     pub at: DateTime<Utc>,
 }
 
+/// What happened to a league that its entrants are told of by mail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LeagueEvent {
+    /// Sign-up closed with too few entrants (or a schedule that could not be laid out): the
+    /// league is cancelled.
+    Cancelled {
+        /// How many had signed up.
+        entrants: usize,
+        /// Why, in words.
+        why: String,
+    },
+}
+
+/// News of a league for one entrant (a league is no game: the mail belongs to none).
+pub struct LeagueNews<'a> {
+    /// The club's id.
+    pub club_id: i64,
+    /// Its name.
+    pub club_name: &'a str,
+    /// The league's id.
+    pub league_id: i64,
+    /// Its name.
+    pub league_name: &'a str,
+    /// The name of its game.
+    pub game_name: &'a str,
+    /// What happened.
+    pub event: LeagueEvent,
+    /// To whom.
+    pub to: &'a EmailAddress,
+    /// Their name.
+    pub to_name: &'a str,
+    /// When.
+    pub at: DateTime<Utc>,
+}
+
 /// Something that happens inside the transaction of a game's creation and of every entry.
 pub trait Effects: Send + Sync {
     /// Inside the transaction that invites an address to a club; nothing by default.
@@ -141,6 +176,16 @@ pub trait Effects: Send + Sync {
         &'a self,
         _tx: &'a mut PgConnection,
         _news: &'a ClubNews<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    /// Inside the transaction that changes a league's course (cancelled at sign-up's close);
+    /// nothing by default.
+    fn league_news<'a>(
+        &'a self,
+        _tx: &'a mut PgConnection,
+        _news: &'a LeagueNews<'a>,
     ) -> BoxFuture<'a, Result<(), EffectError>> {
         Box::pin(async { Ok(()) })
     }

@@ -10,6 +10,8 @@ mod club_invites;
 mod clubs;
 pub mod effects;
 mod history;
+pub mod league_life;
+mod leagues;
 mod messages;
 mod my_games;
 mod orders;
@@ -34,6 +36,11 @@ pub use clubs::{
     NewClub,
 };
 pub use history::{History, Step};
+pub use league_life::{LeaguePass, START_BATCH, plan_words};
+pub use leagues::{
+    ENDED_LEAGUES_SHOWN, Entrant, League, LeagueLine, LeagueView, MAX_ACTIVE_LEAGUES,
+    MAX_SIGNUP_DAYS, NewLeague, ScheduledGame, meetings_word, mode_word,
+};
 pub use messages::{
     Author, MAX_MESSAGES_PER_GAME, MESSAGES_PER_HOUR, MESSAGES_PER_MINUTE, Message, PostError,
     THREAD_OPEN_DAYS_AFTER_END,

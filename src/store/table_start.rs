@@ -3,7 +3,7 @@
 //! players racing for the last seat exactly one is seated and one game is created.
 
 use super::tables::{Joined, Table, TableError, open_for_update};
-use super::{Account, NewSeat, Store, token_hash};
+use super::{Account, CreatedGame, NewSeat, Store, StoreError, token_hash};
 use crate::domain::{EmailAddress, PlayerName, Seating};
 use crate::engine::{GameRng, Seed};
 use sqlx::{PgConnection, Row};
@@ -150,47 +150,22 @@ impl Store {
         }
         let seats = players
             .iter()
-            .map(|(_, name, email)| {
-                Ok(NewSeat {
-                    name: PlayerName::parse(name)
-                        .map_err(|e| TableError::Invalid(e.to_string()))?,
-                    email: Some(
-                        EmailAddress::parse(email)
-                            .map_err(|e| TableError::Invalid(e.to_string()))?,
-                    ),
-                })
-            })
-            .collect::<Result<Vec<_>, TableError>>()?;
+            .map(|(_, name, email)| account_seat(name, email))
+            .collect::<Result<Vec<_>, StoreError>>()?;
         let settings: serde_json::Value =
             sqlx::query_scalar("SELECT settings FROM open_tables WHERE id = $1")
                 .bind(table.id)
                 .fetch_one(&mut *tx)
                 .await?;
         let created = self
-            .create_game_in(
+            .start_club_game(
                 tx,
                 &table.kind,
                 &table.options,
-                &seats,
-                Seed::random(),
-                None,
                 &settings,
+                table.club_id,
+                &seats,
             )
-            .await?;
-        // A club's game belongs to the club: shown to its members only if the club is
-        // private (the table refused an unlisted setting, so it has no spectator link).
-        if let Some(club) = table.club_id {
-            sqlx::query("UPDATE games SET club_id = $2 WHERE id = $1")
-                .bind(created.id)
-                .bind(club)
-                .execute(&mut *tx)
-                .await?;
-        }
-        // A lobby game has no organiser desk: its players serve themselves (DESIGN.md
-        // "Identity"; docs/lobby.md).
-        sqlx::query("UPDATE games SET has_desk = false WHERE id = $1")
-            .bind(created.id)
-            .execute(&mut *tx)
             .await?;
         for (seat, (position, _, _)) in players.iter().enumerate() {
             sqlx::query(
@@ -219,4 +194,39 @@ impl Store {
             game_id: created.id,
         })
     }
+
+    /// Starts a game whose seats are members' accounts, in the caller's transaction: a lobby
+    /// table's game when its last seat is taken, and a league's games when their round opens.
+    /// The game is created through the store (its effects mail each seat its link and set the
+    /// first deadlines), belongs to `club` if given (private if the club is; a club game never
+    /// has a spectator link), and has no organiser desk: its players serve themselves
+    /// (DESIGN.md "Identity"; docs/lobby.md).
+    pub(super) async fn start_club_game(
+        &self,
+        tx: &mut PgConnection,
+        kind: &str,
+        options: &serde_json::Value,
+        settings: &serde_json::Value,
+        club: Option<i64>,
+        seats: &[NewSeat],
+    ) -> Result<CreatedGame, StoreError> {
+        let created = self
+            .create_game_in(tx, kind, options, seats, Seed::random(), None, settings)
+            .await?;
+        sqlx::query("UPDATE games SET club_id = $2, has_desk = false WHERE id = $1")
+            .bind(created.id)
+            .bind(club)
+            .execute(&mut *tx)
+            .await?;
+        Ok(created)
+    }
+}
+
+/// A game's seat for a member's account: its name and address, so the seat is the account's
+/// and is mailed its link.
+pub(super) fn account_seat(name: &str, email: &str) -> Result<NewSeat, StoreError> {
+    Ok(NewSeat {
+        name: PlayerName::parse(name).map_err(|e| StoreError::Invalid(e.to_string()))?,
+        email: Some(EmailAddress::parse(email).map_err(|e| StoreError::Invalid(e.to_string()))?),
+    })
 }

@@ -255,6 +255,8 @@ pub(super) struct ClubPage {
     invites: Vec<PendingInvite>,
     /// The top of each game's standings (members only).
     standings: Vec<super::club_ratings::StandingsTable>,
+    /// The Leagues section (members only).
+    leagues: super::leagues::ClubLeagues,
     csrf: String,
     pub(super) error: Option<String>,
 }
@@ -368,6 +370,7 @@ pub(super) async fn club_page(
         } else {
             Vec::new()
         },
+        leagues: super::leagues::club_section(state, id, reader, member, admin).await?,
         csrf,
         error: None,
     })

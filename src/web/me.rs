@@ -217,7 +217,7 @@ pub async fn page(
 
 /// The account a request acts for: a personal API token (`Authorization: Bearer`), else the
 /// session; 401 without either, or with a token that is wrong or revoked.
-async fn api_account(req: &HttpRequest, state: &AppState) -> Result<Account, WebError> {
+pub(super) async fn api_account(req: &HttpRequest, state: &AppState) -> Result<Account, WebError> {
     if let Some(header) = req.headers().get(AUTHORIZATION) {
         let token = header
             .to_str()

@@ -15,6 +15,7 @@ mod hand;
 mod handover;
 mod history;
 mod json;
+mod leagues;
 pub mod limits;
 mod lobby;
 mod mail;
@@ -285,6 +286,35 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(club_admin::remove),
         )
         .route("/clubs/{club}/leave", web::post().to(club_admin::leave))
+        .route(
+            "/clubs/{club}/leagues/new/{kind}",
+            get().to(leagues::new_league),
+        )
+        .route(
+            "/clubs/{club}/leagues/new/{kind}",
+            web::post().to(leagues::create),
+        )
+        .route("/clubs/{club}/leagues/{league}", get().to(leagues::page))
+        .route(
+            "/clubs/{club}/leagues/{league}/signup",
+            web::post().to(leagues::sign_up),
+        )
+        .route(
+            "/clubs/{club}/leagues/{league}/withdraw",
+            web::post().to(leagues::withdraw),
+        )
+        .route(
+            "/api/clubs/{club}/leagues/{league}",
+            get().to(leagues::api_league),
+        )
+        .route(
+            "/api/clubs/{club}/leagues/{league}/signup",
+            web::post().to(leagues::api_sign_up),
+        )
+        .route(
+            "/api/clubs/{club}/leagues/{league}/withdraw",
+            web::post().to(leagues::api_withdraw),
+        )
         .route("/clubs/{club}/close", web::post().to(club_admin::close))
         .route("/rules/{kind}", get().to(rules::rules))
         .route("/manage/{token}", get().to(desk::manage))
