@@ -1805,6 +1805,44 @@ async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_st
     }
     driver.screenshot("club-joined").await;
 
+    // Ann opens a league from the club's page; the three sign up by the club page's button.
+    use_session(&driver, &base, &sessions[0]).await;
+    driver.goto(&format!("{base}/clubs/{club}")).await;
+    driver
+        .click(&format!(
+            "a[href='/clubs/{club}/leagues/new/electoral-combat']"
+        ))
+        .await;
+    wait_for_url(&driver, "/leagues/new/electoral-combat").await;
+    let closes = (chrono::Utc::now() + chrono::Duration::hours(1))
+        .format("%Y-%m-%dT%H:%M")
+        .to_string();
+    driver
+        .script(&format!(
+            "document.querySelector('input[name=name]').value = 'Winter league';
+             document.querySelector('input[name=closes]').value = '{closes}';
+             document.querySelector('input[name=mode][value=all_at_once]').checked = true;
+             document.querySelector('select[name=clock]').value = 'none';"
+        ))
+        .await;
+    driver.click("form button.primary").await;
+    let league = id_in_path(&driver, &format!("/clubs/{club}/leagues/")).await;
+    for session in &sessions {
+        use_session(&driver, &base, session).await;
+        driver.goto(&format!("{base}/clubs/{club}")).await;
+        driver
+            .click(&format!(
+                "form[action='/clubs/{club}/leagues/{league}/signup'] button"
+            ))
+            .await;
+        driver
+            .wait_source("the sign-up to be taken", |page| {
+                page.contains(&format!("/clubs/{club}/leagues/{league}/withdraw"))
+            })
+            .await;
+    }
+    driver.screenshot("club-league-signed-up").await;
+
     use_session(&driver, &base, &sessions[0]).await;
     driver.goto(&format!("{base}/clubs/{club}")).await;
     driver
@@ -1841,6 +1879,76 @@ async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_st
         play_by_clicking(&db, &driver, &base, id, &["Ann", "Bo", "Cy"], &sessions, 33).await;
     println!("club game: {clicked} moves clicked, {by_hand} through the store");
     assert!(clicked > by_hand, "{clicked} clicked, {by_hand} not");
+
+    // Sign-up closes (the scheduler's pass, an hour and a half later): the league's three
+    // games start at once; they are played through the store, the league then finishes.
+    let later = postplay::clock::Scheduler::new(std::sync::Arc::new(postplay::startup::store_on(
+        db.store.pool().clone(),
+        std::sync::Arc::new(postplay::time::ManualClock::at(
+            chrono::Utc::now() + chrono::Duration::minutes(90),
+        )),
+    )));
+    later.tick().await.unwrap();
+    let games: Vec<i64> = sqlx::query_scalar(
+        "SELECT game_id FROM league_games WHERE league_id = $1 AND game_id IS NOT NULL \
+         ORDER BY number",
+    )
+    .bind(league)
+    .fetch_all(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(games.len(), 3, "three entrants meet once each, all at once");
+    let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(34));
+    for &game in &games {
+        loop {
+            let loaded = db.store.load(game).await.unwrap();
+            if loaded.game.outcome().is_some() {
+                break;
+            }
+            let seat = loaded.game.active()[0];
+            let choices = loaded.game.choices(seat);
+            let command =
+                postplay::engine::bot::fill_at_random(&choices[rng.index(choices.len())], &mut rng);
+            db.store
+                .submit(game, seat, &command, Some(loaded.row.head_seq))
+                .await
+                .unwrap();
+        }
+    }
+    let now = postplay::clock::Scheduler::new(std::sync::Arc::new(db.store.clone_handle()));
+    wait::until("the league to finish", wait::PATIENCE, async || {
+        now.tick().await.unwrap();
+        let status: String = sqlx::query_scalar("SELECT status FROM leagues WHERE id = $1")
+            .bind(league)
+            .fetch_one(db.store.pool())
+            .await
+            .unwrap();
+        if status == "finished" {
+            Ok(())
+        } else {
+            Err(status)
+        }
+    })
+    .await;
+    driver
+        .goto(&format!("{base}/clubs/{club}/leagues/{league}"))
+        .await;
+    let table = driver
+        .wait_source("the league's table", |page| page.contains("league-table"))
+        .await;
+    let text = visible_text(&table);
+    assert!(text.contains("finished"), "{text}");
+    for name in ["Ann", "Bo", "Cy"] {
+        assert!(text.contains(name), "{name} in the league's table: {text}");
+    }
+    driver.screenshot("club-league-table").await;
+    let wide = driver
+        .script("return [document.documentElement.scrollWidth, window.innerWidth];")
+        .await;
+    assert!(
+        wide[0].as_i64() <= wide[1].as_i64(),
+        "the league's page fits a phone's width (its table scrolls in its box): {wide}"
+    );
 
     // The club's page: the finished game with its replay, and the standings.
     use_session(&driver, &base, &sessions[1]).await;
