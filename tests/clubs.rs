@@ -1745,7 +1745,8 @@ async fn club_admins_act_on_club_games_from_the_club_and_learn_no_link() {
         .await;
     assert_eq!(r.status, 403, "{}", r.body);
     assert!(
-        r.body.contains("only the club&#39;s admins act on its games"),
+        r.body
+            .contains("only the club&#39;s admins act on its games"),
         "{}",
         r.body
     );
