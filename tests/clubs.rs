@@ -42,6 +42,8 @@ struct Reply {
     body: String,
     location: String,
     session: Option<String>,
+    /// Every cookie set, as `name=value`.
+    set_cookies: Vec<String>,
 }
 
 struct Http {
@@ -87,6 +89,12 @@ impl Http {
             .filter_map(|h| h.to_str().ok())
             .find_map(|c| c.strip_prefix("pp_session="))
             .map(|c| c.split(';').next().unwrap_or("").to_string());
+        let set_cookies = res
+            .headers()
+            .get_all("set-cookie")
+            .filter_map(|h| h.to_str().ok())
+            .map(|c| c.split(';').next().unwrap_or("").to_string())
+            .collect();
         let body = if body {
             String::from_utf8_lossy(&res.body().limit(4 << 20).await.unwrap()).into_owned()
         } else {
@@ -97,7 +105,26 @@ impl Http {
             body,
             location,
             session,
+            set_cookies,
         }
+    }
+
+    /// A GET as `session`, sending back the cookies a POST set (a desk's note after a
+    /// redirect).
+    async fn get_carrying(&self, path: &str, session: &str, carried: &[String]) -> Reply {
+        let mut cookies = self.cookies(Some(session));
+        for c in carried {
+            cookies.push_str("; ");
+            cookies.push_str(c);
+        }
+        let res = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .insert_header(("Cookie", cookies))
+            .send()
+            .await
+            .unwrap();
+        Http::reply(res, true).await
     }
 
     /// A GET as `session` (if any), with the seat's `bearer` token (if any). A live stream's
@@ -781,6 +808,77 @@ async fn what_a_client_can_make_the_server_hold_is_bounded() {
     db.drop().await;
 }
 
+/// The real app, letting one client make `games` games (and as many new links) an hour; its
+/// base URL.
+fn spawn_with_games(db: &TestDb, games: u32) -> String {
+    let settings = postplay::config::WebSettings {
+        games_per_hour: games,
+        relinks_per_hour: games,
+        ..postplay::config::WebSettings::default()
+    };
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let store = std::sync::Arc::new(db.store.clone_handle());
+    let server = postplay::web::start_with(store, base.clone(), listener, None, settings).unwrap();
+    actix_web::rt::spawn(server);
+    base
+}
+
+/// Every game's status, log length, pause and seats' keys, for "nothing changed".
+async fn games_state(db: &TestDb) -> Vec<(i64, String, i64, bool, Option<String>)> {
+    sqlx::query_as(
+        "SELECT g.id, g.status, g.head_seq, g.paused_at IS NOT NULL, \
+         (SELECT string_agg(s.token_hash || ':' || coalesce(s.email, '') || ':' || \
+          coalesce(s.account_id::text, ''), ',' ORDER BY s.seat) FROM seats s WHERE s.game_id = g.id) \
+         FROM games g ORDER BY g.id",
+    )
+    .fetch_all(db.store.pool())
+    .await
+    .unwrap()
+}
+
+/// Every path of a club's routes (`/clubs/{club}/…`) in the route table.
+fn club_routes() -> Vec<String> {
+    let source = include_str!("../src/web/mod.rs");
+    source
+        .split("\"/clubs/{club}/")
+        .skip(1)
+        .filter_map(|r| Some(format!("/clubs/{{club}}/{}", r.split('"').next()?)))
+        .collect()
+}
+
+/// Every route of a club is in the authorization table below, so a new one cannot be
+/// forgotten.
+#[test]
+fn every_club_route_is_in_the_authorization_table() {
+    let covered = [
+        "/clubs/{club}/invite",
+        "/clubs/{club}/invites/{invite}/withdraw",
+        "/clubs/{club}/members/{account}/role",
+        "/clubs/{club}/members/{account}/remove",
+        "/clubs/{club}/leave",
+        "/clubs/{club}/close",
+        "/clubs/{club}/new/{kind}",
+        "/clubs/{club}/games/{game}/desk",
+        "/clubs/{club}/games/{game}/desk/relink/{seat}",
+        "/clubs/{club}/games/{game}/desk/release/{seat}",
+        "/clubs/{club}/games/{game}/desk/invite/{seat}",
+        "/clubs/{club}/games/{game}/desk/address/{seat}",
+        "/clubs/{club}/games/{game}/desk/cancel",
+        "/clubs/{club}/games/{game}/desk/clock",
+        "/clubs/{club}/games/{game}/desk/messages/{message}/hide",
+        "/clubs/{club}/ratings/{kind}/{account}",
+    ];
+    let routes = club_routes();
+    assert!(routes.len() >= 15, "{routes:?}");
+    for route in routes {
+        assert!(
+            covered.contains(&route.as_str()),
+            "{route} is in no authorization row"
+        );
+    }
+}
+
 /// Every GET route of the app whose path holds a game's `{id}`, read from the route table, so
 /// a new one cannot be forgotten here.
 fn id_keyed_get_routes() -> Vec<String> {
@@ -843,7 +941,8 @@ async fn club_game(
 #[actix_web::test]
 async fn a_private_club_is_nothing_to_anyone_but_its_members_on_every_route() {
     let db = TestDb::new().await;
-    let base = spawn_app(&db);
+    // Every reader posts the new-game form of both clubs: room for them all from one client.
+    let base = spawn_with_games(&db, 1000);
     let http = Http::new(&base);
     let pia = player(&db, "Pia").await;
     let quentin = player(&db, "Quentin").await;
@@ -890,6 +989,7 @@ async fn a_private_club_is_nothing_to_anyone_but_its_members_on_every_route() {
     .await
     .unwrap();
 
+    let games_before = games_state(&db).await;
     let readers = |club: i64| -> Vec<Reader<'_>> {
         let (member, admin, seat) = if club == private {
             (
@@ -1109,6 +1209,118 @@ async fn a_private_club_is_nothing_to_anyone_but_its_members_on_every_route() {
                 (format!("/clubs/{club}/members/{member_id}/remove"), vec![]),
                 (format!("/clubs/{club}/close"), vec![("confirm", "yes")]),
             ];
+            // A game with chosen members: the form to members, a game to no one here (the
+            // form sent chooses nobody).
+            let new_game = format!("/clubs/{club}/new/statehood");
+            let form = http.get(&new_game, reader.session).await;
+            let started = http
+                .post(&new_game, reader.session, &[("opt_target", "1")])
+                .await;
+            let context = format!("{} on {new_game}", reader.who);
+            if reader.session.is_none() {
+                assert_eq!((form.status, started.status), (303, 303), "{context}");
+                assert!(form.location.starts_with("/signin?next="), "{context}");
+                assert!(started.location.starts_with("/signin?next="), "{context}");
+            } else if club == private && !reader.member {
+                let elsewhere = format!("/clubs/{missing_club}/new/statehood");
+                let none = http.get(&elsewhere, reader.session).await;
+                assert_eq!(
+                    (form.status, form.body.clone()),
+                    (404, none.body),
+                    "{context}"
+                );
+                let none = http
+                    .post(&elsewhere, reader.session, &[("opt_target", "1")])
+                    .await;
+                assert_eq!(
+                    (started.status, started.body),
+                    (404, none.body),
+                    "{context}"
+                );
+            } else if reader.member {
+                assert_eq!(form.status, 200, "{context}: {}", form.body);
+                assert_eq!(started.status, 422, "{context}: {}", started.body);
+            } else {
+                assert_eq!((form.status, started.status), (403, 403), "{context}");
+            }
+
+            // A member's ratings: to members only, public club or not.
+            let admin_id = if club == private {
+                quentin.account.id
+            } else {
+                pia.account.id
+            };
+            let ratings = format!("/clubs/{club}/ratings/statehood/{admin_id}");
+            if !reader.member {
+                let shown = http.get(&ratings, reader.session).await;
+                let none = http
+                    .get(
+                        &format!("/clubs/{missing_club}/ratings/statehood/{admin_id}"),
+                        reader.session,
+                    )
+                    .await;
+                assert_eq!(
+                    (shown.status, shown.body),
+                    (404, none.body),
+                    "{} on {ratings}",
+                    reader.who
+                );
+            }
+
+            // The club game's desk: its admins' alone.
+            let desk = format!("/clubs/{club}/games/{game}/desk");
+            let desk_forms = [
+                (format!("{desk}/relink/1"), vec![]),
+                (format!("{desk}/release/1"), vec![]),
+                (format!("{desk}/invite/1"), vec![]),
+                (
+                    format!("{desk}/address/1"),
+                    vec![("email", "zz@example.org")],
+                ),
+                (
+                    format!("{desk}/cancel"),
+                    vec![("reason", "no"), ("confirm", "yes")],
+                ),
+                (format!("{desk}/clock"), vec![("action", "pause")]),
+                (format!("{desk}/messages/1/hide"), vec![]),
+            ];
+            let shown = http.get(&desk, reader.session).await;
+            let context = format!("{} on {desk}", reader.who);
+            if reader.session.is_none() {
+                assert_eq!(shown.status, 303, "{context}");
+                assert!(shown.location.starts_with("/signin?next="), "{context}");
+            } else if club == private && !reader.member {
+                let none = http
+                    .get(
+                        &desk.replace(
+                            &format!("/clubs/{club}/"),
+                            &format!("/clubs/{missing_club}/"),
+                        ),
+                        reader.session,
+                    )
+                    .await;
+                assert_eq!(
+                    (shown.status, shown.body.clone()),
+                    (404, none.body),
+                    "{context}"
+                );
+            } else if reader.who == "admin" {
+                assert_eq!(shown.status, 200, "{context}: {}", shown.body);
+                assert!(
+                    !shown.body.contains("@example.org"),
+                    "{context}: {}",
+                    shown.body
+                );
+                for (path, _) in desk_forms.iter().filter(|(p, _)| !p.contains("/messages/")) {
+                    assert!(
+                        shown.body.contains(&format!("action=\"{path}\"")),
+                        "{context}: {path}"
+                    );
+                }
+            } else {
+                assert_eq!(shown.status, 403, "{context}: {}", shown.body);
+            }
+
             if reader.who == "admin" {
                 for (path, _) in &admin_forms {
                     assert!(
@@ -1120,6 +1332,7 @@ async fn a_private_club_is_nothing_to_anyone_but_its_members_on_every_route() {
                 continue;
             }
             let mut forms = admin_forms.to_vec();
+            forms.extend(desk_forms);
             if !reader.member {
                 forms.push((format!("/clubs/{club}/leave"), vec![]));
             }
@@ -1161,6 +1374,11 @@ async fn a_private_club_is_nothing_to_anyone_but_its_members_on_every_route() {
     .await
     .unwrap();
     assert_eq!(before, after, "no refused form changed anything");
+    assert_eq!(
+        games_state(&db).await,
+        games_before,
+        "no refused desk action changed a game"
+    );
     assert_eq!(db.store.pending_invites(private).await.unwrap().len(), 1);
     db.drop().await;
 }
@@ -1350,5 +1568,440 @@ async fn a_private_clubs_leagues_are_nothing_to_anyone_but_its_members_on_every_
         }
     }
     assert_eq!(entrants().await, 0, "no refused sign-up wrote anything");
+    db.drop().await;
+}
+
+/// The account id behind a session.
+async fn id_of(db: &TestDb, session: &str) -> i64 {
+    db.store.session_account(session).await.unwrap().unwrap().id
+}
+
+/// What a refused start could have written: games, seats, mail.
+async fn written(db: &TestDb) -> (i64, i64, i64) {
+    sqlx::query_as(
+        "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM seats), \
+         (SELECT count(*) FROM outbox)",
+    )
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap()
+}
+
+/// Starts a two-player Statehood game of the club as `who` with the members `seats` (account
+/// ids, by seat), a 3-day clock; the reply.
+async fn start_with(http: &Http, who: &str, club: i64, seats: &[String]) -> Reply {
+    let mut fields = vec![("opt_target", "1"), ("clock", "move:3")];
+    let names: Vec<String> = (0..seats.len()).map(|i| format!("seat{i}")).collect();
+    for (name, member) in names.iter().zip(seats) {
+        fields.push((name.as_str(), member.as_str()));
+    }
+    http.post(&format!("/clubs/{club}/new/statehood"), Some(who), &fields)
+        .await
+}
+
+#[actix_web::test]
+async fn a_member_starts_a_game_with_chosen_members_and_bad_input_writes_nothing() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let http = Http::new(&base);
+    let ann = player(&db, "Ann").await;
+    let dan = player(&db, "Dan").await;
+    let club = http.club(&ann, "Chosen Few", "private").await;
+    let bo = http.invite_and_join(&db, &ann, club, "Bo").await;
+    let cy = http.invite_and_join(&db, &ann, club, "Cy").await;
+    let (ann_id, bo_id, cy_id) = (ann.account.id, id_of(&db, &bo).await, id_of(&db, &cy).await);
+
+    // The form lists the members by name, never by address.
+    let form = http
+        .get(&format!("/clubs/{club}/new/statehood"), Some(&bo))
+        .await;
+    assert_eq!(form.status, 200, "{}", form.body);
+    assert!(
+        form.body
+            .contains(&format!("<option value=\"{cy_id}\">Cy</option>"))
+    );
+    assert!(!form.body.contains("@example.org"), "{}", form.body);
+
+    // Bo starts a game between Ann and Cy, without playing himself.
+    let r = start_with(&http, &bo, club, &[ann_id.to_string(), cy_id.to_string()]).await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    let game: i64 = r.location.trim_start_matches("/games/").parse().unwrap();
+    let (club_of, has_desk, spectator): (Option<i64>, bool, Option<String>) =
+        sqlx::query_as("SELECT club_id, has_desk, spectator_token FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_one(db.store.pool())
+            .await
+            .unwrap();
+    assert_eq!(
+        (club_of, has_desk, spectator),
+        (Some(club), false, None),
+        "the club's, without organiser desk or spectator link"
+    );
+    let seats: Vec<(i32, Option<i64>, String)> =
+        sqlx::query_as("SELECT seat, account_id, name FROM seats WHERE game_id = $1 ORDER BY seat")
+            .bind(game)
+            .fetch_all(db.store.pool())
+            .await
+            .unwrap();
+    assert_eq!(
+        seats,
+        vec![
+            (0, Some(ann_id), "Ann".to_string()),
+            (1, Some(cy_id), "Cy".to_string())
+        ]
+    );
+    // Each player is mailed their own seat's link, and it opens their seat; Bo gets none.
+    for to in ["ann@example.org", "cy@example.org"] {
+        let token = seat_token(&db, game, to).await;
+        let seat = http.get(&format!("/play/{token}"), None).await;
+        assert_eq!(seat.status, 200, "{to}: {}", seat.body);
+    }
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM outbox WHERE game_id = $1 AND recipient = 'bo@example.org'",
+            game
+        )
+        .await,
+        0
+    );
+    // The club's page lists it for its members.
+    let page = http.get(&format!("/clubs/{club}"), Some(&bo)).await;
+    assert!(
+        page.body.contains(&format!("/games/{game}\"")),
+        "{}",
+        page.body
+    );
+
+    // Refused, each with the form and its reason, nothing written.
+    let before = written(&db).await;
+    let (ann_s, bo_s, cy_s, dan_s) = (
+        ann_id.to_string(),
+        bo_id.to_string(),
+        cy_id.to_string(),
+        dan.account.id.to_string(),
+    );
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![bo_s.clone(), dan_s.clone()],
+            "seat 2: not a member of the club",
+        ),
+        (
+            vec![bo_s.clone(), bo_s.clone()],
+            "every seat needs a different member",
+        ),
+        (vec![bo_s.clone()], "played by 2 to 4 players"),
+        (
+            vec![
+                ann_s.clone(),
+                bo_s.clone(),
+                cy_s.clone(),
+                bo_s.clone(),
+                cy_s.clone(),
+            ],
+            "played by 2 to 4 players",
+        ),
+        (
+            vec![bo_s.clone(), "x".into()],
+            "seat 2: not a member of the club",
+        ),
+        (
+            vec![bo_s.clone(), String::new(), cy_s.clone()],
+            "from the first on",
+        ),
+    ];
+    for (seats, reason) in cases {
+        let r = start_with(&http, &bo, club, &seats).await;
+        assert_eq!(r.status, 422, "{seats:?}: {}", r.body);
+        assert!(r.body.contains(reason), "{seats:?}: {reason}: {}", r.body);
+        assert!(r.body.contains("Nothing was started"), "{}", r.body);
+        assert_eq!(written(&db).await, before, "{seats:?} wrote nothing");
+    }
+    // A non-member finds no club; a signed-out reader signs in first.
+    let none = start_with(&http, &dan.session, club, &[bo_s.clone(), cy_s.clone()]).await;
+    let missing = start_with(
+        &http,
+        &dan.session,
+        club + 1000,
+        &[bo_s.clone(), cy_s.clone()],
+    )
+    .await;
+    assert_eq!(
+        (none.status, none.body),
+        (404, missing.body),
+        "a private club's form answers a non-member as a missing club"
+    );
+    let r = http
+        .post(
+            &format!("/clubs/{club}/new/statehood"),
+            None,
+            &[("seat0", &bo_s)],
+        )
+        .await;
+    assert_eq!(r.status, 303);
+    assert!(r.location.starts_with("/signin?next="), "{}", r.location);
+    // A closed club starts nothing (409, the form and the reason).
+    let r = http
+        .post(
+            &format!("/clubs/{club}/close"),
+            Some(&ann.session),
+            &[("confirm", "yes")],
+        )
+        .await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    let before = written(&db).await;
+    let r = start_with(&http, &bo, club, &[bo_s.clone(), cy_s.clone()]).await;
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body.contains("this club is closed"), "{}", r.body);
+    assert_eq!(written(&db).await, before);
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn a_members_game_starts_are_bounded_by_the_game_limits() {
+    let db = TestDb::new().await;
+    let base = spawn_with_games(&db, 2);
+    let http = Http::new(&base);
+    let ann = player(&db, "Ann").await;
+    let club = http.club(&ann, "Busy", "public").await;
+    let bo = http.invite_and_join(&db, &ann, club, "Bo").await;
+    let players = [
+        ann.account.id.to_string(),
+        id_of(&db, &bo).await.to_string(),
+    ];
+    // Making the club counted one game-making POST of this client already.
+    let r = start_with(&http, &bo, club, &players).await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    let before = written(&db).await;
+    let r = start_with(&http, &bo, club, &players).await;
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert_eq!(written(&db).await, before, "a refused start writes nothing");
+    db.drop().await;
+}
+
+/// The reply's cookies that a desk reads after its redirect (its note, a relink's flash).
+fn desk_cookies(r: &Reply) -> Vec<String> {
+    r.set_cookies
+        .iter()
+        .filter(|c| c.starts_with("pp_relinked=") || c.starts_with("pp_desk_note="))
+        .cloned()
+        .collect()
+}
+
+#[actix_web::test]
+async fn club_admins_act_on_club_games_from_the_club_and_learn_no_link() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let http = Http::new(&base);
+    let ann = player(&db, "Ann").await;
+    let dan = player(&db, "Dan").await;
+    let club = http.club(&ann, "Deskside", "private").await;
+    let bo = http.invite_and_join(&db, &ann, club, "Bo").await;
+    let cy = http.invite_and_join(&db, &ann, club, "Cy").await;
+    let cy_id = id_of(&db, &cy).await;
+    // Bo starts a game between Ann (the admin, who plays) and Cy.
+    let r = start_with(
+        &http,
+        &bo,
+        club,
+        &[ann.account.id.to_string(), cy_id.to_string()],
+    )
+    .await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    let game: i64 = r.location.trim_start_matches("/games/").parse().unwrap();
+    let desk = format!("/clubs/{club}/games/{game}/desk");
+    let cy_link = seat_token(&db, game, "cy@example.org").await;
+    let ann_link = seat_token(&db, game, "ann@example.org").await;
+
+    // The club's page links the desk for admins only.
+    let page = http
+        .get(&format!("/clubs/{club}"), Some(&ann.session))
+        .await;
+    assert!(
+        page.body.contains(&format!("href=\"{desk}\"")),
+        "{}",
+        page.body
+    );
+    let page = http.get(&format!("/clubs/{club}"), Some(&bo)).await;
+    assert!(!page.body.contains("/desk\""), "{}", page.body);
+
+    // The desk: the seats by name, no address, no link.
+    let shown = http.get(&desk, Some(&ann.session)).await;
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert!(shown.body.contains("Cy") && shown.body.contains("Deskside"));
+    assert!(!shown.body.contains("@example.org"), "{}", shown.body);
+    assert!(!shown.body.contains(&cy_link) && !shown.body.contains(&ann_link));
+
+    // Pause and resume.
+    let r = http
+        .post(
+            &format!("{desk}/clock"),
+            Some(&ann.session),
+            &[("action", "pause")],
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.location.as_str()),
+        (303, desk.as_str()),
+        "{}",
+        r.body
+    );
+    let paused: bool = sqlx::query_scalar("SELECT paused_at IS NOT NULL FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    assert!(paused, "the admin paused the game");
+    let shown = http.get(&desk, Some(&ann.session)).await;
+    assert!(shown.body.contains("Resume the game"), "{}", shown.body);
+
+    // Ann, who plays, gives Cy's seat a new link: mailed to Cy, never shown to Ann.
+    let r = http
+        .post(&format!("{desk}/relink/1"), Some(&ann.session), &[])
+        .await;
+    assert_eq!(
+        (r.status, r.location.as_str()),
+        (303, desk.as_str()),
+        "{}",
+        r.body
+    );
+    let new_link: Value = sqlx::query_scalar(
+        "SELECT payload FROM outbox WHERE game_id = $1 AND event LIKE 'relink:%' \
+         AND recipient = 'cy@example.org'",
+    )
+    .bind(game)
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    let new_link = new_link["token"].as_str().unwrap().to_string();
+    let after = http
+        .get_carrying(&desk, &ann.session, &desk_cookies(&r))
+        .await;
+    assert!(
+        after.body.contains("mailed to their address"),
+        "the desk says where the link went: {}",
+        after.body
+    );
+    for (what, body) in [
+        ("the relink's answer", &r.body),
+        ("the desk after it", &after.body),
+    ] {
+        assert!(
+            !body.contains(&new_link) && !body.contains("/take/"),
+            "{what}: {body}"
+        );
+        assert!(!body.contains("@example.org"), "{what}: {body}");
+    }
+    assert_eq!(
+        http.get(&format!("/play/{new_link}"), None).await.status,
+        200
+    );
+    assert_ne!(
+        http.get(&format!("/play/{cy_link}"), None).await.status,
+        200,
+        "the old link ended"
+    );
+    assert_eq!(
+        http.get(&format!("/play/{ann_link}"), None).await.status,
+        200
+    );
+
+    // Release Cy's seat from her account, then cancel the game.
+    let r = http
+        .post(&format!("{desk}/release/1"), Some(&ann.session), &[])
+        .await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    let owner: Option<i64> =
+        sqlx::query_scalar("SELECT account_id FROM seats WHERE game_id = $1 AND seat = 1")
+            .bind(game)
+            .fetch_one(db.store.pool())
+            .await
+            .unwrap();
+    assert_eq!(owner, None);
+
+    // A member who is no admin, a non-member, a signed-out reader: refused, nothing changed.
+    let before: (String, i64) = sqlx::query_as("SELECT status, head_seq FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    let cancel = [("reason", "stop"), ("confirm", "yes")];
+    let r = http.get(&desk, Some(&bo)).await;
+    assert_eq!(r.status, 403, "{}", r.body);
+    let r = http
+        .post(&format!("{desk}/cancel"), Some(&bo), &cancel)
+        .await;
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(
+        r.body
+            .contains("only the club&#39;s admins act on its games"),
+        "{}",
+        r.body
+    );
+    let missing = format!("/clubs/{}/games/{game}/desk", club + 1000);
+    let r = http.get(&desk, Some(&dan.session)).await;
+    let none = http.get(&missing, Some(&dan.session)).await;
+    assert_eq!(
+        (r.status, r.body.clone()),
+        (404, none.body),
+        "a non-member finds nothing"
+    );
+    let r = http
+        .post(&format!("{desk}/cancel"), Some(&dan.session), &cancel)
+        .await;
+    assert_eq!(r.status, 404);
+    let r = http.post(&format!("{desk}/cancel"), None, &cancel).await;
+    assert_eq!(r.status, 303);
+    assert_eq!(r.location, format!("/signin?next=%2Fclubs%2F{club}"));
+    let r = http.get(&desk, None).await;
+    assert_eq!(r.status, 303);
+    assert!(r.location.starts_with("/signin?next="));
+    // Another club's game is not this club's to manage.
+    let other = http.club(&ann, "Elsewhere", "public").await;
+    let r = http
+        .get(
+            &format!("/clubs/{other}/games/{game}/desk"),
+            Some(&ann.session),
+        )
+        .await;
+    assert_eq!(r.status, 404);
+    let still: (String, i64) = sqlx::query_as("SELECT status, head_seq FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(before, still, "no refused action changed the game");
+
+    // A closed club's admins still act on its games: Ann closes the club and cancels.
+    let r = http
+        .post(
+            &format!("/clubs/{club}/close"),
+            Some(&ann.session),
+            &[("confirm", "yes")],
+        )
+        .await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    let r = http
+        .post(&format!("{desk}/cancel"), Some(&ann.session), &cancel)
+        .await;
+    assert_eq!(
+        (r.status, r.location.as_str()),
+        (303, desk.as_str()),
+        "{}",
+        r.body
+    );
+    let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(status, "over");
+    let told = count(
+        &db,
+        "SELECT count(*) FROM outbox WHERE game_id = $1 AND payload::text LIKE '%stop%'",
+        game,
+    )
+    .await;
+    assert!(told >= 2, "every player is told why: {told}");
     db.drop().await;
 }

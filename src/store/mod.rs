@@ -6,6 +6,7 @@ mod account_seats;
 mod accounts;
 mod api_tokens;
 mod append;
+mod club_games;
 mod club_invites;
 mod clubs;
 pub mod effects;
@@ -30,6 +31,7 @@ pub use accounts::{Account, MAX_SESSIONS, SESSION_DAYS};
 pub use api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
 use append::Play;
 pub use append::Settled;
+pub use club_games::ChosenGame;
 pub use club_invites::{INVITE_DAYS, INVITES_PER_DAY, MAX_PENDING_INVITES, PendingInvite};
 pub use clubs::{
     CLUB_PAGE, Club, ClubError, ClubGame, MAX_CLUBS_JOINED, MAX_CLUBS_MADE, MAX_MEMBERS, Member,

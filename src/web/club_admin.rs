@@ -15,10 +15,10 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 /// An action's form: the signed-in reader and the fields sent, or the way to sign in first.
-type SignedForm = Result<(Account, Vec<(String, String)>), HttpResponse>;
+pub(super) type SignedForm = Result<(Account, Vec<(String, String)>), HttpResponse>;
 
 /// What the action's form sent, once the reader is signed in and the CSRF token checks.
-fn signed_form(
+pub(super) fn signed_form(
     req: &HttpRequest,
     who: MaybeSignedIn,
     body: &[u8],
@@ -33,7 +33,7 @@ fn signed_form(
 }
 
 /// After an action: back to the club's page, or the page again with why it was refused.
-async fn done(
+pub(super) async fn done(
     req: &HttpRequest,
     state: &AppState,
     club: i64,

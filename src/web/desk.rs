@@ -3,6 +3,11 @@
 //! give a seat a new link, send its invitation again, change its address, work the clock, and
 //! cancel the game. Every POST checks the CSRF token and answers 303 back to the desk with a
 //! short-lived note; bad input shows the desk again with the reason and changes nothing.
+//!
+//! A club's game has no organiser link: its admins reach the same desk from the club's pages
+//! with their session ([`super::club_desk`]). Both desks are a [`DeskAt`] and act through the
+//! `*_at` functions here; the club's desk shows no addresses (members see each other's names,
+//! never addresses).
 
 use super::client::client_addr;
 use super::pages::{back_after, field, html, parse_form};
@@ -21,7 +26,9 @@ struct DeskSeat {
     seat: usize,
     seat_name: String,
     name: String,
+    /// The seat's address, shown on the organiser's desk only.
     email: String,
+    has_email: bool,
     to_move: bool,
     last_move: String,
     mail_sent: i64,
@@ -51,7 +58,10 @@ struct Desk {
     /// An unlisted game's spectator link, to share.
     spectator_link: Option<String>,
     name: String,
-    token: String,
+    /// The desk's path, which its forms post under.
+    base: String,
+    /// The club whose admin acts (id, name), on a club's desk.
+    club: Option<(i64, String)>,
     status: String,
     ending: Option<crate::engine::present::Ending>,
     moves: i64,
@@ -76,9 +86,50 @@ fn when(at: &DateTime<Utc>) -> String {
     at.format("%a %-d %b %Y, %H:%M UTC").to_string()
 }
 
-/// The desk of the game `token` manages, as it stands.
-async fn desk_page(state: &AppState, token: &str, csrf_token: String) -> Result<Desk, WebError> {
-    let id = organised(state, token).await?;
+/// Where a desk is and who acts at it: the organiser, by the game's organiser link, or a
+/// club's admin, from the club's pages with their session. Both act through the same
+/// functions; a club's desk shows no addresses.
+pub(super) struct DeskAt {
+    /// The game.
+    pub(super) game: i64,
+    /// The desk's path: `/manage/{token}` or `/clubs/{club}/games/{game}/desk`.
+    pub(super) base: String,
+    /// The club (id, name) whose admin acts, on a club's desk.
+    pub(super) club: Option<(i64, String)>,
+}
+
+impl DeskAt {
+    /// The organiser's desk of the game `token` manages; 404 for a token that manages none.
+    async fn organiser(state: &AppState, token: &str) -> Result<DeskAt, WebError> {
+        Ok(DeskAt {
+            game: organised(state, token).await?,
+            base: format!("/manage/{token}"),
+            club: None,
+        })
+    }
+
+    /// How a mail to `address` is named on this desk: masked on the organiser's, not at all on
+    /// a club's.
+    fn mailed_to(&self, address: &str) -> String {
+        match self.club {
+            Some(_) => "their address".to_string(),
+            None => crate::domain::masked(address),
+        }
+    }
+
+    /// Who hid a message, as its thread says ("hidden by the …").
+    fn hider(&self) -> &'static str {
+        match self.club {
+            Some(_) => "club's admins",
+            None => "organiser",
+        }
+    }
+}
+
+/// The desk of `at`'s game, as it stands.
+async fn desk_page(state: &AppState, at: &DeskAt, csrf_token: String) -> Result<Desk, WebError> {
+    let id = at.game;
+    let addresses = at.club.is_none();
     let loaded = state.store.load(id).await?;
     let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
     let active = loaded.game.active();
@@ -91,9 +142,11 @@ async fn desk_page(state: &AppState, token: &str, csrf_token: String) -> Result<
     let mail_lines = troubles
         .into_iter()
         .map(|t| MailLine {
-            who: match t.seat.and_then(|s| seats.get(s)) {
-                Some(s) => format!("{} <{}>", s.name, t.recipient),
-                None => format!("you <{}>", t.recipient),
+            who: match (t.seat.and_then(|s| seats.get(s)), addresses) {
+                (Some(s), true) => format!("{} <{}>", s.name, t.recipient),
+                (Some(s), false) => s.name.clone(),
+                (None, true) => format!("you <{}>", t.recipient),
+                (None, false) => "the organiser".to_string(),
             },
             kind: t.kind,
             status: match t.status.as_str() {
@@ -125,7 +178,8 @@ async fn desk_page(state: &AppState, token: &str, csrf_token: String) -> Result<
         mail_lines,
         id,
         name: game.name().to_string(),
-        token: token.to_string(),
+        base: at.base.clone(),
+        club: at.club.clone(),
         status: loaded.row.status.clone(),
         ending: loaded.game.ending(&names),
         moves: loaded.row.head_seq,
@@ -159,7 +213,8 @@ async fn desk_page(state: &AppState, token: &str, csrf_token: String) -> Result<
                     .map(|d| super::pages::deadline_text(d, &clock))
                     .unwrap_or_default(),
                 name: s.name,
-                email: s.email.unwrap_or_default(),
+                has_email: s.email.is_some(),
+                email: s.email.filter(|_| addresses).unwrap_or_default(),
             })
             .collect(),
         csrf: csrf_token,
@@ -212,7 +267,7 @@ fn read_cookie<T: serde::de::DeserializeOwned>(req: &HttpRequest, name: &str) ->
 /// 303 back to the desk, carrying `value` in the cookie `name` for the desk to show.
 fn back_to_desk(
     state: &AppState,
-    token: &str,
+    at: &DeskAt,
     name: &'static str,
     value: &impl serde::Serialize,
 ) -> HttpResponse {
@@ -220,14 +275,14 @@ fn back_to_desk(
         name,
         hex::encode(serde_json::to_vec(value).expect("notes serialize")),
     )
-    .path(format!("/manage/{token}"))
+    .path(at.base.clone())
     .http_only(true)
     .secure(state.secure_cookies)
     .same_site(SameSite::Strict)
     .max_age(Duration::seconds(NOTE_SECS))
     .finish();
     HttpResponse::SeeOther()
-        .insert_header(("Location", format!("/manage/{token}")))
+        .insert_header(("Location", at.base.clone()))
         .cookie(cookie)
         .finish()
 }
@@ -238,9 +293,19 @@ pub async fn manage(
     state: web::Data<AppState>,
     token: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
-    let (csrf_token, cookie) = csrf::token_for(&req);
-    let mut page = desk_page(&state, &token, csrf_token).await?;
-    if let Some(relinked) = read_cookie::<Relinked>(&req, RELINKED_COOKIE) {
+    let at = DeskAt::organiser(&state, &token).await?;
+    show(&req, &state, &at).await
+}
+
+/// The desk `at`, with what the last action did, once.
+pub(super) async fn show(
+    req: &HttpRequest,
+    state: &AppState,
+    at: &DeskAt,
+) -> Result<HttpResponse, WebError> {
+    let (csrf_token, cookie) = csrf::token_for(req);
+    let mut page = desk_page(state, at, csrf_token).await?;
+    if let Some(relinked) = read_cookie::<Relinked>(req, RELINKED_COOKIE) {
         page.new_link_for = page
             .seats
             .get(relinked.seat)
@@ -249,14 +314,14 @@ pub async fn manage(
         page.new_handover = relinked.handover;
         page.new_link_mailed_to = relinked.mailed_to;
     }
-    page.note = read_cookie::<String>(&req, NOTE_COOKIE);
+    page.note = read_cookie::<String>(req, NOTE_COOKIE);
     let shown = page.note.is_some();
     let mut response = html(StatusCode::OK, page)?;
     csrf::attach(&mut response, cookie);
     if shown {
         // A note is shown once: a reload shows the desk without it.
         let mut gone = Cookie::new(NOTE_COOKIE, "");
-        gone.set_path(format!("/manage/{token}"));
+        gone.set_path(at.base.clone());
         let _ = response.add_removal_cookie(&gone);
     }
     Ok(response)
@@ -266,12 +331,12 @@ pub async fn manage(
 async fn refused(
     req: &HttpRequest,
     state: &AppState,
-    token: &str,
+    at: &DeskAt,
     status: StatusCode,
     error: String,
 ) -> Result<HttpResponse, WebError> {
     let (csrf_token, _) = csrf::token_for(req);
-    let mut page = desk_page(state, token, csrf_token).await?;
+    let mut page = desk_page(state, at, csrf_token).await?;
     page.error = Some(error);
     html(status, page)
 }
@@ -280,16 +345,20 @@ async fn refused(
 async fn unprocessable(
     req: &HttpRequest,
     state: &AppState,
-    token: &str,
+    at: &DeskAt,
     error: String,
 ) -> Result<HttpResponse, WebError> {
-    refused(req, state, token, StatusCode::UNPROCESSABLE_ENTITY, error).await
+    refused(req, state, at, StatusCode::UNPROCESSABLE_ENTITY, error).await
 }
 
-/// `POST /manage/{token}/relink/{seat}`: new keys for a seat. Every older credential of the
-/// seat ends in the same transaction (its links, the links in earlier mail, reply addresses,
-/// an account's claim); the new link is mailed to the seat's address, or, for a seat without
-/// one, a new handover link is shown to the organiser to give the player.
+/// The fields of a desk's form, once its CSRF token checks.
+fn checked_form(req: &HttpRequest, body: &[u8]) -> Result<Vec<(String, String)>, WebError> {
+    let fields = parse_form(body)?;
+    csrf::check(req, field(&fields, "csrf"))?;
+    Ok(fields)
+}
+
+/// `POST /manage/{token}/relink/{seat}`: new keys for a seat ([`relink_at`]).
 pub async fn relink(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -297,8 +366,21 @@ pub async fn relink(
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let (token, seat) = path.into_inner();
-    csrf::check(&req, field(&parse_form(&body)?, "csrf"))?;
-    let id = organised(&state, &token).await?;
+    checked_form(&req, &body)?;
+    let at = DeskAt::organiser(&state, &token).await?;
+    relink_at(&state, &at, seat).await
+}
+
+/// New keys for a seat. Every older credential of the seat ends in the same transaction (its
+/// links, the links in earlier mail, reply addresses, an account's claim); the new link is
+/// mailed to the seat's address, or, for a seat without one, a new handover link is shown at
+/// the desk to give the player.
+pub(super) async fn relink_at(
+    state: &AppState,
+    at: &DeskAt,
+    seat: usize,
+) -> Result<HttpResponse, WebError> {
+    let id = at.game;
     state.limits.relink_in_game(id).map_err(WebError::TooMany)?;
     let kind = state
         .store
@@ -318,7 +400,7 @@ pub async fn relink(
             crate::mail::outbox::enqueue_new_link(&mut tx, id, &name, seat, &rekeyed.token).await?;
             Relinked {
                 seat,
-                mailed_to: Some(crate::domain::masked(email)),
+                mailed_to: Some(at.mailed_to(email)),
                 handover: None,
             }
         }
@@ -332,12 +414,11 @@ pub async fn relink(
         },
     };
     tx.commit().await?;
-    tracing::info!(game = id, seat, "seat given new keys by the organiser");
-    Ok(back_to_desk(&state, &token, RELINKED_COOKIE, &flash))
+    tracing::info!(game = id, seat, club = ?at.club.as_ref().map(|c| c.0), "seat given new keys from the desk");
+    Ok(back_to_desk(state, at, RELINKED_COOKIE, &flash))
 }
 
-/// `POST /manage/{token}/release/{seat}`: the account that owns the seat owns it no more (the
-/// links made for its devices end); the seat's own link is untouched.
+/// `POST /manage/{token}/release/{seat}` ([`release_at`]).
 pub async fn release(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -345,13 +426,24 @@ pub async fn release(
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let (token, seat) = path.into_inner();
-    csrf::check(&req, field(&parse_form(&body)?, "csrf"))?;
-    let id = organised(&state, &token).await?;
-    if !state.store.release_owner(id, seat).await? {
+    checked_form(&req, &body)?;
+    let at = DeskAt::organiser(&state, &token).await?;
+    release_at(&req, &state, &at, seat).await
+}
+
+/// The account that owns the seat owns it no more (the links made for its devices end); the
+/// seat's own link is untouched.
+pub(super) async fn release_at(
+    req: &HttpRequest,
+    state: &AppState,
+    at: &DeskAt,
+    seat: usize,
+) -> Result<HttpResponse, WebError> {
+    if !state.store.release_owner(at.game, seat).await? {
         return refused(
-            &req,
-            &state,
-            &token,
+            req,
+            state,
+            at,
             StatusCode::CONFLICT,
             "no account owns this seat".into(),
         )
@@ -360,11 +452,10 @@ pub async fn release(
     let note = "The seat is no account's any more; the links made for that account's devices no \
                 longer open it."
         .to_string();
-    Ok(back_to_desk(&state, &token, NOTE_COOKIE, &note))
+    Ok(back_to_desk(state, at, NOTE_COOKIE, &note))
 }
 
-/// `POST /manage/{token}/invite/{seat}`: the seat's invitation once more, as the game stands,
-/// with a fresh link (rate-limited like every invitation).
+/// `POST /manage/{token}/invite/{seat}` ([`invite_at`]).
 pub async fn invite(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -372,8 +463,20 @@ pub async fn invite(
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let (token, seat) = path.into_inner();
-    csrf::check(&req, field(&parse_form(&body)?, "csrf"))?;
-    let id = organised(&state, &token).await?;
+    checked_form(&req, &body)?;
+    let at = DeskAt::organiser(&state, &token).await?;
+    invite_at(&req, &state, &at, seat).await
+}
+
+/// The seat's invitation once more, as the game stands, with a fresh link (rate-limited like
+/// every invitation).
+pub(super) async fn invite_at(
+    req: &HttpRequest,
+    state: &AppState,
+    at: &DeskAt,
+    seat: usize,
+) -> Result<HttpResponse, WebError> {
+    let id = at.game;
     let client = client_addr(req.head(), &state.settings.trusted_proxies);
     state
         .limits
@@ -384,18 +487,16 @@ pub async fn invite(
         Ok(to) => {
             let note = format!(
                 "Invitation sent again to {}, mailed to {}.",
-                seat_name_of(&state, id, seat).await?,
-                crate::domain::masked(to.as_str())
+                seat_name_of(state, id, seat).await?,
+                at.mailed_to(to.as_str())
             );
-            Ok(back_to_desk(&state, &token, NOTE_COOKIE, &note))
+            Ok(back_to_desk(state, at, NOTE_COOKIE, &note))
         }
-        Err(e) => invite_refused(&req, &state, &token, e).await,
+        Err(e) => invite_refused(req, state, at, e).await,
     }
 }
 
-/// `POST /manage/{token}/address/{seat}` with `email`: the seat's new address, which gets the
-/// invitation with a fresh link. The old address is not told, and the links already mailed to
-/// it keep working until the organiser gives the seat a new link.
+/// `POST /manage/{token}/address/{seat}` with `email` ([`address_at`]).
 pub async fn address(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -403,13 +504,26 @@ pub async fn address(
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let (token, seat) = path.into_inner();
-    let fields = parse_form(&body)?;
-    csrf::check(&req, field(&fields, "csrf"))?;
-    let id = organised(&state, &token).await?;
-    let email = match EmailAddress::parse(field(&fields, "email").unwrap_or("").trim()) {
+    let fields = checked_form(&req, &body)?;
+    let at = DeskAt::organiser(&state, &token).await?;
+    address_at(&req, &state, &at, seat, &fields).await
+}
+
+/// The seat's new address (`email`), which gets the invitation with a fresh link. The old
+/// address is not told, and the links already mailed to it keep working until the seat is
+/// given a new link.
+pub(super) async fn address_at(
+    req: &HttpRequest,
+    state: &AppState,
+    at: &DeskAt,
+    seat: usize,
+    fields: &[(String, String)],
+) -> Result<HttpResponse, WebError> {
+    let id = at.game;
+    let email = match EmailAddress::parse(field(fields, "email").unwrap_or("").trim()) {
         Ok(email) => email,
         Err(e) => {
-            return unprocessable(&req, &state, &token, format!("the new address: {e}")).await;
+            return unprocessable(req, state, at, format!("the new address: {e}")).await;
         }
     };
     let client = client_addr(req.head(), &state.settings.trusted_proxies);
@@ -431,12 +545,12 @@ pub async fn address(
             let note = format!(
                 "New address for {}: the invitation with a new link was mailed to {}. Every \
                  older link, reply address and account claim of the seat has ended.",
-                seat_name_of(&state, id, seat).await?,
+                seat_name_of(state, id, seat).await?,
                 crate::domain::masked(email.as_str())
             );
-            Ok(back_to_desk(&state, &token, NOTE_COOKIE, &note))
+            Ok(back_to_desk(state, at, NOTE_COOKIE, &note))
         }
-        Err(e) => invite_refused(&req, &state, &token, e).await,
+        Err(e) => invite_refused(req, state, at, e).await,
     }
 }
 
@@ -455,7 +569,7 @@ async fn seat_name_of(state: &AppState, id: i64, seat: Seat) -> Result<String, W
 async fn invite_refused(
     req: &HttpRequest,
     state: &AppState,
-    token: &str,
+    at: &DeskAt,
     e: InviteError,
 ) -> Result<HttpResponse, WebError> {
     let status = match e {
@@ -465,59 +579,76 @@ async fn invite_refused(
         InviteError::SameAddress => StatusCode::UNPROCESSABLE_ENTITY,
         InviteError::Over | InviteError::NoAddress | InviteError::MailOff => StatusCode::CONFLICT,
     };
-    refused(req, state, token, status, e.to_string()).await
+    refused(req, state, at, status, e.to_string()).await
 }
 
-/// `POST /manage/{token}/cancel` with `reason` and `confirm=yes`: the game ends unfinished,
-/// recorded in its chain, and every player is told why.
+/// `POST /manage/{token}/cancel` with `reason` and `confirm=yes` ([`cancel_at`]).
 pub async fn cancel(
     req: HttpRequest,
     state: web::Data<AppState>,
     token: web::Path<String>,
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let fields = parse_form(&body)?;
-    csrf::check(&req, field(&fields, "csrf"))?;
-    let id = organised(&state, &token).await?;
-    let reason = match CancelReason::parse(field(&fields, "reason").unwrap_or("")) {
+    let fields = checked_form(&req, &body)?;
+    let at = DeskAt::organiser(&state, &token).await?;
+    cancel_at(&req, &state, &at, &fields).await
+}
+
+/// The game ends unfinished (`reason`, `confirm=yes`), recorded in its chain, and every player
+/// is told why.
+pub(super) async fn cancel_at(
+    req: &HttpRequest,
+    state: &AppState,
+    at: &DeskAt,
+    fields: &[(String, String)],
+) -> Result<HttpResponse, WebError> {
+    let reason = match CancelReason::parse(field(fields, "reason").unwrap_or("")) {
         Ok(reason) => reason,
-        Err(e) => return unprocessable(&req, &state, &token, format!("the reason: {e}")).await,
+        Err(e) => return unprocessable(req, state, at, format!("the reason: {e}")).await,
     };
-    if field(&fields, "confirm") != Some("yes") {
+    if field(fields, "confirm") != Some("yes") {
         let error = "tick the box to confirm: cancelling cannot be undone".to_string();
-        return unprocessable(&req, &state, &token, error).await;
+        return unprocessable(req, state, at, error).await;
     }
-    match state.store.cancel(id, &reason).await {
+    match state.store.cancel(at.game, &reason).await {
         Ok(_) => {
             let note = "The game is cancelled; every player with an address is told why.";
-            Ok(back_to_desk(&state, &token, NOTE_COOKIE, &note))
+            Ok(back_to_desk(state, at, NOTE_COOKIE, &note))
         }
         Err(SubmitError::Refused(m))
         | Err(SubmitError::Rule(crate::engine::RuleError::Illegal(m))) => {
-            refused(&req, &state, &token, StatusCode::CONFLICT, m).await
+            refused(req, state, at, StatusCode::CONFLICT, m).await
         }
         Err(SubmitError::Conflict { .. }) => {
             let error = "a move came in at the same moment: look again and decide".to_string();
-            refused(&req, &state, &token, StatusCode::CONFLICT, error).await
+            refused(req, state, at, StatusCode::CONFLICT, error).await
         }
         Err(e) => Err(e.into()),
     }
 }
 
-/// `POST /manage/{token}/clock`: the organiser pauses (`action=pause`) or resumes
-/// (`action=resume`) the game, or gives a seat more days (`action=extend&seat=S&days=D`);
-/// 303 back to the desk.
+/// `POST /manage/{token}/clock` ([`clock_at`]).
 pub async fn clock_control(
     req: HttpRequest,
     state: web::Data<AppState>,
     token: web::Path<String>,
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let fields = parse_form(&body)?;
-    csrf::check(&req, field(&fields, "csrf"))?;
-    let id = organised(&state, &token).await?;
-    let number = |name: &str| field(&fields, name).and_then(|v| v.trim().parse::<u32>().ok());
-    let result = match field(&fields, "action") {
+    let fields = checked_form(&req, &body)?;
+    let at = DeskAt::organiser(&state, &token).await?;
+    clock_at(&state, &at, &fields).await
+}
+
+/// The desk pauses (`action=pause`) or resumes (`action=resume`) the game, or gives a seat
+/// more days (`action=extend&seat=S&days=D`); 303 back to the desk.
+pub(super) async fn clock_at(
+    state: &AppState,
+    at: &DeskAt,
+    fields: &[(String, String)],
+) -> Result<HttpResponse, WebError> {
+    let id = at.game;
+    let number = |name: &str| field(fields, name).and_then(|v| v.trim().parse::<u32>().ok());
+    let result = match field(fields, "action") {
         Some("pause") => crate::clock::controls::set_paused(&state.store, id, true).await,
         Some("resume") => crate::clock::controls::set_paused(&state.store, id, false).await,
         Some("extend") => {
@@ -528,14 +659,14 @@ pub async fn clock_control(
             };
             let result = crate::clock::controls::extend(&state.store, id, seat as i32, days).await;
             if result.is_ok() {
-                let note = extended_note(&state, id, seat as usize, days).await?;
-                return Ok(back_to_desk(&state, &token, NOTE_COOKIE, &note));
+                let note = extended_note(state, id, seat as usize, days).await?;
+                return Ok(back_to_desk(state, at, NOTE_COOKIE, &note));
             }
             result
         }
         _ => return Err(WebError::BadRequest("pause, resume or extend".into())),
     };
-    back_after(result, format!("/manage/{token}"))
+    back_after(result, at.base.clone())
 }
 
 /// What the desk says after an extension: "Extended: Bo has 2 days more to move: 4 days 23 hours left
@@ -566,8 +697,7 @@ async fn extended_note(
     ))
 }
 
-/// `POST /manage/{token}/messages/{message}/hide`: hides a message of the game's thread; it
-/// stays stored, marked hidden by the organiser, and is shown, mailed and exported no more.
+/// `POST /manage/{token}/messages/{message}/hide` ([`hide_at`]).
 pub async fn hide_message(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -575,23 +705,37 @@ pub async fn hide_message(
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let (token, message) = path.into_inner();
-    let id = organised(&state, &token).await?;
-    let fields = parse_form(&body)?;
-    csrf::check(&req, field(&fields, "csrf"))?;
-    if !state.store.hide_message(id, message, "organiser").await? {
+    let at = DeskAt::organiser(&state, &token).await?;
+    checked_form(&req, &body)?;
+    hide_at(&req, &state, &at, message).await
+}
+
+/// Hides a message of the game's thread; it stays stored, marked hidden by the organiser (or
+/// the club's admins), and is shown, mailed and exported no more.
+pub(super) async fn hide_at(
+    req: &HttpRequest,
+    state: &AppState,
+    at: &DeskAt,
+    message: i64,
+) -> Result<HttpResponse, WebError> {
+    if !state
+        .store
+        .hide_message(at.game, message, at.hider())
+        .await?
+    {
         return refused(
-            &req,
-            &state,
-            &token,
+            req,
+            state,
+            at,
             StatusCode::NOT_FOUND,
             "this game has no such message, or it is hidden already".into(),
         )
         .await;
     }
-    tracing::info!(game = id, message, "message hidden by the organiser");
+    tracing::info!(game = at.game, message, "message hidden from the desk");
     Ok(back_to_desk(
-        &state,
-        &token,
+        state,
+        at,
         NOTE_COOKIE,
         &"The message is hidden: nobody sees its text any more.".to_string(),
     ))

@@ -172,9 +172,10 @@ impl Limits {
 /// Which per-client limit a route's POSTs count against.
 #[derive(Clone, Copy, Debug)]
 pub enum PerClient {
-    /// `POST /new/{kind}`.
+    /// `POST /new/{kind}`, `/lobby/new/{kind}`, `/clubs/new`, `/clubs/{club}/new/{kind}`.
     Games,
-    /// `POST /manage/{token}/relink/{seat}`.
+    /// `POST /manage/{token}/relink/{seat}` and the club desk's
+    /// `/clubs/{club}/games/{game}/desk/relink/{seat}`.
     Relinks,
 }
 

@@ -6,6 +6,8 @@ mod api;
 mod boards;
 pub mod client;
 mod club_admin;
+mod club_desk;
+mod club_new_game;
 pub mod club_ratings;
 mod clubs;
 mod csrf;
@@ -316,6 +318,42 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(leagues::api_withdraw),
         )
         .route("/clubs/{club}/close", web::post().to(club_admin::close))
+        .service(
+            web::resource("/clubs/{club}/new/{kind}")
+                .route(get().to(club_new_game::form))
+                .route(web::post().to(club_new_game::start))
+                .wrap(limits::PerClient::Games),
+        )
+        .route("/clubs/{club}/games/{game}/desk", get().to(club_desk::page))
+        .service(
+            web::resource("/clubs/{club}/games/{game}/desk/relink/{seat}")
+                .route(web::post().to(club_desk::relink))
+                .wrap(limits::PerClient::Relinks),
+        )
+        .route(
+            "/clubs/{club}/games/{game}/desk/release/{seat}",
+            web::post().to(club_desk::release),
+        )
+        .route(
+            "/clubs/{club}/games/{game}/desk/invite/{seat}",
+            web::post().to(club_desk::invite),
+        )
+        .route(
+            "/clubs/{club}/games/{game}/desk/address/{seat}",
+            web::post().to(club_desk::address),
+        )
+        .route(
+            "/clubs/{club}/games/{game}/desk/cancel",
+            web::post().to(club_desk::cancel),
+        )
+        .route(
+            "/clubs/{club}/games/{game}/desk/clock",
+            web::post().to(club_desk::clock),
+        )
+        .route(
+            "/clubs/{club}/games/{game}/desk/messages/{message}/hide",
+            web::post().to(club_desk::hide_message),
+        )
         .route("/rules/{kind}", get().to(rules::rules))
         .route("/manage/{token}", get().to(desk::manage))
         .service(
