@@ -848,7 +848,8 @@ fn club_routes() -> Vec<String> {
 }
 
 /// Every route of a club is in the authorization table below, so a new one cannot be
-/// forgotten.
+/// forgotten; a league's routes are all read by the leagues' own authorization test
+/// (`league_routes`).
 #[test]
 fn every_club_route_is_in_the_authorization_table() {
     let covered = [
@@ -873,7 +874,7 @@ fn every_club_route_is_in_the_authorization_table() {
     assert!(routes.len() >= 15, "{routes:?}");
     for route in routes {
         assert!(
-            covered.contains(&route.as_str()),
+            covered.contains(&route.as_str()) || route.starts_with("/clubs/{club}/leagues/"),
             "{route} is in no authorization row"
         );
     }

@@ -92,26 +92,19 @@ impl Store {
             });
         }
         let created = self
-            .create_game_in(
+            .start_members_game(
                 &mut tx,
                 &new.kind,
                 &new.options,
-                &seats,
-                Seed::random(),
-                None,
                 &new.settings,
+                Some(club_id),
+                &seats,
             )
             .await
             .map_err(|e| match e {
                 super::StoreError::Invalid(m) => ClubError::Invalid(m),
                 e => ClubError::Store(e),
             })?;
-        // The club's game, with no organiser link: its admins act on it from the club.
-        sqlx::query("UPDATE games SET club_id = $2, has_desk = false WHERE id = $1")
-            .bind(created.id)
-            .bind(club_id)
-            .execute(&mut *tx)
-            .await?;
         tx.commit().await?;
         tracing::info!(
             club = club_id,

@@ -374,7 +374,7 @@ impl Store {
             players.push(account_seat(&name, &email)?);
         }
         let created = self
-            .start_club_game(
+            .start_members_game(
                 tx,
                 &league.kind,
                 &league.options,

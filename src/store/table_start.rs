@@ -158,7 +158,7 @@ impl Store {
                 .fetch_one(&mut *tx)
                 .await?;
         let created = self
-            .start_club_game(
+            .start_members_game(
                 tx,
                 &table.kind,
                 &table.options,
@@ -196,12 +196,13 @@ impl Store {
     }
 
     /// Starts a game whose seats are members' accounts, in the caller's transaction: a lobby
-    /// table's game when its last seat is taken, and a league's games when their round opens.
+    /// table's game when its last seat is taken, a league's games when their round opens, and
+    /// a club game with chosen members.
     /// The game is created through the store (its effects mail each seat its link and set the
     /// first deadlines), belongs to `club` if given (private if the club is; a club game never
     /// has a spectator link), and has no organiser desk: its players serve themselves
     /// (DESIGN.md "Identity"; docs/lobby.md).
-    pub(super) async fn start_club_game(
+    pub(super) async fn start_members_game(
         &self,
         tx: &mut PgConnection,
         kind: &str,
