@@ -4,7 +4,8 @@
 //! archive (the first page, a page filtered by a player, the last page).
 //!
 //! `cargo bench --bench club_page` (uses the tests' private PostgreSQL, or DATABASE_URL).
-//! Optional: `POSTPLAY_CLUB_REQUESTS` (default 2000 a page).
+//! Optional: `POSTPLAY_CLUB_REQUESTS` (default 2000 a page); `POSTPLAY_CLUB_KEEP=1` keeps the
+//! database (its name is printed) to read the queries' plans with psql.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -194,5 +195,9 @@ async fn main() {
              p50 {p50:.2} ms, p99 {p99:.2} ms"
         );
     }
-    db.drop().await;
+    if std::env::var("POSTPLAY_CLUB_KEEP").is_ok_and(|v| v == "1") {
+        println!("database kept: {}", db.name);
+    } else {
+        db.drop().await;
+    }
 }

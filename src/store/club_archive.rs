@@ -73,7 +73,8 @@ impl Store {
     /// Page `page` (from 0) of club `club_id`'s finished games (cancelled ones included and
     /// marked) that pass `filter`, the last ended first. Only the ids of the page are picked
     /// in order (from the index `games_club_status`); the seats, league and whether it was
-    /// cancelled are read for those 50 alone.
+    /// cancelled (its last entry the organiser's) are read for those 50 alone, the last entry
+    /// by its key (an `EXISTS` there is planned as a hashed scan of every command).
     pub async fn club_archive(
         &self,
         club_id: i64,
@@ -91,8 +92,8 @@ impl Store {
              ARRAY(SELECT s.name FROM seats s WHERE s.game_id = g.id ORDER BY s.seat) AS names, \
              ARRAY(SELECT s.account_id FROM seats s WHERE s.game_id = g.id ORDER BY s.seat) \
                AS accounts, \
-             EXISTS (SELECT 1 FROM commands c WHERE c.game_id = g.id AND c.seq = g.head_seq \
-               AND c.made_by = 'organiser') AS cancelled \
+             coalesce((SELECT c.made_by = 'organiser' FROM commands c \
+               WHERE c.game_id = g.id AND c.seq = g.head_seq), false) AS cancelled \
              FROM (SELECT f.id, f.updated_at FROM games f WHERE f.club_id = ",
         );
         q.push_bind(club_id).push(" AND f.status = 'over'");
