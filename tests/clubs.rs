@@ -898,6 +898,42 @@ fn id_keyed_get_routes() -> Vec<String> {
     routes
 }
 
+/// Who may read a GET route keyed by a club's id.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Audience {
+    /// Whoever may see the club's games: anyone for a public club, members for a private one.
+    ClubGames,
+    /// The club's members only, public club or not (standings name members).
+    Members,
+}
+
+/// Every GET route of the app whose path holds a club's `{club}`, read from the route table,
+/// with who may read it: a new route fails here until it is given its row.
+fn club_keyed_get_routes() -> Vec<(String, Audience)> {
+    let source = include_str!("../src/web/mod.rs");
+    let routes: Vec<(String, Audience)> = source
+        .split(".route(")
+        .skip(1)
+        .filter_map(|r| {
+            let path = r.split('"').nth(1)?;
+            let method = r.split(".to(").next().unwrap_or("");
+            (path.contains("{club}") && method.contains("get()")).then(|| path.to_string())
+        })
+        .map(|path| {
+            let audience = match path.as_str() {
+                "/clubs/{club}" | "/clubs/{club}/archive" => Audience::ClubGames,
+                "/clubs/{club}/standings/{kind}" | "/clubs/{club}/ratings/{kind}/{account}" => {
+                    Audience::Members
+                }
+                other => panic!("{other}: say who may read it in club_keyed_get_routes"),
+            };
+            (path, audience)
+        })
+        .collect();
+    assert!(routes.len() >= 4, "{routes:?}");
+    routes
+}
+
 /// Who reads: a session, a seat's own key (bearer), both or neither.
 struct Reader<'a> {
     who: &'static str,
@@ -991,6 +1027,22 @@ async fn a_private_club_is_nothing_to_anyone_but_its_members_on_every_route() {
     .unwrap();
 
     let games_before = games_state(&db).await;
+    // A member of each club with a rating, so the rating page has a member to show.
+    let mut rated = std::collections::HashMap::new();
+    for (club, session) in [(public, &paula), (private, &queenie)] {
+        let id = db.store.session_account(session).await.unwrap().unwrap().id;
+        sqlx::query(
+            "INSERT INTO club_ratings (club_id, kind, account_id, mu, sigma, rating, games, \
+             losses, moves_on_time, moves, updated_at) \
+             VALUES ($1, 'statehood', $2, 25, 8, 1000, 1, 1, 3, 3, now())",
+        )
+        .bind(club)
+        .bind(id)
+        .execute(db.store.pool())
+        .await
+        .unwrap();
+        rated.insert(club, id);
+    }
     let readers = |club: i64| -> Vec<Reader<'_>> {
         let (member, admin, seat) = if club == private {
             (
@@ -1121,6 +1173,49 @@ async fn a_private_club_is_nothing_to_anyone_but_its_members_on_every_route() {
                 }
             }
             let _ = seat;
+
+            // Every GET route keyed by the club's id (the archive filtered too), by audience.
+            for (route, audience) in club_keyed_get_routes() {
+                let member_id = rated[&club];
+                let by_pia = format!("?player={}", pia.account.id);
+                for query in ["", "?kind=statehood", &by_pia, "?kind=chess&page=x"] {
+                    if query.len() > 1 && !route.ends_with("/archive") {
+                        continue;
+                    }
+                    let path = |id: i64| {
+                        let path = route
+                            .replace("{club}", &id.to_string())
+                            .replace("{kind}", "statehood")
+                            .replace("{account}", &member_id.to_string());
+                        format!("{path}{query}")
+                    };
+                    let shown = http.get(&path(club), reader.session).await;
+                    let context = format!("{} on {}", reader.who, path(club));
+                    let sees = reader.member || (audience == Audience::ClubGames && club == public);
+                    if !sees {
+                        assert_eq!(shown.status, 404, "{context}: {}", shown.body);
+                        if club == private {
+                            let none = http.get(&path(missing_club), reader.session).await;
+                            assert_eq!(
+                                (shown.status, same(&shown.body, club)),
+                                (none.status, same(&none.body, missing_club)),
+                                "{context}: answers as a missing club"
+                            );
+                        }
+                        for name in ["Queenie", "Quentin", "Quark", "Quietude"] {
+                            assert!(!shown.body.contains(name), "{context}: {}", shown.body);
+                        }
+                    } else if query.contains("chess") {
+                        assert_eq!(shown.status, 400, "{context}: {}", shown.body);
+                    } else if query == by_pia {
+                        // Pia played in the public club's game only.
+                        let expected = if club == public { 200 } else { 400 };
+                        assert_eq!(shown.status, expected, "{context}: {}", shown.body);
+                    } else {
+                        assert_eq!(shown.status, 200, "{context}: {}", shown.body);
+                    }
+                }
+            }
 
             // The club's page and table.
             let page = http.get(&format!("/clubs/{club}"), reader.session).await;

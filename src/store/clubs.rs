@@ -353,7 +353,8 @@ impl Store {
             .collect()
     }
 
-    /// A page of the club's games, running or finished (`over`), most recently moved first.
+    /// A page of the club's games, running or finished (`over`), most recently moved first
+    /// (read in order from the index `games_club_status`).
     pub async fn club_games(
         &self,
         club_id: i64,
@@ -363,11 +364,11 @@ impl Store {
         let rows = sqlx::query(
             "SELECT g.id, g.kind, g.head_seq, g.result, g.updated_at, \
              ARRAY(SELECT s.name FROM seats s WHERE s.game_id = g.id ORDER BY s.seat) AS names \
-             FROM games g WHERE g.club_id = $1 AND (g.status = 'over') = $2 \
+             FROM games g WHERE g.club_id = $1 AND g.status = $2 \
              ORDER BY g.updated_at DESC, g.id DESC LIMIT $3 OFFSET $4",
         )
         .bind(club_id)
-        .bind(over)
+        .bind(if over { "over" } else { "running" })
         .bind(CLUB_PAGE)
         .bind(page.max(0) * CLUB_PAGE)
         .fetch_all(&self.pool)

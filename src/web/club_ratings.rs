@@ -1,5 +1,6 @@
 //! A club's ratings on its pages: the standings of each game it has ratings in (top rows on
-//! the club's page) and a member's rating history with its chart. Members only: to anyone
+//! the club's page, every row on the standings' pages) and a member's rating history with its
+//! chart. Members only: to anyone
 //! else a private club does not exist, and a public club's standings name its members, whom
 //! only members see.
 
@@ -9,7 +10,7 @@ use super::{AppState, WebError};
 use crate::engine::find_game;
 use crate::store::{Account, RatingRow};
 use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 /// How many rows of each game's standings the club's page shows.
@@ -149,4 +150,73 @@ pub async fn member_rating(
             .collect(),
     };
     html(StatusCode::OK, page)
+}
+
+#[derive(Template)]
+#[template(path = "club_standings.html")]
+struct StandingsView {
+    club_id: i64,
+    club: String,
+    kind: String,
+    game: String,
+    lines: Vec<StandingLine>,
+    page: i64,
+    previous: Option<String>,
+    next: Option<String>,
+}
+
+/// The page (from 0) a query string asks for: `page=N`; 400 for anything but a number.
+fn page_asked(query: &str) -> Result<i64, WebError> {
+    let mut page = 0;
+    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+        if key == "page" && !value.trim().is_empty() {
+            page = value
+                .trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|n| *n >= 0)
+                .ok_or_else(|| {
+                    WebError::BadRequest(format!("the page must be a number, not {value:?}"))
+                })?;
+        }
+    }
+    Ok(page)
+}
+
+/// `GET /clubs/{club}/standings/{kind}?page=N`: the whole of a game's standings in the club,
+/// 50 members a page (the club's page shows the top 10); 404 to anyone but the club's members,
+/// as the top 10 is theirs only.
+pub async fn standings_page(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    who: MaybeSignedIn,
+    path: web::Path<(i64, String)>,
+) -> Result<HttpResponse, WebError> {
+    let (club_id, kind) = path.into_inner();
+    let Some(reader) = who.0.as_ref() else {
+        return Err(WebError::NotFound);
+    };
+    let (club, role) = state
+        .store
+        .club_for(club_id, Some(reader.id))
+        .await?
+        .ok_or(WebError::NotFound)?;
+    if role.is_none() {
+        return Err(WebError::NotFound);
+    }
+    let game = find_game(&kind).ok_or(WebError::NotFound)?;
+    let page = page_asked(req.query_string())?;
+    let found = state.store.club_standings(club_id, &kind, page).await?;
+    let at = |p: i64| format!("/clubs/{club_id}/standings/{kind}?page={p}");
+    let view = StandingsView {
+        club_id,
+        club: club.name.clone(),
+        game: game.name().to_string(),
+        lines: found.rows.iter().map(line).collect(),
+        kind: kind.clone(),
+        page,
+        previous: (page > 0).then(|| at(page - 1)),
+        next: found.more.then(|| at(page + 1)),
+    };
+    html(StatusCode::OK, view)
 }

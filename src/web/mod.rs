@@ -8,6 +8,7 @@ pub mod client;
 mod club_admin;
 mod club_desk;
 mod club_new_game;
+mod club_archive;
 pub mod club_ratings;
 mod clubs;
 mod csrf;
@@ -270,6 +271,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/clubs/invite/{token}", get().to(club_admin::invitation))
         .route("/clubs/invite/{token}", web::post().to(club_admin::accept))
         .route("/clubs/{club}", get().to(clubs::page))
+        .route("/clubs/{club}/archive", get().to(club_archive::archive))
+        .route(
+            "/clubs/{club}/standings/{kind}",
+            get().to(club_ratings::standings_page),
+        )
         .route(
             "/clubs/{club}/ratings/{kind}/{account}",
             get().to(club_ratings::member_rating),
