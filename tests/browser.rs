@@ -1744,9 +1744,12 @@ async fn id_in_path(driver: &Driver, prefix: &str) -> i64 {
 
 /// Issue 33: a club as its admin and members use it, at phone size. Ann signs in by mail,
 /// makes a private club and invites Bo and Cy by address; they join by the mailed link (which
-/// signs them in). Ann opens a club table from the club's page, Bo and Cy join it, and the game
-/// is played by clicking. The club's page then shows the standings, a member's chart and the
-/// finished game; a signed-in stranger gets the answer of a club that does not exist.
+/// signs them in). Ann opens a league by its form and all three sign up on the club's page;
+/// Ann opens a club table, Bo and Cy join it, and its game is played by clicking. The league's
+/// games are played through the store (to keep within CI's time) and its table read in the
+/// browser. The club's page then shows the standings and a member's chart, the archive
+/// filtered by the league its games with their replays; a signed-in stranger gets the answer
+/// of a club that does not exist.
 #[actix_web::test]
 async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_standings() {
     let db = TestDb::new().await;
@@ -1981,6 +1984,49 @@ async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_st
         wide[0].as_i64() <= wide[1].as_i64(),
         "the chart page fits a phone's width: {wide}"
     );
+
+    // The archive, filtered by the league: its three games and not the table's, each with its
+    // replay.
+    driver.goto(&format!("{base}/clubs/{club}")).await;
+    driver
+        .click(&format!("a[href='/clubs/{club}/archive']"))
+        .await;
+    wait_for_url(&driver, "/archive").await;
+    driver
+        .script(&format!(
+            "document.querySelector('select[name=league]').value = '{league}';"
+        ))
+        .await;
+    driver
+        .click(&format!("form[action='/clubs/{club}/archive'] button"))
+        .await;
+    let archive = driver
+        .wait_source("the league's games in the archive", |page| {
+            page.contains("every finished game")
+        })
+        .await;
+    for game in &games {
+        assert!(
+            archive.contains(&format!("/games/{game}/replay")),
+            "league game {game} in the archive: {archive}"
+        );
+    }
+    assert!(
+        !archive.contains(&format!("/games/{id}/replay")),
+        "the club table's game is not the league's"
+    );
+    driver.screenshot("club-archive").await;
+    let wide = driver
+        .script("return [document.documentElement.scrollWidth, window.innerWidth];")
+        .await;
+    assert!(
+        wide[0].as_i64() <= wide[1].as_i64(),
+        "the archive fits a phone's width: {wide}"
+    );
+    driver
+        .click(&format!("a[href='/games/{}/replay']", games[0]))
+        .await;
+    wait_for_url(&driver, &format!("/games/{}/replay", games[0])).await;
 
     // A signed-in stranger sees nothing of the club: its page, its game.
     sign_in_by_mail(&driver, &base, &sink, "dee@example.org", "Dee").await;

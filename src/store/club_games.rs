@@ -6,7 +6,6 @@ use super::clubs::{read_club, role_in};
 use super::tables::{TableError, club_open_to};
 use super::{Account, ClubError, NewSeat, Store};
 use crate::domain::{ClubRole, EmailAddress, PlayerName};
-use crate::engine::Seed;
 use serde_json::Value;
 use sqlx::Row;
 

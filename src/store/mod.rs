@@ -6,8 +6,8 @@ mod account_seats;
 mod accounts;
 mod api_tokens;
 mod append;
-mod club_games;
 mod club_archive;
+mod club_games;
 mod club_invites;
 mod clubs;
 pub mod effects;
@@ -32,11 +32,11 @@ pub use accounts::{Account, MAX_SESSIONS, SESSION_DAYS};
 pub use api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
 use append::Play;
 pub use append::Settled;
-pub use club_games::ChosenGame;
 pub use club_archive::{
     ARCHIVE_PAGE, ArchiveFilter, ArchivePage, ArchivedGame, Choice, MAX_ARCHIVE_PAGE,
     MAX_LEAGUE_CHOICES, MAX_PLAYER_CHOICES,
 };
+pub use club_games::ChosenGame;
 pub use club_invites::{INVITE_DAYS, INVITES_PER_DAY, MAX_PENDING_INVITES, PendingInvite};
 pub use clubs::{
     CLUB_PAGE, Club, ClubError, ClubGame, MAX_CLUBS_JOINED, MAX_CLUBS_MADE, MAX_MEMBERS, Member,
