@@ -8,7 +8,8 @@
 //! rotating order, so the machine's load falls on all alike.
 //!
 //! `cargo bench --profile dev --bench ratings` (the tests' private PostgreSQL, or
-//! DATABASE_URL). Optional: `POSTPLAY_RATING_GAMES` (seeds, default 80; the first 10 warm up).
+//! DATABASE_URL). Optional: `POSTPLAY_RATING_GAMES` (seeds, default 80; the first 10 warm up);
+//! `POSTPLAY_RATING_KEEP=1` keeps the database (its name is printed) to read plans with psql.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -282,5 +283,9 @@ async fn main() {
         println!("{name} against baseline: median {median:+.1} %, mean {mean:+.1} %");
     }
     pool.close().await;
-    db.drop().await;
+    if std::env::var("POSTPLAY_RATING_KEEP").is_ok_and(|v| v == "1") {
+        println!("database kept: {}", db.name);
+    } else {
+        db.drop().await;
+    }
 }

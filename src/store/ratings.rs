@@ -85,8 +85,10 @@ impl SeatPlay {
 /// `ratings::effects::check_seats` applies, repeated here so no row is made for a game that
 /// is not rated), each account's rating row is locked until the transaction ends, in account
 /// order: a game ending at the same time for the same player waits, then reads what this one
-/// wrote. One statement reads the seats and locks the rows that exist (`FOR UPDATE`, which
-/// writes nothing); only when a player has no row yet in the club's game (their first rated
+/// wrote. One statement reads the seats and locks the rows that exist (`FOR NO KEY UPDATE`,
+/// the lock the update takes anyway: it marks the row but writes no new version of it), each
+/// found by its whole key so a club of a thousand rated players costs what a club of two
+/// does; only when a player has no row yet in the club's game (their first rated
 /// game in it) does a second make the missing rows at `start` (mu, sigma, shown) and lock them.
 pub async fn rating_facts(
     tx: &mut PgConnection,
@@ -105,11 +107,11 @@ pub async fn rating_facts(
          p AS (SELECT s.seat, s.account_id, coalesce(c.on_time, 0) AS on_time, \
                  coalesce(c.late, 0) AS late \
                FROM seats s LEFT JOIN c ON c.seat = s.seat WHERE s.game_id = $1), \
-         r AS (SELECT account_id, mu, sigma FROM club_ratings \
-               WHERE club_id = $2 AND kind = $3 AND account_id IN (SELECT account_id FROM p) \
-                 AND NOT EXISTS (SELECT 1 FROM p WHERE account_id IS NULL OR on_time <= 0) \
+         r AS (SELECT r.account_id, r.mu, r.sigma FROM p JOIN club_ratings r \
+                 ON r.club_id = $2 AND r.kind = $3 AND r.account_id = p.account_id \
+               WHERE NOT EXISTS (SELECT 1 FROM p WHERE account_id IS NULL OR on_time <= 0) \
                  AND (SELECT count(DISTINCT account_id) FROM p) = (SELECT count(*) FROM p) \
-               ORDER BY account_id FOR UPDATE) \
+               ORDER BY r.account_id FOR NO KEY UPDATE OF r) \
          SELECT p.seat, p.account_id, p.on_time, p.late, r.mu, r.sigma \
          FROM p LEFT JOIN r ON r.account_id = p.account_id ORDER BY p.seat",
     )
@@ -219,7 +221,8 @@ pub async fn save_changes(
            games = r.games + 1, wins = r.wins + (c.result = 'win')::int, \
            losses = r.losses + (c.result = 'loss')::int, draws = r.draws + (c.result = 'draw')::int, \
            moves_on_time = r.moves_on_time + c.on_time, moves = r.moves + c.moves, updated_at = $16 \
-           FROM c WHERE r.club_id = $2 AND r.kind = $3 AND r.account_id = c.account_id) \
+           FROM c WHERE r.club_id = $2 AND r.kind = $3 AND r.account_id = ANY($4) \
+           AND r.account_id = c.account_id) \
          INSERT INTO rating_changes (game_id, account_id, club_id, kind, seat, place, result, \
            mu_before, sigma_before, rating_before, mu_after, sigma_after, rating_after, \
            moves_on_time, moves, rated_at) \
