@@ -1,7 +1,8 @@
 //! A game's history step by step, replayed from its stored record: what the whole log, the
 //! replay viewer and the score table are drawn from.
 
-use super::{GameRow, Store, StoreError, apply_entry};
+use super::loading::apply_entry;
+use super::{GameRow, Store, StoreError};
 use crate::engine::record::Mark;
 use crate::engine::{DynMatch, Log, Seat, Standing};
 use chrono::{DateTime, Utc};
