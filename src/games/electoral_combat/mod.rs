@@ -7,6 +7,7 @@ mod choices;
 mod hand;
 pub mod present;
 mod state;
+mod sample;
 mod view;
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ mod deal;
 pub mod present;
 mod scoring;
 mod state;
+mod sample;
 mod tricks;
 mod view;
 
