@@ -5,7 +5,9 @@
 
 use postplay::engine::search::{Level, decide, random_to_end};
 use postplay::engine::testing::{cases, random_midgame};
-use postplay::engine::{Determinize, GameRng, Log, Match, Rules, Seat, Seed, Table, Viewer, forced};
+use postplay::engine::{
+    Determinize, GameRng, Log, Match, Rules, Seat, Seed, Table, Viewer, forced,
+};
 use postplay::games::electoral_combat::ElectoralCombat;
 use postplay::games::whitehouse::Whitehouse;
 use proptest::prelude::*;
@@ -109,9 +111,13 @@ where
         let json = if bots.contains(&seat) {
             let view = R::view(&live.state, Viewer::Seat(seat));
             let seed = postplay::engine::search::decision_seed(&bot_seed, number);
-            decide::<R>(&view, seat, &table, budget, &seed)
-                .unwrap_or_else(|e| panic!("seed {seed}: the bot failed: {e}"))
-                .command
+            let decision = decide::<R>(&view, seat, &table, budget, &seed)
+                .unwrap_or_else(|e| panic!("seed {seed}: the bot failed: {e}"));
+            assert_eq!(
+                decision.cut_short, 0,
+                "game seed {seed}: playouts cut short"
+            );
+            decision.command
         } else {
             let choices = R::choices(&live.state, seat);
             postplay::engine::bot::fill_at_random(
@@ -160,10 +166,20 @@ fn a_decision_does_not_depend_on_cards_the_seat_cannot_see() {
     // Electoral College Combat: swap cards between the two face-down stacks.
     let mut tried = 0;
     for seed in 0..40 {
-        let live = random_midgame::<ElectoralCombat>(Default::default(), 2, Seed::from_number(seed), 3 + seed as usize % 30);
+        let live = random_midgame::<ElectoralCombat>(
+            Default::default(),
+            2,
+            Seed::from_number(seed),
+            3 + seed as usize % 30,
+        );
         let state = &live.state;
-        let Some(&seat) = ElectoralCombat::active(state).first() else { continue };
-        if state.stacks[0].len() < 2 || state.stacks[1].len() < 2 || forced(&ElectoralCombat::choices(state, seat)).is_some() {
+        let Some(&seat) = ElectoralCombat::active(state).first() else {
+            continue;
+        };
+        if state.stacks[0].len() < 2
+            || state.stacks[1].len() < 2
+            || forced(&ElectoralCombat::choices(state, seat)).is_some()
+        {
             continue;
         }
         let mut other = state.clone();
@@ -173,15 +189,27 @@ fn a_decision_does_not_depend_on_cards_the_seat_cannot_see() {
         same_decision(&live, &other, seat);
         tried += 1;
     }
-    assert!(tried >= 5, "only {tried} Electoral College Combat positions tried");
+    assert!(
+        tried >= 5,
+        "only {tried} Electoral College Combat positions tried"
+    );
     // Whitehouse: swap a card between the hands of the two seats after the one deciding.
     let mut tried = 0;
     for seed in 0..40 {
-        let live = random_midgame::<Whitehouse>(Default::default(), 4, Seed::from_number(seed), 12 + seed as usize);
+        let live = random_midgame::<Whitehouse>(
+            Default::default(),
+            4,
+            Seed::from_number(seed),
+            12 + seed as usize,
+        );
         let state = &live.state;
-        let Some(&seat) = Whitehouse::active(state).first() else { continue };
+        let Some(&seat) = Whitehouse::active(state).first() else {
+            continue;
+        };
         let (x, y) = ((seat + 1) % 4, (seat + 2) % 4);
-        let (Some(&a), Some(&b)) = (state.hands[x].first(), state.hands[y].last()) else { continue };
+        let (Some(&a), Some(&b)) = (state.hands[x].first(), state.hands[y].last()) else {
+            continue;
+        };
         let mut other = state.clone();
         other.hands[x][0] = b;
         let last = other.hands[y].len() - 1;
@@ -197,7 +225,13 @@ fn medium_beats_random_in_electoral_college_combat() {
     let (mut wins, mut losses) = (0, 0);
     for seed in 0..GAMES {
         let bot = (seed % 2) as Seat;
-        let outcome = bot_game::<ElectoralCombat>(Default::default(), 2, seed, &[bot], Level::Medium.playouts());
+        let outcome = bot_game::<ElectoralCombat>(
+            Default::default(),
+            2,
+            seed,
+            &[bot],
+            Level::Medium.playouts(),
+        );
         if outcome.winners == [bot] {
             wins += 1;
         } else if !outcome.winners.is_empty() {

@@ -82,6 +82,9 @@ pub struct Decision {
     pub candidates: usize,
     /// The playouts it ran (0 when only one move was possible).
     pub playouts: u32,
+    /// Of them, playouts that ended without an outcome (cut at [`PLAYOUT_LIMIT`], stuck, or
+    /// a command refused): scored as draws; always 0 unless a game has a bug.
+    pub cut_short: u32,
 }
 
 /// The seed of one decision: a game's bot seed (drawn fresh when the bot takes its seat and
@@ -139,11 +142,13 @@ pub fn decide<R: Determinize>(
             command: candidates[pick].0.clone(),
             candidates: candidates.len(),
             playouts: 0,
+            cut_short: 0,
         });
     }
     let partners = R::partners(&first, seat);
     let mut stats = vec![(0u32, 0.0f64); candidates.len()];
     let mut state = Some(first);
+    let mut cut_short = 0;
     for i in 0..budget {
         let sample = match state.take() {
             Some(s) => s,
@@ -151,7 +156,11 @@ pub fn decide<R: Determinize>(
         };
         let arm = ucb_arm(&stats, i);
         let mut chance = GameRng::new(seed, 2 + u64::from(i));
-        let value = playout::<R>(sample, seat, &candidates[arm].1, &partners, &mut chance);
+        let value = playout::<R>(sample, seat, &candidates[arm].1, &partners, &mut chance)
+            .unwrap_or_else(|| {
+                cut_short += 1;
+                0.5
+            });
         stats[arm].0 += 1;
         stats[arm].1 += value;
     }
@@ -160,15 +169,14 @@ pub fn decide<R: Determinize>(
             let key = |i: usize| (stats[i].0, stats[i].1 / f64::from(stats[i].0.max(1)));
             let (va, ma) = key(a);
             let (vb, mb) = key(b);
-            va.cmp(&vb)
-                .then(ma.total_cmp(&mb))
-                .then(b.cmp(&a))
+            va.cmp(&vb).then(ma.total_cmp(&mb)).then(b.cmp(&a))
         })
         .expect("two or more candidates");
     Ok(Decision {
         command: candidates[best].0.clone(),
         candidates: candidates.len(),
         playouts: budget,
+        cut_short,
     })
 }
 
@@ -196,23 +204,18 @@ fn ucb_arm(stats: &[(u32, f64)], done: u32) -> usize {
 const EXPLORATION: f64 = 0.7;
 
 /// Plays `first` for `seat` on a sampled state, then random play to the end; the seat's
-/// reward. A first move the sample refuses (it cannot be, as every sample gives the seat the
-/// same choices) scores 0.
+/// reward, or `None` when the playout could not finish (the sample refused the first move,
+/// which cannot be as every sample gives the seat the same choices, or a rules bug).
 fn playout<R: Rules>(
     mut state: R::State,
     seat: Seat,
     first: &R::Command,
     partners: &[Seat],
     rng: &mut GameRng,
-) -> f64 {
+) -> Option<f64> {
     let mut log = Log::silent();
-    if R::apply(&mut state, seat, first, rng, &mut log).is_err() {
-        return 0.0;
-    }
-    match random_to_end::<R>(&mut state, rng) {
-        Some(outcome) => reward(&outcome, seat, partners),
-        None => 0.5,
-    }
+    R::apply(&mut state, seat, first, rng, &mut log).ok()?;
+    random_to_end::<R>(&mut state, rng).map(|outcome| reward(&outcome, seat, partners))
 }
 
 /// Random play from `state` to the end; `None` if it is cut short or gets stuck (a rules
@@ -275,13 +278,18 @@ fn enumerate(choice: &Choice) -> Option<Vec<Value>> {
     let mut combos: Vec<Vec<Value>> = vec![Vec::new()];
     for param in &choice.params {
         let values: Vec<Value> = match &param.kind {
-            ParamKind::One { options } => options.iter().map(|o| o.value.clone().into_owned()).collect(),
+            ParamKind::One { options } => options
+                .iter()
+                .map(|o| o.value.clone().into_owned())
+                .collect(),
             ParamKind::Number { min, max, step } if max >= min => {
                 let step = (*step).max(1);
                 if (max - min) / step >= ENUMERATE_UP_TO as i64 {
                     return None;
                 }
-                (0..=(max - min) / step).map(|k| Value::from(min + k * step)).collect()
+                (0..=(max - min) / step)
+                    .map(|k| Value::from(min + k * step))
+                    .collect()
             }
             _ => return None,
         };

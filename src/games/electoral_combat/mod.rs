@@ -6,8 +6,8 @@ pub mod cards;
 mod choices;
 mod hand;
 pub mod present;
-mod state;
 mod sample;
+mod state;
 mod view;
 
 #[cfg(test)]

@@ -18,7 +18,9 @@ impl Determinize for ElectoralCombat {
         rng: &mut GameRng,
     ) -> Result<State, SampleError> {
         if seat > 1 {
-            return Err(SampleError::new(format!("no seat {seat} in a game for two")));
+            return Err(SampleError::new(format!(
+                "no seat {seat} in a game for two"
+            )));
         }
         let mut pool = ECard::deck();
         remove_seen(

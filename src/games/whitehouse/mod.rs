@@ -5,9 +5,9 @@
 mod choices;
 mod deal;
 pub mod present;
+mod sample;
 mod scoring;
 mod state;
-mod sample;
 mod tricks;
 mod view;
 
