@@ -5,7 +5,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use postplay::engine::search::{Level, decide};
 use postplay::engine::testing::random_midgame;
-use postplay::engine::{Determinize, Rules, Seed, Table, Viewer, forced};
+use postplay::engine::{Determinize, Seed, Table, Viewer, forced};
 use postplay::games::electoral_combat::ElectoralCombat;
 use postplay::games::whitehouse::Whitehouse;
 use std::hint::black_box;

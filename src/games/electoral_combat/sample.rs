@@ -73,9 +73,9 @@ impl Determinize for ElectoralCombat {
             )));
         }
         let mut signs = view.signs;
-        for s in 0..2 {
+        for (s, sign) in signs.iter_mut().enumerate() {
             if s != seat && view.signed[s] {
-                signs[s] = Some(Sign::ALL[rng.index(3)]);
+                *sign = Some(Sign::ALL[rng.index(3)]);
             }
         }
         Ok(State {
