@@ -7,6 +7,7 @@
 pub mod audit;
 pub mod bot;
 pub mod choice;
+pub mod determinize;
 pub mod dynamic;
 pub mod game;
 pub mod log;
@@ -14,6 +15,7 @@ pub mod options;
 pub mod present;
 pub mod record;
 pub mod rng;
+pub mod search;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 #[cfg(test)]
@@ -23,6 +25,7 @@ pub mod version;
 pub use choice::{
     Choice, FillError, GroupCap, Json, Param, ParamKind, PickOption, PickRule, Text, forced,
 };
+pub use determinize::{Determinize, SampleError, Table};
 pub use dynamic::{ApplyError, DynGame, DynMatch, find_game, registry};
 pub use game::{Match, state_hash};
 pub use log::Log;

@@ -6,6 +6,7 @@ pub mod cards;
 mod choices;
 mod hand;
 pub mod present;
+mod sample;
 mod state;
 mod view;
 

@@ -5,6 +5,7 @@
 mod choices;
 mod deal;
 pub mod present;
+mod sample;
 mod scoring;
 mod state;
 mod tricks;

@@ -47,6 +47,10 @@ pub struct View {
     pub trick: Vec<(Seat, Card)>,
     /// The last trick of this hand and its taker.
     pub last_trick: Option<(Vec<(Seat, Card)>, Seat)>,
+    /// Every card played to a finished trick of this hand, in pack order: each was shown face
+    /// up to the whole table as it was played (a bot counts them; a player remembers them).
+    #[serde(default)]
+    pub played: Vec<Card>,
     /// Whether trump is broken.
     pub trump_broken: bool,
     /// Tricks each seat has taken this hand; the bidder's count includes the kitty once it is
@@ -105,6 +109,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         challengers: state.challengers.clone(),
         trick: state.trick.clone(),
         last_trick: state.last_trick.clone(),
+        played: played(state),
         trump_broken: state.trump_broken,
         tricks_won: tricks_with_kitty(state),
         captured: state.captured.clone(),
@@ -131,4 +136,29 @@ fn tricks_with_kitty(state: &State) -> Vec<u32> {
         tricks[bidder] += 1;
     }
     tricks
+}
+
+/// The cards of finished tricks this hand: the pack less every hand, the kitty and the trick on
+/// the table. None before play begins (every card is in a hand or the kitty).
+fn played(state: &State) -> Vec<Card> {
+    if !matches!(state.phase, Phase::Play | Phase::HandOver | Phase::Over) {
+        return Vec::new();
+    }
+    pack(state.options.jokers)
+        .into_iter()
+        .filter(|c| {
+            !state.hands.iter().any(|h| h.contains(c))
+                && !state.kitty.contains(c)
+                && !state.trick.iter().any(|(_, t)| t == c)
+        })
+        .collect()
+}
+
+/// The 52 cards, and the two jokers when the game plays with them.
+pub fn pack(jokers: bool) -> Vec<Card> {
+    let mut deck = Card::standard_52();
+    if jokers {
+        deck.extend([Card::BLUE_JOKER, Card::RED_JOKER]);
+    }
+    deck
 }

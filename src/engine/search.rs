@@ -1,0 +1,311 @@
+//! The practice bot's search, the same for every game: determinized Monte Carlo over the
+//! seat's candidate moves, each playout on a fresh sample of the hidden cards
+//! ([`Determinize`]), played to the end by the random player, and scored by [`Outcome`].
+//!
+//! It sees the seat's view and the public [`Table`], never the state, and draws every random
+//! number from the seed it is handed, so a decision is a pure function of (view, table, seed,
+//! budget). Budgets are counted in playouts, never in time.
+
+use super::bot::fill_at_random;
+use super::determinize::{Determinize, SampleError, Table};
+use super::{Choice, GameRng, Log, Outcome, ParamKind, Rules, Seat, Seed};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// How strongly a bot plays: its budget of playouts per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// A handful of playouts: avoids what loses at once, otherwise close to random.
+    Easy,
+    /// A few hundred playouts.
+    Medium,
+    /// A few thousand playouts.
+    Hard,
+}
+
+impl Level {
+    /// All levels, weakest first.
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+
+    /// The playouts one decision may spend.
+    pub fn playouts(self) -> u32 {
+        match self {
+            Level::Easy => 24,
+            Level::Medium => 300,
+            Level::Hard => 3000,
+        }
+    }
+
+    /// Its name in forms and on the command line: "easy", "medium", "hard".
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+        }
+    }
+}
+
+/// At most this many fillings of one choice whose parameters allow many are tried as
+/// candidate moves (drawn at random, duplicates dropped).
+pub const FILLINGS_PER_CHOICE: usize = 12;
+
+/// A choice whose `One` parameters combine into at most this many commands is enumerated
+/// whole; one with more, or with other kinds of parameter, is sampled.
+pub const ENUMERATE_UP_TO: usize = 48;
+
+/// Commands after which a playout is cut short and scored as a draw: a guard, far above any
+/// game's length.
+pub const PLAYOUT_LIMIT: usize = 50_000;
+
+/// Why the bot could not decide.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// The view could not be sampled.
+    #[error(transparent)]
+    Sample(#[from] SampleError),
+    /// The seat has no decision to make.
+    #[error("seat {0} has no choice to make")]
+    NoChoice(Seat),
+    /// An offered command was not a command of the game (a game bug).
+    #[error("an offered command does not parse: {0}")]
+    Decode(String),
+}
+
+/// What the bot decided, and what it spent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// The command to play, as the game's JSON.
+    pub command: Value,
+    /// The candidate moves it compared.
+    pub candidates: usize,
+    /// The playouts it ran (0 when only one move was possible).
+    pub playouts: u32,
+    /// Of them, playouts that ended without an outcome (cut at [`PLAYOUT_LIMIT`], stuck, or
+    /// a command refused): scored as draws; always 0 unless a game has a bug.
+    pub cut_short: u32,
+}
+
+/// The seed of one decision: a game's bot seed (drawn fresh when the bot takes its seat and
+/// recorded beside the game, never derived from the game's seed) and the number of the command
+/// it decides, so each decision has its own stream.
+pub fn decision_seed(bot_seed: &Seed, command_number: u64) -> Seed {
+    let mut hasher = Sha256::new();
+    hasher.update(b"postplay bot decision");
+    hasher.update(bot_seed.0);
+    hasher.update(command_number.to_le_bytes());
+    Seed(hasher.finalize().into())
+}
+
+/// The seat's share of an outcome: 1 for a win (a partnership's win is each partner's), 0 for
+/// a loss, ½ for a draw or a shared win between more than the seat's side.
+pub fn reward(outcome: &Outcome, seat: Seat, partners: &[Seat]) -> f64 {
+    if outcome.winners.is_empty() {
+        return 0.5;
+    }
+    if !outcome.winners.contains(&seat) {
+        return 0.0;
+    }
+    let side = 1 + partners.len();
+    if outcome.winners.len() > side {
+        0.5
+    } else {
+        1.0
+    }
+}
+
+/// Decides `seat`'s move from its view with `budget` playouts, every random draw from
+/// `seed`. The same arguments always give the same decision.
+pub fn decide<R: Determinize>(
+    view: &R::View,
+    seat: Seat,
+    table: &Table<R::Options>,
+    budget: u32,
+    seed: &Seed,
+) -> Result<Decision, BotError> {
+    let mut sampling = GameRng::new(seed, 0);
+    let first = R::sample(view, seat, table, &mut sampling)?;
+    let choices = R::choices(&first, seat);
+    if choices.is_empty() {
+        return Err(BotError::NoChoice(seat));
+    }
+    let mut filling = GameRng::new(seed, 1);
+    let candidates = candidates::<R>(&choices, &mut filling)?;
+    if candidates.len() == 1 || budget == 0 {
+        let pick = if candidates.len() == 1 {
+            0
+        } else {
+            filling.index(candidates.len())
+        };
+        return Ok(Decision {
+            command: candidates[pick].0.clone(),
+            candidates: candidates.len(),
+            playouts: 0,
+            cut_short: 0,
+        });
+    }
+    let partners = R::partners(&first, seat);
+    let mut stats = vec![(0u32, 0.0f64); candidates.len()];
+    let mut state = Some(first);
+    let mut cut_short = 0;
+    for i in 0..budget {
+        let sample = match state.take() {
+            Some(s) => s,
+            None => R::sample(view, seat, table, &mut sampling)?,
+        };
+        let arm = ucb_arm(&stats, i);
+        let mut chance = GameRng::new(seed, 2 + u64::from(i));
+        let value = playout::<R>(sample, seat, &candidates[arm].1, &partners, &mut chance)
+            .unwrap_or_else(|| {
+                cut_short += 1;
+                0.5
+            });
+        stats[arm].0 += 1;
+        stats[arm].1 += value;
+    }
+    let best = (0..candidates.len())
+        .max_by(|&a, &b| {
+            let key = |i: usize| (stats[i].0, stats[i].1 / f64::from(stats[i].0.max(1)));
+            let (va, ma) = key(a);
+            let (vb, mb) = key(b);
+            va.cmp(&vb).then(ma.total_cmp(&mb)).then(b.cmp(&a))
+        })
+        .expect("two or more candidates");
+    Ok(Decision {
+        command: candidates[best].0.clone(),
+        candidates: candidates.len(),
+        playouts: budget,
+        cut_short,
+    })
+}
+
+/// UCB1 over the arms: every arm once in order, then the best upper bound (the lowest index
+/// among equals).
+fn ucb_arm(stats: &[(u32, f64)], done: u32) -> usize {
+    if let Some(untried) = stats.iter().position(|s| s.0 == 0) {
+        return untried;
+    }
+    let log_n = f64::from(done.max(1)).ln();
+    let mut best = 0;
+    let mut best_bound = f64::NEG_INFINITY;
+    for (i, &(n, total)) in stats.iter().enumerate() {
+        let n = f64::from(n);
+        let bound = total / n + (2.0 * log_n / n).sqrt() * EXPLORATION;
+        if bound > best_bound {
+            best = i;
+            best_bound = bound;
+        }
+    }
+    best
+}
+
+/// UCB1's exploration constant (scaled for rewards in 0..=1).
+const EXPLORATION: f64 = 0.7;
+
+/// Plays `first` for `seat` on a sampled state, then random play to the end; the seat's
+/// reward, or `None` when the playout could not finish (the sample refused the first move,
+/// which cannot be as every sample gives the seat the same choices, or a rules bug).
+fn playout<R: Rules>(
+    mut state: R::State,
+    seat: Seat,
+    first: &R::Command,
+    partners: &[Seat],
+    rng: &mut GameRng,
+) -> Option<f64> {
+    let mut log = Log::silent();
+    R::apply(&mut state, seat, first, rng, &mut log).ok()?;
+    random_to_end::<R>(&mut state, rng).map(|outcome| reward(&outcome, seat, partners))
+}
+
+/// Random play from `state` to the end; `None` if it is cut short or gets stuck (a rules
+/// bug, which the property tests rule out).
+pub fn random_to_end<R: Rules>(state: &mut R::State, rng: &mut GameRng) -> Option<Outcome> {
+    let mut log = Log::silent();
+    for _ in 0..PLAYOUT_LIMIT {
+        if let Some(outcome) = R::outcome(state) {
+            return Some(outcome);
+        }
+        let active = R::active(state);
+        if active.is_empty() {
+            return None;
+        }
+        let mover = active[rng.index(active.len())];
+        let choices = R::choices(state, mover);
+        if choices.is_empty() {
+            return None;
+        }
+        let json = fill_at_random(&choices[rng.index(choices.len())], rng);
+        let command = R::decode(&json).ok()?;
+        R::apply(state, mover, &command, rng, &mut log).ok()?;
+    }
+    None
+}
+
+/// The candidate moves: every choice without parameters; every combination of a choice's
+/// `One` and `Number` parameters when there are few; otherwise up to [`FILLINGS_PER_CHOICE`] random
+/// fillings. Duplicates are dropped, order is the choices' order.
+fn candidates<R: Rules>(
+    choices: &[Choice],
+    rng: &mut GameRng,
+) -> Result<Vec<(Value, R::Command)>, BotError> {
+    let mut out: Vec<(Value, R::Command)> = Vec::new();
+    let push = |json: Value, out: &mut Vec<(Value, R::Command)>| -> Result<(), BotError> {
+        if out.iter().any(|(j, _)| *j == json) {
+            return Ok(());
+        }
+        let command = R::decode(&json).map_err(|e| BotError::Decode(format!("{json}: {e}")))?;
+        out.push((json, command));
+        Ok(())
+    };
+    for choice in choices {
+        if let Some(all) = enumerate(choice) {
+            for json in all {
+                push(json, &mut out)?;
+            }
+        } else {
+            for _ in 0..FILLINGS_PER_CHOICE {
+                push(fill_at_random(choice, rng), &mut out)?;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Every command of a choice whose parameters are all `One` or `Number` (or none), when they combine into
+/// at most [`ENUMERATE_UP_TO`].
+fn enumerate(choice: &Choice) -> Option<Vec<Value>> {
+    let mut combos: Vec<Vec<Value>> = vec![Vec::new()];
+    for param in &choice.params {
+        let values: Vec<Value> = match &param.kind {
+            ParamKind::One { options } => options
+                .iter()
+                .map(|o| o.value.clone().into_owned())
+                .collect(),
+            ParamKind::Number { min, max, step } if max >= min => {
+                let step = (*step).max(1);
+                if (max - min) / step >= ENUMERATE_UP_TO as i64 {
+                    return None;
+                }
+                (0..=(max - min) / step)
+                    .map(|k| Value::from(min + k * step))
+                    .collect()
+            }
+            _ => return None,
+        };
+        if combos.len() * values.len() > ENUMERATE_UP_TO {
+            return None;
+        }
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                values.iter().map(move |v| {
+                    let mut c = c.clone();
+                    c.push(v.clone());
+                    c
+                })
+            })
+            .collect();
+    }
+    Some(combos.into_iter().map(|c| choice.assemble(c)).collect())
+}

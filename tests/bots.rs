@@ -1,0 +1,248 @@
+//! The practice bots' core: every game's sampler rebuilds a state its seat cannot tell from the
+//! real one; the search decides from the seat's view alone (two states that differ only in
+//! cards the seat cannot see give the same decision), never plays an illegal move, and at the
+//! medium level beats random play in Electoral College Combat over a fixed set of seeds.
+
+use postplay::engine::search::{Level, decide, random_to_end};
+use postplay::engine::testing::{cases, random_midgame};
+use postplay::engine::{
+    Determinize, GameRng, Log, Match, Rules, Seat, Seed, Table, Viewer, forced,
+};
+use postplay::games::electoral_combat::ElectoralCombat;
+use postplay::games::whitehouse::Whitehouse;
+use proptest::prelude::*;
+
+fn table<R: Rules>(live: &Match<R>) -> Table<R::Options> {
+    Table {
+        options: live.options.clone(),
+        seats: live.seats,
+        rules_version: R::RULES_VERSION,
+    }
+}
+
+/// For every seat of a random mid-game state: the sample's view for the seat is the view it was
+/// sampled from, the seat's choices are the same, and random play from the sample ends.
+fn check_sampler<R: Determinize>(options: R::Options, seats: usize, seed: u64, steps: usize)
+where
+    R::State: Send + Sync,
+    R::Options: Send + Sync,
+{
+    let live = random_midgame::<R>(options, seats, Seed::from_number(seed), steps);
+    let table = table(&live);
+    let mut rng = GameRng::new(&Seed::from_number(seed ^ 0x5eed), 0);
+    for seat in 0..seats {
+        let view = R::view(&live.state, Viewer::Seat(seat));
+        let mut sample = R::sample(&view, seat, &table, &mut rng)
+            .unwrap_or_else(|e| panic!("seed {seed} step {steps} seat {seat}: {e}"));
+        let again = R::view(&sample, Viewer::Seat(seat));
+        assert_eq!(
+            serde_json::to_value(&again).unwrap(),
+            serde_json::to_value(&view).unwrap(),
+            "seed {seed} step {steps} seat {seat}: the sample shows the seat another view"
+        );
+        assert_eq!(
+            R::choices(&sample, seat),
+            R::choices(&live.state, seat),
+            "seed {seed} step {steps} seat {seat}: other choices in the sample"
+        );
+        assert_eq!(R::active(&sample), R::active(&live.state));
+        assert!(
+            random_to_end::<R>(&mut sample, &mut rng).is_some(),
+            "seed {seed} step {steps} seat {seat}: random play from the sample did not end"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(150), failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn electoral_combat_samples_agree_with_the_view(
+        apportionment in prop::sample::select(vec![2024u32, 2012]),
+        book_deal in any::<bool>(),
+        seed in any::<u64>(),
+        steps in 0usize..200,
+    ) {
+        let options = postplay::games::electoral_combat::Options { apportionment, book_deal };
+        check_sampler::<ElectoralCombat>(options, 2, seed, steps);
+    }
+
+    #[test]
+    fn whitehouse_samples_agree_with_the_view(
+        partnership in any::<bool>(),
+        jokers in any::<bool>(),
+        seed in any::<u64>(),
+        steps in 0usize..250,
+    ) {
+        let options = postplay::games::whitehouse::Options {
+            partnership,
+            jokers,
+            target: 3,
+            ..Default::default()
+        };
+        check_sampler::<Whitehouse>(options, 4, seed, steps);
+    }
+}
+
+/// Plays a whole game with a bot of `budget` playouts in the seats `bots`, the random player in
+/// the others; every bot command must be accepted. Returns the outcome.
+fn bot_game<R: Determinize>(
+    options: R::Options,
+    seats: usize,
+    seed: u64,
+    bots: &[Seat],
+    budget: u32,
+) -> postplay::engine::Outcome
+where
+    R::State: Send + Sync,
+    R::Options: Send + Sync,
+{
+    let mut live = Match::<R>::new(options, seats, Seed::from_number(seed)).unwrap();
+    live.track_takebacks(false);
+    let table = table(&live);
+    let bot_seed = Seed::from_number(seed.wrapping_mul(7919) ^ 0xb07);
+    let mut random = GameRng::new(&Seed::from_number(seed ^ 0x4a4d), 9);
+    for number in 0..20_000u64 {
+        if let Some(outcome) = live.outcome() {
+            return outcome;
+        }
+        let active = R::active(&live.state);
+        let seat = active[random.index(active.len())];
+        let json = if bots.contains(&seat) {
+            let view = R::view(&live.state, Viewer::Seat(seat));
+            let seed = postplay::engine::search::decision_seed(&bot_seed, number);
+            let decision = decide::<R>(&view, seat, &table, budget, &seed)
+                .unwrap_or_else(|e| panic!("seed {seed}: the bot failed: {e}"));
+            assert_eq!(
+                decision.cut_short, 0,
+                "game seed {seed}: playouts cut short"
+            );
+            decision.command
+        } else {
+            let choices = R::choices(&live.state, seat);
+            postplay::engine::bot::fill_at_random(
+                &choices[random.index(choices.len())],
+                &mut random,
+            )
+        };
+        let command = R::decode(&json).expect("the bot's command parses");
+        live.apply(seat, &command, &mut Log::silent())
+            .unwrap_or_else(|e| panic!("game seed {seed}: seat {seat} played {json}: {e}"));
+    }
+    panic!("game seed {seed} did not end");
+}
+
+#[test]
+fn bots_never_make_an_illegal_move() {
+    for seed in 0..3 {
+        bot_game::<ElectoralCombat>(Default::default(), 2, seed, &[0, 1], 6);
+        let options = postplay::games::whitehouse::Options {
+            target: 3,
+            partnership: seed != 1,
+            ..Default::default()
+        };
+        bot_game::<Whitehouse>(options, 4, seed, &[0, 1, 2, 3], 4);
+    }
+}
+
+/// The decision of `seat` from two states whose views for it are equal.
+fn same_decision<R: Determinize>(a: &Match<R>, b_state: &R::State, seat: Seat) {
+    assert_ne!(&a.state, b_state, "the two states must differ");
+    let view_a = R::view(&a.state, Viewer::Seat(seat));
+    let view_b = R::view(b_state, Viewer::Seat(seat));
+    assert_eq!(
+        serde_json::to_value(&view_a).unwrap(),
+        serde_json::to_value(&view_b).unwrap()
+    );
+    let table = table(a);
+    let seed = Seed::from_number(77);
+    let one = decide::<R>(&view_a, seat, &table, 40, &seed).unwrap();
+    let two = decide::<R>(&view_b, seat, &table, 40, &seed).unwrap();
+    assert_eq!(one, two);
+}
+
+#[test]
+fn a_decision_does_not_depend_on_cards_the_seat_cannot_see() {
+    // Electoral College Combat: swap cards between the two face-down stacks.
+    let mut tried = 0;
+    for seed in 0..40 {
+        let live = random_midgame::<ElectoralCombat>(
+            Default::default(),
+            2,
+            Seed::from_number(seed),
+            3 + seed as usize % 30,
+        );
+        let state = &live.state;
+        let Some(&seat) = ElectoralCombat::active(state).first() else {
+            continue;
+        };
+        if state.stacks[0].len() < 2
+            || state.stacks[1].len() < 2
+            || forced(&ElectoralCombat::choices(state, seat)).is_some()
+        {
+            continue;
+        }
+        let mut other = state.clone();
+        let (a, b) = (other.stacks[0][0], other.stacks[1][1]);
+        other.stacks[0][0] = b;
+        other.stacks[1][1] = a;
+        same_decision(&live, &other, seat);
+        tried += 1;
+    }
+    assert!(
+        tried >= 5,
+        "only {tried} Electoral College Combat positions tried"
+    );
+    // Whitehouse: swap a card between the hands of the two seats after the one deciding.
+    let mut tried = 0;
+    for seed in 0..40 {
+        let live = random_midgame::<Whitehouse>(
+            Default::default(),
+            4,
+            Seed::from_number(seed),
+            12 + seed as usize,
+        );
+        let state = &live.state;
+        let Some(&seat) = Whitehouse::active(state).first() else {
+            continue;
+        };
+        let (x, y) = ((seat + 1) % 4, (seat + 2) % 4);
+        let (Some(&a), Some(&b)) = (state.hands[x].first(), state.hands[y].last()) else {
+            continue;
+        };
+        let mut other = state.clone();
+        other.hands[x][0] = b;
+        let last = other.hands[y].len() - 1;
+        other.hands[y][last] = a;
+        same_decision(&live, &other, seat);
+        tried += 1;
+    }
+    assert!(tried >= 5, "only {tried} Whitehouse positions tried");
+}
+
+#[test]
+fn medium_beats_random_in_electoral_college_combat() {
+    let (mut wins, mut losses) = (0, 0);
+    for seed in 0..GAMES {
+        let bot = (seed % 2) as Seat;
+        let outcome = bot_game::<ElectoralCombat>(
+            Default::default(),
+            2,
+            seed,
+            &[bot],
+            Level::Medium.playouts(),
+        );
+        if outcome.winners == [bot] {
+            wins += 1;
+        } else if !outcome.winners.is_empty() {
+            losses += 1;
+        }
+    }
+    eprintln!("medium against random: {wins} won, {losses} lost of {GAMES}");
+    assert!(
+        wins > losses,
+        "over {GAMES} fixed games the bot won {wins} and lost {losses}"
+    );
+}
+
+const GAMES: u64 = 24;
