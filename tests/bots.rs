@@ -9,6 +9,7 @@ use postplay::engine::{
     Determinize, GameRng, Log, Match, Rules, Seat, Seed, Table, Viewer, forced,
 };
 use postplay::games::electoral_combat::ElectoralCombat;
+use postplay::games::statehood::Statehood;
 use postplay::games::whitehouse::Whitehouse;
 use proptest::prelude::*;
 
@@ -82,6 +83,16 @@ proptest! {
         };
         check_sampler::<Whitehouse>(options, 4, seed, steps);
     }
+
+    #[test]
+    fn statehood_samples_agree_with_the_view(
+        seats in 2usize..=4,
+        seed in any::<u64>(),
+        steps in 0usize..300,
+    ) {
+        let options = postplay::games::statehood::Options { target: 12 };
+        check_sampler::<Statehood>(options, seats, seed, steps);
+    }
 }
 
 /// Plays a whole game with a bot of `budget` playouts in the seats `bots`, the random player in
@@ -142,6 +153,8 @@ fn bots_never_make_an_illegal_move() {
             ..Default::default()
         };
         bot_game::<Whitehouse>(options, 4, seed, &[0, 1, 2, 3], 4);
+        let options = postplay::games::statehood::Options { target: 4 };
+        bot_game::<Statehood>(options, 2 + seed as usize, seed, &[0, 1], 4);
     }
 }
 

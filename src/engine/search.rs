@@ -131,7 +131,10 @@ pub fn decide<R: Determinize>(
         return Err(BotError::NoChoice(seat));
     }
     let mut filling = GameRng::new(seed, 1);
-    let candidates = candidates::<R>(&choices, &mut filling)?;
+    let mut candidates = candidates::<R>(&choices, &mut filling)?;
+    // In a random order: a budget smaller than the candidates tries a random few of them, not
+    // always the first the game lists (which could be the same kind of move every time).
+    filling.shuffle(&mut candidates);
     if candidates.len() == 1 || budget == 0 {
         let pick = if candidates.len() == 1 {
             0

@@ -5,6 +5,7 @@
 mod choices;
 mod play;
 pub mod present;
+mod sample;
 mod state;
 mod view;
 
