@@ -1,7 +1,8 @@
 //! The practice bots' core: every game's sampler rebuilds a state its seat cannot tell from the
 //! real one; the search decides from the seat's view alone (two states that differ only in
 //! cards the seat cannot see give the same decision), never plays an illegal move, and at the
-//! medium level beats random play in Electoral College Combat over a fixed set of seeds.
+//! medium level beats random play in Electoral College Combat over a fixed set of seeds. Samplers:
+//! Electoral College Combat, Whitehouse, Statehood, Nationhood.
 
 use postplay::engine::search::{Level, decide, random_to_end};
 use postplay::engine::testing::{cases, random_midgame};
@@ -9,6 +10,7 @@ use postplay::engine::{
     Determinize, GameRng, Log, Match, Rules, Seat, Seed, Table, Viewer, forced,
 };
 use postplay::games::electoral_combat::ElectoralCombat;
+use postplay::games::nationhood::Nationhood;
 use postplay::games::statehood::Statehood;
 use postplay::games::whitehouse::Whitehouse;
 use proptest::prelude::*;
@@ -93,6 +95,15 @@ proptest! {
         let options = postplay::games::statehood::Options { target: 12 };
         check_sampler::<Statehood>(options, seats, seed, steps);
     }
+
+    #[test]
+    fn nationhood_samples_agree_with_the_view(
+        seed in any::<u64>(),
+        steps in 0usize..300,
+    ) {
+        let options = postplay::games::nationhood::Options { rubbers: 1, target: 8, ..Default::default() };
+        check_sampler::<Nationhood>(options, 2, seed, steps);
+    }
 }
 
 /// Plays a whole game with a bot of `budget` playouts in the seats `bots`, the random player in
@@ -155,6 +166,12 @@ fn bots_never_make_an_illegal_move() {
         bot_game::<Whitehouse>(options, 4, seed, &[0, 1, 2, 3], 4);
         let options = postplay::games::statehood::Options { target: 4 };
         bot_game::<Statehood>(options, 2 + seed as usize, seed, &[0, 1], 4);
+        let options = postplay::games::nationhood::Options {
+            rubbers: 1,
+            target: 4,
+            ..Default::default()
+        };
+        bot_game::<Nationhood>(options, 2, seed, &[0, 1], 4);
     }
 }
 

@@ -6,6 +6,7 @@ mod choices;
 pub mod melds;
 mod play;
 pub mod present;
+mod sample;
 mod state;
 mod view;
 mod war;

@@ -61,6 +61,18 @@ pub struct View {
     pub war_threats: Vec<Seat>,
     /// The last hand's end, with its nation shown.
     pub last_hand: Option<HandEnd>,
+    /// The number the next city laid this hand will get (cities are numbered in the order
+    /// laid, in everyone's sight).
+    #[serde(default)]
+    pub next_city: u32,
+    /// Who took the last card taken from the stock this hand, in everyone's sight (rules
+    /// version 1 breaks a tie with it when the stock runs out).
+    #[serde(default)]
+    pub last_stock_taker: Option<Seat>,
+    /// Hands in a row that ended without a winner (rules version 2: three end the match
+    /// drawn).
+    #[serde(default)]
+    pub hands_without_winner: u32,
     /// The result.
     pub outcome: Option<Outcome>,
 }
@@ -98,6 +110,9 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         offer_words: state.offer.as_ref().map(|o| state.offer_words(o)),
         war_threats: state.war_threats.clone(),
         last_hand: state.last_hand.clone(),
+        next_city: state.next_city,
+        last_stock_taker: state.last_stock_taker,
+        hands_without_winner: state.hands_without_winner,
         outcome: state.outcome.clone(),
     }
 }

@@ -7,7 +7,8 @@
 //! Puerto Rico is drawn: six of its cards but Puerto Rico when it holds six, else a pass
 //! (under rules version 1 a seat holding six may pass too: one time in two).
 //!
-//! Puerto Rico is never beneath the discard pile's top: discarding it ends the hand.
+//! Puerto Rico is never beneath the discard pile's top: discarding it ends the hand; once the
+//! stock is gone, it is in the hand of the seat awaited to declare it.
 //!
 //! Cards that were face up once and are now covered (the discard pile beneath its top) are
 //! treated as unseen: the view does not show them, and a bot remembers only what its view
@@ -70,12 +71,27 @@ impl Determinize for Statehood {
         let pr = unplaced_pr.map(|i| pool.remove(i));
         let mut discard = deal(&mut pool, beneath, rng)?;
         discard.extend(view.discard_top);
-        pool.extend(pr);
+        // With the stock gone, the seat awaited to declare Puerto Rico holds it, in everyone's
+        // sight: it is kept aside for that hand.
+        let forced_holder = (view.phase == Phase::ForcedPuertoRico)
+            .then(|| view.turn.first().copied())
+            .flatten()
+            .filter(|&holder| holder != seat);
+        if forced_holder.is_none() {
+            pool.extend(pr);
+        } else if pr.is_none() {
+            return Err(SampleError::new("Puerto Rico is seen elsewhere"));
+        }
         let mut hands = Vec::with_capacity(seats);
         for (s, size) in view.hand_sizes.iter().enumerate() {
             hands.push(match (s == seat, &view.puerto_rico) {
                 (true, _) => own.clone(),
                 (false, Some(p)) if p.declarer == s => p.shown.clone(),
+                _ if forced_holder == Some(s) => {
+                    let mut hand = deal(&mut pool, size.saturating_sub(1), rng)?;
+                    hand.push(puerto_rico());
+                    hand
+                }
                 _ => deal(&mut pool, *size, rng)?,
             });
         }
