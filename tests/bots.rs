@@ -248,6 +248,66 @@ fn a_decision_does_not_depend_on_cards_the_seat_cannot_see() {
         tried += 1;
     }
     assert!(tried >= 5, "only {tried} Whitehouse positions tried");
+    // Statehood, three seats: swap a card between the other two hands (Puerto Rico stays where
+    // it is: once the stock is gone its holder is public).
+    let mut tried = 0;
+    let pr = postplay::games::statehood::puerto_rico();
+    for seed in 0..40 {
+        let live = random_midgame::<Statehood>(
+            postplay::games::statehood::Options { target: 12 },
+            3,
+            Seed::from_number(seed),
+            5 + seed as usize,
+        );
+        let state = &live.state;
+        let Some(&seat) = Statehood::active(state).first() else {
+            continue;
+        };
+        let (x, y) = ((seat + 1) % 3, (seat + 2) % 3);
+        let pick = |hand: &Vec<postplay::cards::Card>| hand.iter().position(|c| *c != pr);
+        let (Some(i), Some(j)) = (pick(&state.hands[x]), pick(&state.hands[y])) else {
+            continue;
+        };
+        if state.puerto_rico.is_some() || forced(&Statehood::choices(state, seat)).is_some() {
+            continue;
+        }
+        let mut other = state.clone();
+        other.hands[x][i] = state.hands[y][j];
+        other.hands[y][j] = state.hands[x][i];
+        same_decision(&live, &other, seat);
+        tried += 1;
+    }
+    assert!(tried >= 5, "only {tried} Statehood positions tried");
+    // Nationhood: swap a card of the other hand with one of the stock.
+    let mut tried = 0;
+    for seed in 0..40 {
+        let live = random_midgame::<Nationhood>(
+            Default::default(),
+            2,
+            Seed::from_number(seed),
+            4 + seed as usize,
+        );
+        let state = &live.state;
+        let Some(&seat) = Nationhood::active(state).first() else {
+            continue;
+        };
+        let x = 1 - seat;
+        if state.hands[x].is_empty()
+            || state.stock.is_empty()
+            || forced(&Nationhood::choices(state, seat)).is_some()
+        {
+            continue;
+        }
+        let mut other = state.clone();
+        other.hands[x][0] = state.stock[0];
+        other.stock[0] = state.hands[x][0];
+        if other == *state {
+            continue;
+        }
+        same_decision(&live, &other, seat);
+        tried += 1;
+    }
+    assert!(tried >= 5, "only {tried} Nationhood positions tried");
 }
 
 #[test]
