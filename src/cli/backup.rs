@@ -59,17 +59,17 @@ impl Opened {
     /// The database, named for a message.
     pub fn describe(&self) -> String {
         match &self.cluster {
-            Some(cluster) => format!(
-                "the private PostgreSQL in {}",
-                cluster.data_dir().display()
-            ),
+            Some(cluster) => format!("the private PostgreSQL in {}", cluster.data_dir().display()),
             None => self.target.shown().to_string(),
         }
     }
 }
 
 /// Reads the configuration, runs `work` on a runtime, reports its error as `verb: …`.
-pub(super) fn run_verb(verb: &str, work: impl AsyncFnOnce(Config) -> Result<(), Failure>) -> ExitCode {
+pub(super) fn run_verb(
+    verb: &str,
+    work: impl AsyncFnOnce(Config) -> Result<(), Failure>,
+) -> ExitCode {
     crate::logging::init();
     let config = match Config::from_env() {
         Ok(c) => c,
@@ -158,7 +158,8 @@ async fn write(opened: &Opened, file: &Path) -> Result<crate::store::census::Cen
     let written = dump(opened, out.try_clone().map_err(|e| refused(e.to_string()))?).await;
     let finished = written.and_then(|counts| {
         out.sync_all().map_err(|e| e.to_string())?;
-        tools::contents(&partial).map_err(|e| format!("the dump written does not read back: {e}"))?;
+        tools::contents(&partial)
+            .map_err(|e| format!("the dump written does not read back: {e}"))?;
         std::fs::rename(&partial, file).map_err(|e| format!("{}: {e}", file.display()))?;
         std::fs::File::open(&dir)
             .and_then(|d| d.sync_all())
@@ -175,10 +176,7 @@ async fn write(opened: &Opened, file: &Path) -> Result<crate::store::census::Cen
 }
 
 /// Counts and dumps the database in one exported snapshot, held open until pg_dump is done.
-async fn dump(
-    opened: &Opened,
-    out: std::fs::File,
-) -> Result<crate::store::census::Census, String> {
+async fn dump(opened: &Opened, out: std::fs::File) -> Result<crate::store::census::Census, String> {
     let mut conn = opened
         .store
         .pool()

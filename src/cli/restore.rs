@@ -51,7 +51,7 @@ pub fn run(args: Args) -> ExitCode {
 /// Refuses a dump that is not postplay's, or whose schema this postplay does not know.
 fn check_schema(file: &Path) -> Result<Schema, Failure> {
     let shown = file.display();
-    let (columns, rows) = tools::table_rows(file, "_sqlx_migrations")
+    let tools::TableRows { columns, rows } = tools::table_rows(file, "_sqlx_migrations")
         .map_err(refused)?
         .ok_or_else(|| {
             refused(format!(
@@ -77,9 +77,9 @@ fn check_schema(file: &Path) -> Result<Schema, Failure> {
     for row in &rows {
         let fields: Vec<&str> = row.split('\t').collect();
         let field = |at: usize| fields.get(at).copied().unwrap_or_default();
-        let version: i64 = field(version_at).parse().map_err(|_| {
-            refused(format!("{shown}: a migration row does not parse: {row:?}"))
-        })?;
+        let version: i64 = field(version_at)
+            .parse()
+            .map_err(|_| refused(format!("{shown}: a migration row does not parse: {row:?}")))?;
         let description = field(description_at);
         let Some(ours) = known.iter().find(|m| m.version == version) else {
             return Err(refused(format!(
@@ -95,7 +95,9 @@ fn check_schema(file: &Path) -> Result<Schema, Failure> {
                  was made"
             )));
         }
-        let checksum = field(checksum_at).trim_start_matches('\\').trim_start_matches('x');
+        let checksum = field(checksum_at)
+            .trim_start_matches('\\')
+            .trim_start_matches('x');
         if !checksum.eq_ignore_ascii_case(&hex::encode(&ours.checksum)) {
             return Err(refused(format!(
                 "{shown}: migration {version} ({description}) differs from this postplay's: the \
@@ -167,7 +169,10 @@ async fn restore(opened: &Opened, file: &Path, schema: &Schema) -> Result<(), Fa
         .await
         .map_err(failed)?;
     checked.report();
-    println!("verification took {:.1} s", verifying.elapsed().as_secs_f64());
+    println!(
+        "verification took {:.1} s",
+        verifying.elapsed().as_secs_f64()
+    );
     if checked.failed > 0 {
         return Err(failed(format!(
             "{} games in the restored database do not verify (listed above); the restore is \

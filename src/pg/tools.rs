@@ -44,7 +44,9 @@ impl Target {
     /// `tool` set to connect here without ever prompting for a password.
     fn command(&self, tool: &Path) -> Command {
         let mut command = Command::new(tool);
-        command.arg("--no-password").arg(format!("--dbname={}", self.uri));
+        command
+            .arg("--no-password")
+            .arg(format!("--dbname={}", self.uri));
         if let Some(password) = &self.password {
             command.env("PGPASSWORD", password);
         }
@@ -187,9 +189,16 @@ pub fn contents(file: &Path) -> Result<String, String> {
     }
 }
 
-/// The rows of one table in a dump, as the text lines of its `COPY` (tab-separated, `\N` for
-/// null), with the column names; `None` if the dump holds no such table.
-pub fn table_rows(file: &Path, table: &str) -> Result<Option<(Vec<String>, Vec<String>)>, String> {
+/// One table's data in a dump.
+pub struct TableRows {
+    /// Its column names, in the rows' order.
+    pub columns: Vec<String>,
+    /// Its rows as the text lines of its `COPY` (tab-separated, `\N` for null).
+    pub rows: Vec<String>,
+}
+
+/// The rows of one table in a dump; `None` if the dump holds no such table.
+pub fn table_rows(file: &Path, table: &str) -> Result<Option<TableRows>, String> {
     let output = Command::new(find("pg_restore")?)
         .args(["--data-only", "--file=-", &format!("--table={table}")])
         .arg(file)
@@ -213,7 +222,7 @@ pub fn table_rows(file: &Path, table: &str) -> Result<Option<(Vec<String>, Vec<S
         .take_while(|l| *l != "\\.")
         .map(str::to_string)
         .collect();
-    Ok(Some((columns, rows)))
+    Ok(Some(TableRows { columns, rows }))
 }
 
 #[cfg(test)]
@@ -222,8 +231,10 @@ mod tests {
 
     #[test]
     fn the_password_leaves_the_uri_and_is_decoded() {
-        let t = Target::from_url("postgres://club:p%40ss%2Fw0rd@db.example.org:5433/postplay?sslmode=require")
-            .unwrap();
+        let t = Target::from_url(
+            "postgres://club:p%40ss%2Fw0rd@db.example.org:5433/postplay?sslmode=require",
+        )
+        .unwrap();
         assert_eq!(
             t.shown(),
             "postgres://club@db.example.org:5433/postplay?sslmode=require"
@@ -236,7 +247,10 @@ mod tests {
     #[test]
     fn a_socket_url_keeps_its_host_parameter() {
         let t = Target::from_url("postgres://postgres@localhost/postplay?host=/var/pg").unwrap();
-        assert_eq!(t.shown(), "postgres://postgres@localhost/postplay?host=/var/pg");
+        assert_eq!(
+            t.shown(),
+            "postgres://postgres@localhost/postplay?host=/var/pg"
+        );
         assert_eq!(t.password, None);
     }
 }
