@@ -399,3 +399,125 @@ async fn bad_input_is_refused_and_changes_nothing() {
     .unwrap();
     source.drop().await;
 }
+
+/// Copies of the games `db` holds until it holds `total`: each copy's log, times and hashes the
+/// original's (the chain does not name the game), with new link hashes. How a bigger set is made
+/// cheaply for the figures in docs/PERFORMANCE.md.
+async fn copies_up_to(db: &TestDb, total: i64) {
+    let pool = db.store.pool();
+    let columns = async |table: &str, skip: &[&str]| -> Vec<String> {
+        let all: Vec<String> = sqlx::query_scalar(
+            "SELECT column_name::text FROM information_schema.columns \
+             WHERE table_schema = 'public' AND table_name = $1 ORDER BY ordinal_position",
+        )
+        .bind(table)
+        .fetch_all(pool)
+        .await
+        .unwrap();
+        all.into_iter()
+            .filter(|c| !skip.contains(&c.as_str()))
+            .collect()
+    };
+    let unique = |c: &String| match c.as_str() {
+        "organiser_token_hash" | "token_hash" | "spectator_hash" | "handover_hash" => {
+            format!("sha256({c} || int8send($2))")
+        }
+        _ => c.clone(),
+    };
+    let game_columns = columns("games", &["id"]).await;
+    let insert_game = format!(
+        "INSERT INTO games ({}) SELECT {} FROM games WHERE id = $1 RETURNING id",
+        game_columns.join(", "),
+        game_columns
+            .iter()
+            .map(unique)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let seat_columns = columns("seats", &["game_id"]).await;
+    let insert_seats = format!(
+        "INSERT INTO seats (game_id, {}) SELECT $3, {} FROM seats WHERE game_id = $1",
+        seat_columns.join(", "),
+        seat_columns
+            .iter()
+            .map(unique)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let command_columns = columns("commands", &["game_id"]).await;
+    let insert_commands = format!(
+        "INSERT INTO commands (game_id, {0}) SELECT $2, {0} FROM commands WHERE game_id = $1",
+        command_columns.join(", ")
+    );
+    let originals: Vec<i64> = sqlx::query_scalar("SELECT id FROM games ORDER BY id")
+        .fetch_all(pool)
+        .await
+        .unwrap();
+    let mut count = originals.len() as i64;
+    let mut n = 0i64;
+    while count < total {
+        let original = originals[n as usize % originals.len()];
+        n += 1;
+        let mut tx = pool.begin().await.unwrap();
+        let id: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(insert_game.clone()))
+            .bind(original)
+            .bind(n)
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+        sqlx::query(sqlx::AssertSqlSafe(insert_seats.clone()))
+            .bind(original)
+            .bind(n)
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        sqlx::query(sqlx::AssertSqlSafe(insert_commands.clone()))
+            .bind(original)
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        count += 1;
+    }
+}
+
+/// The figures for a bigger set (docs/PERFORMANCE.md "Backups"): `POSTPLAY_BACKUP_GAMES` games
+/// (default 5,000), backed up and restored into a fresh cluster, every record verified.
+/// `cargo test --test backup -- --ignored --nocapture`.
+#[actix_web::test]
+#[ignore = "a figure for docs/PERFORMANCE.md, not a check"]
+async fn figures_for_a_bigger_set() {
+    let total: i64 = std::env::var("POSTPLAY_BACKUP_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5000);
+    let source = TestDb::new().await;
+    club_games(&source).await;
+    copies_up_to(&source, total).await;
+    let census = source.store.census().await.unwrap();
+    let dir = Scratch::new("backup-figures");
+    let file = dir.join("club.dump");
+    let out = postplay(
+        &["backup", file.to_str().unwrap()],
+        &[("DATABASE_URL", &source.url())],
+    );
+    assert!(out.status.success(), "{}", said(&out));
+    eprint!("{}", String::from_utf8_lossy(&out.stdout));
+    let data_dir = dir.join("fresh-cluster");
+    let fresh = FreshCluster(PrivateCluster::ensure(&data_dir).expect("a second cluster starts"));
+    let out = postplay(
+        &["restore", file.to_str().unwrap()],
+        &[("POSTPLAY_DATA_DIR", data_dir.to_str().unwrap())],
+    );
+    assert!(out.status.success(), "{}", said(&out));
+    let said_out = String::from_utf8_lossy(&out.stdout).into_owned();
+    eprint!("{said_out}");
+    assert!(
+        said_out.contains(&format!("verified {} games", census.games())),
+        "{said_out}"
+    );
+    drop(fresh);
+    source.drop().await;
+}
