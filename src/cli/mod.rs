@@ -1,9 +1,12 @@
 //! The command-line interface: one module per verb.
 
+mod backup;
+mod check;
 mod games;
 mod out;
 mod receive;
 mod replay;
+mod restore;
 mod selfplay;
 mod serve;
 mod transfer;
@@ -44,8 +47,13 @@ enum Command {
     Export(transfer::ExportArgs),
     /// Verify a record and store it as a new game.
     Import(transfer::ImportArgs),
-    /// Verify an exported game: hash chain, seed commitment, full replay, final state.
+    /// Verify an exported game (or, with --database, every game in the database): hash chain,
+    /// seed commitment, full replay, final state.
     Verify(verify::Args),
+    /// Write the whole database, as it stood at one instant, to a file (deploy/backups.md).
+    Backup(backup::Args),
+    /// Restore a backup into an empty database, then verify every game in it.
+    Restore(restore::Args),
 }
 
 /// Parses the command line and runs the verb; the exit code says how it went.
@@ -62,5 +70,7 @@ pub fn run() -> ExitCode {
         Command::Receive(args) => receive::run(args),
         Command::Export(args) => transfer::export(args),
         Command::Import(args) => transfer::import(args),
+        Command::Backup(args) => backup::run(args),
+        Command::Restore(args) => restore::run(args),
     }
 }

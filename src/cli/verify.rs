@@ -1,5 +1,6 @@
 //! `postplay verify`: proves an exported game was played by the rules from its committed seed,
-//! or names the first place it was not.
+//! or names the first place it was not; with `--database`, every game of the configured
+//! database.
 
 use crate::engine::audit::verify;
 use crate::engine::log::render;
@@ -10,11 +11,17 @@ use std::process::ExitCode;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The exported record (JSON, docs/record-format.md).
-    file: PathBuf,
+    #[arg(required_unless_present = "database")]
+    file: Option<PathBuf>,
     /// The chain head published on the game's page, if you hold it from there rather than
     /// trusting the one in the file.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "database")]
     head: Option<String>,
+    /// Verify every game in the database (DATABASE_URL, or the private cluster) instead of a
+    /// file: what `postplay restore` runs after a restore, and what to run after a
+    /// point-in-time recovery (deploy/backups.md).
+    #[arg(long, conflicts_with = "file")]
+    database: bool,
 }
 
 /// Exit code of a valid record.
@@ -27,10 +34,13 @@ const UNREADABLE: u8 = 2;
 /// Checks, in order, the format, the chain, the commitment, a full replay and the final
 /// state hash; prints what was proven or the first failure.
 pub fn run(args: Args) -> ExitCode {
-    let record = match super::replay::read_record(&args.file) {
+    let Some(file) = args.file else {
+        return database();
+    };
+    let record = match super::replay::read_record(&file) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("{}: unreadable: {e}", args.file.display());
+            eprintln!("{}: unreadable: {e}", file.display());
             return ExitCode::from(UNREADABLE);
         }
     };
@@ -55,4 +65,24 @@ pub fn run(args: Args) -> ExitCode {
             ExitCode::from(INVALID)
         }
     }
+}
+
+/// Verifies every game of the configured database; exit 1 if any fails.
+fn database() -> ExitCode {
+    super::backup::run_verb("verify", async |config| {
+        let opened = super::backup::Opened::open(&config)
+            .await
+            .map_err(super::backup::refused)?;
+        let checked = super::check::every_game(&opened.store).await;
+        opened.close().await.map_err(super::backup::refused)?;
+        let checked = checked.map_err(super::backup::refused)?;
+        checked.report();
+        if checked.failed > 0 {
+            return Err(super::backup::Failure {
+                code: INVALID,
+                message: format!("{} games do not verify", checked.failed),
+            });
+        }
+        Ok(())
+    })
 }

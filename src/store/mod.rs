@@ -11,6 +11,7 @@ mod account_seats;
 mod accounts;
 mod api_tokens;
 mod append;
+pub mod census;
 mod club_archive;
 mod club_games;
 mod club_invites;
