@@ -12,6 +12,8 @@
 //! stop the server a new one has just started; a start waits a while for an old owner still
 //! alive to finish before it starts a server of its own.
 
+pub mod primary;
+
 use sqlx::postgres::PgConnectOptions;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};

@@ -80,6 +80,7 @@ use serde_json::Value;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::{PgConnection, Row};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The migrations in migrations/, embedded in the binary.
@@ -267,10 +268,15 @@ pub struct Loaded {
     pub game: Box<dyn DynMatch>,
     /// Public log lines by command: (seq, seat, lines); seq 0 holds the setup's lines, if any.
     pub log: Arc<Vec<(i64, Seat, Vec<String>)>>,
+    /// The database epoch it was read in ([`Store::with_epoch`]); a game built elsewhere
+    /// (a benchmark's) says 0.
+    pub epoch: u64,
 }
 
 struct Cached {
     head: i64,
+    /// The database epoch it was read in ([`Store::with_epoch`]).
+    epoch: u64,
     game: Box<dyn DynMatch>,
     log: Arc<Vec<(i64, Seat, Vec<String>)>>,
 }
@@ -282,6 +288,7 @@ pub struct Store {
     cache: Mutex<HashMap<i64, Cached>>,
     clock: Arc<dyn Clock>,
     effects: Vec<Arc<dyn Effects>>,
+    epoch: Arc<AtomicU64>,
 }
 
 /// The time format of the hash chain: RFC 3339, UTC, microseconds.
@@ -340,6 +347,7 @@ impl Store {
             cache: Mutex::new(HashMap::new()),
             clock: Arc::new(SystemClock),
             effects: Vec::new(),
+            epoch: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -355,6 +363,19 @@ impl Store {
         self
     }
 
+    /// The same store whose replay cache holds only what was read since `epoch` last moved:
+    /// the pool follows a database primary that may change ([`crate::pg::primary`]), and a
+    /// commit the old primary showed need not be on the new one.
+    pub fn with_epoch(mut self, epoch: Arc<AtomicU64>) -> Store {
+        self.epoch = epoch;
+        self
+    }
+
+    /// The database epoch now (see [`Store::with_epoch`]).
+    pub(crate) fn epoch_now(&self) -> u64 {
+        self.epoch.load(Ordering::Acquire)
+    }
+
     /// Another handle on the same pool, clock and effects, with a cache of its own.
     pub fn clone_handle(&self) -> Store {
         Store {
@@ -362,6 +383,7 @@ impl Store {
             cache: Mutex::new(HashMap::new()),
             clock: self.clock.clone(),
             effects: self.effects.clone(),
+            epoch: self.epoch.clone(),
         }
     }
 
@@ -659,12 +681,13 @@ impl Store {
 
     /// The game replayed to its current head (from the cache, advanced by the log's tail).
     pub async fn load(&self, id: i64) -> Result<Loaded, StoreError> {
+        let epoch = self.epoch_now();
         let row = self.game(id).await?.ok_or(StoreError::NotFound)?;
         let cached = {
             let cache = self.cache.lock().expect("cache lock");
             cache
                 .get(&id)
-                .filter(|c| c.head <= row.head_seq)
+                .filter(|c| c.head <= row.head_seq && c.epoch == epoch)
                 .map(|c| (c.head, c.game.clone_box(), c.log.clone()))
         };
         let (head, mut game, log) = match cached {
@@ -681,7 +704,12 @@ impl Store {
             }
         };
         if head == row.head_seq {
-            return Ok(Loaded { row, game, log });
+            return Ok(Loaded {
+                row,
+                game,
+                log,
+                epoch,
+            });
         }
         let mut lines = (*log).clone();
         let mut recorder = Log::recording();
@@ -696,8 +724,13 @@ impl Store {
             lines.push((entry.seq, entry.seat, recorder.take()));
         }
         let log = Arc::new(lines);
-        self.remember(id, row.head_seq, game.as_ref(), &log);
-        Ok(Loaded { row, game, log })
+        self.remember(id, row.head_seq, epoch, game.as_ref(), &log);
+        Ok(Loaded {
+            row,
+            game,
+            log,
+            epoch,
+        })
     }
 
     /// A game set up from its row, before any command.
@@ -722,6 +755,7 @@ impl Store {
         &self,
         id: i64,
         head: i64,
+        epoch: u64,
         game: &dyn DynMatch,
         log: &Arc<Vec<(i64, Seat, Vec<String>)>>,
     ) {
@@ -729,12 +763,15 @@ impl Store {
         if cache.len() > 4096 {
             cache.clear();
         }
-        let newer = cache.get(&id).is_none_or(|c| c.head < head);
-        if newer {
+        let newer = cache
+            .get(&id)
+            .is_none_or(|c| c.head < head || c.epoch != epoch);
+        if newer && epoch == self.epoch_now() {
             cache.insert(
                 id,
                 Cached {
                     head,
+                    epoch,
                     game: game.clone_box(),
                     log: log.clone(),
                 },
