@@ -16,6 +16,9 @@ use sqlx::postgres::{PgListener, PgPool, PgRow};
 use std::time::Duration;
 use tokio::sync::watch;
 
+/// The pause before the LISTEN connection is made again after it was lost.
+const RECONNECT_WAIT: Duration = Duration::from_secs(1);
+
 /// How the worker paces itself.
 #[derive(Debug, Clone)]
 pub struct WorkerConfig {
@@ -200,8 +203,10 @@ impl Worker {
                 match listener.as_mut() {
                     Some(l) => {
                         if let Err(e) = l.recv().await {
+                            // The next `recv` connects again (to the primary the pool
+                            // follows): soon, not a whole poll interval later.
                             tracing::warn!(error = %e, "outbox: listener lost, reconnecting");
-                            tokio::time::sleep(self.config.poll).await;
+                            tokio::time::sleep(self.config.poll.min(RECONNECT_WAIT)).await;
                         }
                     }
                     None => std::future::pending::<()>().await,
