@@ -273,20 +273,23 @@ async fn the_primary_dies_and_no_acknowledged_move_is_lost() {
     let before = tally.borrow().acked.len();
     let rate = before as f64 / load_began.elapsed().as_secs_f64();
 
-    formation.kill("node1");
-    let killed = Instant::now();
+    // `killed`: the SIGKILL; `down`: node1 refuses connections. A move sent in between may
+    // still have been committed by the dying node, so the new primary's first move is the
+    // first one sent after `down`.
+    let killed = formation.kill("node1").await;
+    let down = Instant::now();
     until_tally(
         "a move taken by the new primary",
         RECOVERY + Duration::from_secs(15),
         &tally,
-        |t| t.acked.iter().any(|a| a.sent > killed),
+        |t| t.acked.iter().any(|a| a.sent > down),
     )
     .await;
     let first = tally
         .borrow()
         .acked
         .iter()
-        .filter(|a| a.sent > killed)
+        .filter(|a| a.sent > down)
         .map(|a| a.at)
         .min()
         .unwrap();
@@ -295,7 +298,7 @@ async fn the_primary_dies_and_no_acknowledged_move_is_lost() {
         "moves after the failover",
         Duration::from_secs(60),
         &tally,
-        |t| t.acked.iter().filter(|a| a.sent > killed).count() >= AFTER_FAILOVER,
+        |t| t.acked.iter().filter(|a| a.sent > down).count() >= AFTER_FAILOVER,
     )
     .await;
     tally.borrow_mut().stop = true;
@@ -370,11 +373,12 @@ async fn the_primary_dies_and_no_acknowledged_move_is_lost() {
     server.kill().unwrap();
     server.wait().unwrap();
     println!(
-        "failover: {before} moves before the kill at {rate:.0} moves/s over HTTP on the synchronous pair ({CLIENTS} clients); \
-         first move sent after the kill acknowledged {:.2} s after it; {} moves after; {} requests failed meanwhile; moves lost: {}; \
+        "failover: node1 down {:.3} s after SIGKILL; {before} moves before the kill at {rate:.0} moves/s over HTTP on the synchronous pair ({CLIENTS} clients); \
+         first move sent after node1 was down acknowledged {:.2} s after the SIGKILL; {} moves after; {} requests failed meanwhile; moves lost: {}; \
          mail: {} messages for {sent} sent rows, {} sent twice",
+        (down - killed).as_secs_f64(),
         recovery.as_secs_f64(),
-        acked.iter().filter(|a| a.sent > killed).count(),
+        acked.iter().filter(|a| a.sent > down).count(),
         refused,
         lost.len(),
         received.len(),

@@ -262,14 +262,28 @@ impl Formation {
         self.keepers.iter().find(|k| k.name == name).unwrap()
     }
 
-    /// Kills a keeper's whole process group (the keeper and its PostgreSQL) with SIGKILL.
-    pub fn kill(&mut self, name: &str) {
+    /// Kills a keeper's whole process group (the keeper and its PostgreSQL) with SIGKILL and
+    /// waits until its port refuses connections: processes take a few milliseconds to die,
+    /// and until then the node may still commit. Returns when the signal was sent.
+    pub async fn kill(&mut self, name: &str) -> std::time::Instant {
         let keeper = self.keepers.iter_mut().find(|k| k.name == name).unwrap();
         let group = keeper.child.id() as i32;
+        let port = keeper.port;
+        let sent = std::time::Instant::now();
         // SAFETY: kill(2) with a negative pid signals the group the keeper leads.
         let killed = unsafe { libc::kill(-group, libc::SIGKILL) };
         assert_eq!(killed, 0, "kill the process group of {name}");
         let _ = keeper.child.wait();
+        loop {
+            match tokio::net::TcpStream::connect(("127.0.0.1", port)).await {
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => return sent,
+                seen => assert!(
+                    sent.elapsed() < Duration::from_secs(10),
+                    "{name} still takes connections 10 s after SIGKILL: {seen:?}"
+                ),
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
 
     /// The folder with every node's data and log.
