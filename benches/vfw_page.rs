@@ -50,6 +50,7 @@ fn positions(seed: u64) -> Vec<Loaded> {
         },
         game: live.clone_box(),
         log: Arc::new(log.to_vec()),
+        epoch: 0,
     };
     out.push(loaded(live.as_ref(), &log));
     while live.outcome().is_none() {

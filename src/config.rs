@@ -4,7 +4,8 @@
 //! | --- | --- | --- |
 //! | `POSTPLAY_BIND` | address to listen on | `127.0.0.1:8080` |
 //! | `POSTPLAY_BASE_URL` | the public URL links in pages and mail start with | `http://` + bind |
-//! | `DATABASE_URL` | PostgreSQL to use; unset: the private cluster | unset |
+//! | `DATABASE_URL` | PostgreSQL to use; unset: the private cluster. Several hosts, comma-separated as libpq writes them (`postgres://u@h1:5432,h2:5432/postplay`): a replicated pair (deploy/high-availability.md), postplay works on the primary and follows it when it moves ([`crate::pg::primary`]) | unset |
+//! | `POSTPLAY_DATABASE_FAILOVER_SECS` | with several hosts: how long one search for the primary goes on (at start, and after the primary is lost) before it reports that none was found | 60 |
 //! | `POSTPLAY_DATA_DIR` | where the private cluster keeps its data | `./var/postgres` |
 //! | `POSTPLAY_CONFIG` | a file of `KEY=value` lines read first (the environment wins) | unset |
 //!
@@ -152,6 +153,8 @@ pub struct Config {
     pub database_url: Option<String>,
     /// The private cluster's data directory.
     pub data_dir: PathBuf,
+    /// With several database hosts: how long one search for the primary may take.
+    pub database_failover: Duration,
     /// Mail: transport, sender, worker pacing.
     pub mail: crate::mail::settings::MailSettings,
     /// The web server's bounds.
@@ -207,6 +210,9 @@ impl Config {
             base_url,
             bind,
             database_url: get("DATABASE_URL"),
+            database_failover: Duration::from_secs(
+                setting(&get, "POSTPLAY_DATABASE_FAILOVER_SECS", 60u64)?.max(1),
+            ),
             data_dir: get("POSTPLAY_DATA_DIR")
                 .map(PathBuf::from)
                 .unwrap_or_else(|| PathBuf::from("var/postgres")),

@@ -6,6 +6,7 @@ use crate::clock::{ClockEffects, LeagueEffects};
 use crate::config::Config;
 use crate::mail::outbox::MailEffects;
 use crate::pg::PrivateCluster;
+use crate::pg::primary::Primary;
 use crate::ratings::RatingEffects;
 use crate::store::Store;
 use crate::time::{Clock, SystemClock};
@@ -28,6 +29,9 @@ pub fn store_on(pool: PgPool, clock: Arc<dyn Clock>) -> Store {
 /// if it is not running).
 pub async fn connect(config: &Config) -> Result<(Store, Option<PrivateCluster>), String> {
     match &config.database_url {
+        Some(url) if crate::pg::primary::split_hosts(url)?.len() > 1 => {
+            Ok((connect_hosts(url, config.database_failover).await?, None))
+        }
         Some(url) => {
             let options: sqlx::postgres::PgConnectOptions =
                 url.parse().map_err(|e| format!("DATABASE_URL: {e}"))?;
@@ -63,4 +67,18 @@ pub async fn connect(config: &Config) -> Result<(Store, Option<PrivateCluster>),
             ))
         }
     }
+}
+
+/// The store on whichever of several hosts (a `DATABASE_URL` listing them) is the primary,
+/// found within `search_for`; the pool follows the primary when it moves, for as long as the
+/// pool is open ([`crate::pg::primary::Primary::watch`], spawned here).
+pub async fn connect_hosts(url: &str, search_for: std::time::Duration) -> Result<Store, String> {
+    let primary = Primary::new(url, search_for)?;
+    let options = primary
+        .pool_options()
+        .max_connections(32)
+        .acquire_timeout(crate::store::ACQUIRE_TIMEOUT);
+    let (pool, watching) = primary.connect(options).await?;
+    tokio::spawn(primary.clone().watch(pool.clone(), Some(watching)));
+    Ok(store_on(pool, Arc::new(SystemClock)).with_epoch(primary.epoch()))
 }

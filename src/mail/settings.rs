@@ -13,6 +13,7 @@
 //! | `POSTPLAY_MAIL_MAX_ATTEMPTS` | tries before giving up | 8 |
 //! | `POSTPLAY_MAIL_RETRY_SECS` | first retry wait (doubles, at most 6 h) | 60 |
 //! | `POSTPLAY_MAIL_POLL_SECS` | polling when no notification comes | 30 |
+//! | `POSTPLAY_MAIL_LEASE_SECS` | how long a worker's claim on a message holds before another try may take it (after a crash) | 600 |
 //! | `POSTPLAY_DIGEST_HOURS` | at most one digest per seat per this many hours | 24 |
 //! | `POSTPLAY_REPLY_DOMAIN` | the domain of reply addresses (`play+<secret>@domain`) that mail to us; `off`: no moves by reply | the domain of `POSTPLAY_MAIL_FROM` |
 //! | `POSTPLAY_INBOUND_MAX_KB` | the largest inbound message read, in KiB | 256 |
@@ -133,6 +134,14 @@ impl MailSettings {
             max_attempts: number(get, "POSTPLAY_MAIL_MAX_ATTEMPTS", defaults.max_attempts)?,
             retry_base: Duration::from_secs_f64(number(get, "POSTPLAY_MAIL_RETRY_SECS", 60.0)?),
             poll: Duration::from_secs_f64(number(get, "POSTPLAY_MAIL_POLL_SECS", 30.0)?),
+            lease: Duration::from_secs_f64(
+                number(
+                    get,
+                    "POSTPLAY_MAIL_LEASE_SECS",
+                    defaults.lease.as_secs_f64(),
+                )?
+                .max(1.0),
+            ),
             digest_every: Duration::from_secs_f64(
                 number(get, "POSTPLAY_DIGEST_HOURS", 24.0)? * 3600.0,
             ),

@@ -16,6 +16,9 @@ use sqlx::postgres::{PgListener, PgPool, PgRow};
 use std::time::Duration;
 use tokio::sync::watch;
 
+/// The pause before the LISTEN connection is made again after it was lost.
+const RECONNECT_WAIT: Duration = Duration::from_secs(1);
+
 /// How the worker paces itself.
 #[derive(Debug, Clone)]
 pub struct WorkerConfig {
@@ -200,8 +203,10 @@ impl Worker {
                 match listener.as_mut() {
                     Some(l) => {
                         if let Err(e) = l.recv().await {
+                            // The next `recv` connects again (to the primary the pool
+                            // follows): soon, not a whole poll interval later.
                             tracing::warn!(error = %e, "outbox: listener lost, reconnecting");
-                            tokio::time::sleep(self.config.poll).await;
+                            tokio::time::sleep(self.config.poll.min(RECONNECT_WAIT)).await;
                         }
                     }
                     None => std::future::pending::<()>().await,
@@ -434,14 +439,7 @@ impl Worker {
         let attempts = rows.iter().map(|r| r.attempts).max().unwrap_or(1);
         match result {
             Ok(()) => {
-                // The raw link token and reply secret are not kept once the message is out.
-                sqlx::query(
-                    "UPDATE outbox SET status = 'sent', sent_at = now(), last_error = NULL, \
-                     payload = payload - 'token' #- '{ask,reply}' WHERE id = ANY($1)",
-                )
-                .bind(&ids)
-                .execute(&self.pool)
-                .await?;
+                self.keep_sent(&ids).await?;
                 pass.sent += rows.len();
                 tracing::info!(ids = ?ids, "mail sent");
             }
@@ -478,6 +476,35 @@ impl Worker {
             }
         }
         Ok(())
+    }
+
+    /// Records rows as sent. The mail is out already, so a write that fails (the database
+    /// primary moving to another host, [`crate::pg::primary`]) is tried again with backoff for
+    /// up to half the lease: a row left `sending` would go out a second time when its lease
+    /// lapses.
+    async fn keep_sent(&self, ids: &[i64]) -> Result<(), sqlx::Error> {
+        let began = std::time::Instant::now();
+        let mut wait = Duration::from_millis(100);
+        loop {
+            // The raw link token and reply secret are not kept once the message is out.
+            let written = sqlx::query(
+                "UPDATE outbox SET status = 'sent', sent_at = now(), last_error = NULL, \
+                 payload = payload - 'token' #- '{ask,reply}' WHERE id = ANY($1)",
+            )
+            .bind(ids)
+            .execute(&self.pool)
+            .await;
+            match written {
+                Ok(_) => return Ok(()),
+                Err(e) if began.elapsed() + wait < self.config.lease / 2 => {
+                    tracing::warn!(ids = ?ids, error = %e, retry_in_ms = wait.as_millis() as u64,
+                        "mail sent but not yet recorded as sent: trying again");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_secs(2));
+                }
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// Sends one due digest: every waiting turn of one recipient on the digest, at most once

@@ -12,6 +12,7 @@
 //! stop the server a new one has just started; a start waits a while for an old owner still
 //! alive to finish before it starts a server of its own.
 
+pub mod primary;
 pub mod tools;
 
 use sqlx::postgres::PgConnectOptions;

@@ -194,6 +194,7 @@ impl Store {
     ) -> Result<i64, SubmitError> {
         let id = loaded.row.id;
         let head = loaded.row.head_seq;
+        let epoch = loaded.epoch;
         let mut log = (*loaded.log).clone();
         let settles = entries.last().is_none_or(|e| e.by != Some(Mark::Organiser))
             && could_settle(loaded.game.as_ref());
@@ -337,7 +338,7 @@ impl Store {
                 "command appended"
             );
         }
-        self.remember(id, last_seq, game, &Arc::new(log));
+        self.remember(id, last_seq, epoch, game, &Arc::new(log));
         Ok(last_seq)
     }
 }

@@ -18,6 +18,8 @@ macro_rules! game_columns {
 /// A replayed game kept in the store's cache, good while its log's head is `head`.
 pub(super) struct Cached {
     head: i64,
+    /// The database epoch it was read in ([`Store::with_epoch`]).
+    epoch: u64,
     game: Box<dyn DynMatch>,
     log: Arc<Vec<(i64, Seat, Vec<String>)>>,
 }
@@ -116,12 +118,13 @@ impl Store {
 
     /// The game replayed to its current head (from the cache, advanced by the log's tail).
     pub async fn load(&self, id: i64) -> Result<Loaded, StoreError> {
+        let epoch = self.epoch_now();
         let row = self.game(id).await?.ok_or(StoreError::NotFound)?;
         let cached = {
             let cache = self.cache.lock().expect("cache lock");
             cache
                 .get(&id)
-                .filter(|c| c.head <= row.head_seq)
+                .filter(|c| c.head <= row.head_seq && c.epoch == epoch)
                 .map(|c| (c.head, c.game.clone_box(), c.log.clone()))
         };
         let (head, mut game, log) = match cached {
@@ -138,7 +141,12 @@ impl Store {
             }
         };
         if head == row.head_seq {
-            return Ok(Loaded { row, game, log });
+            return Ok(Loaded {
+                row,
+                game,
+                log,
+                epoch,
+            });
         }
         let mut lines = (*log).clone();
         let mut recorder = Log::recording();
@@ -153,8 +161,13 @@ impl Store {
             lines.push((entry.seq, entry.seat, recorder.take()));
         }
         let log = Arc::new(lines);
-        self.remember(id, row.head_seq, game.as_ref(), &log);
-        Ok(Loaded { row, game, log })
+        self.remember(id, row.head_seq, epoch, game.as_ref(), &log);
+        Ok(Loaded {
+            row,
+            game,
+            log,
+            epoch,
+        })
     }
 
     /// A game set up from its row, before any command.
@@ -179,6 +192,7 @@ impl Store {
         &self,
         id: i64,
         head: i64,
+        epoch: u64,
         game: &dyn DynMatch,
         log: &Arc<Vec<(i64, Seat, Vec<String>)>>,
     ) {
@@ -186,12 +200,15 @@ impl Store {
         if cache.len() > 4096 {
             cache.clear();
         }
-        let newer = cache.get(&id).is_none_or(|c| c.head < head);
-        if newer {
+        let newer = cache
+            .get(&id)
+            .is_none_or(|c| c.head < head || c.epoch != epoch);
+        if newer && epoch == self.epoch_now() {
             cache.insert(
                 id,
                 Cached {
                     head,
+                    epoch,
                     game: game.clone_box(),
                     log: log.clone(),
                 },

@@ -86,6 +86,7 @@ use effects::{EffectError, Effects};
 use serde_json::Value;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The migrations in migrations/, embedded in the binary.
@@ -273,6 +274,9 @@ pub struct Loaded {
     pub game: Box<dyn DynMatch>,
     /// Public log lines by command: (seq, seat, lines); seq 0 holds the setup's lines, if any.
     pub log: Arc<Vec<(i64, Seat, Vec<String>)>>,
+    /// The database epoch it was read in ([`Store::with_epoch`]); a game built elsewhere
+    /// (a benchmark's) says 0.
+    pub epoch: u64,
 }
 
 /// The store: a connection pool, the replay cache, the clock it reads "now" from, and what
@@ -282,6 +286,7 @@ pub struct Store {
     cache: Mutex<HashMap<i64, loading::Cached>>,
     clock: Arc<dyn Clock>,
     effects: Vec<Arc<dyn Effects>>,
+    epoch: Arc<AtomicU64>,
 }
 
 /// The time format of the hash chain: RFC 3339, UTC, microseconds.
@@ -312,6 +317,7 @@ impl Store {
             cache: Mutex::new(HashMap::new()),
             clock: Arc::new(SystemClock),
             effects: Vec::new(),
+            epoch: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -327,6 +333,19 @@ impl Store {
         self
     }
 
+    /// The same store whose replay cache holds only what was read since `epoch` last moved:
+    /// the pool follows a database primary that may change ([`crate::pg::primary`]), and a
+    /// commit the old primary showed need not be on the new one.
+    pub fn with_epoch(mut self, epoch: Arc<AtomicU64>) -> Store {
+        self.epoch = epoch;
+        self
+    }
+
+    /// The database epoch now (see [`Store::with_epoch`]).
+    pub(crate) fn epoch_now(&self) -> u64 {
+        self.epoch.load(Ordering::Acquire)
+    }
+
     /// Another handle on the same pool, clock and effects, with a cache of its own.
     pub fn clone_handle(&self) -> Store {
         Store {
@@ -334,6 +353,7 @@ impl Store {
             cache: Mutex::new(HashMap::new()),
             clock: self.clock.clone(),
             effects: self.effects.clone(),
+            epoch: self.epoch.clone(),
         }
     }
 
