@@ -265,7 +265,7 @@ fn main() {
         let log = server.log.clone();
         let exit = server.stop().await;
 
-        let mut tally = day.tally.borrow_mut();
+        let mut tally = std::mem::take(&mut *day.tally.borrow_mut());
         tally.api.sort();
         tally.mail.sort();
         tally.pages.sort();
@@ -286,7 +286,7 @@ fn main() {
             println!("  e.g. {sample}");
         }
 
-        let inboxes = inboxes.borrow();
+        let inboxes = inboxes.replace(Inboxes::new(bot_rng(&Seed::from_number(0))));
         let mail = day_checks::mail(&db, &inboxes, day_from, REPLY_DOMAIN).await;
         println!(
             "outbox lag (row written to mail at the SMTP sink), {} of the day's mails: p50 {:.2} s, p99 {:.2} s, max {:.2} s; the day's rows by status: {:?}; {still_open} still open after {} s",
@@ -347,7 +347,6 @@ fn main() {
         for defect in &defects {
             println!("DEFECT: {defect}");
         }
-        drop(tally);
         if std::env::var("POSTPLAY_DAY_KEEP").is_ok_and(|v| v == "1") {
             println!("database kept: {}", db.name);
         } else {

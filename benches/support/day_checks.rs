@@ -133,11 +133,17 @@ pub struct Timeouts {
 }
 
 /// For each deadline, the clock's first entry for that seat at or after it.
-pub async fn timeouts(db: &TestDb, due: &[Due], since: DateTime<Utc>, by: DateTime<Utc>) -> Timeouts {
+pub async fn timeouts(
+    db: &TestDb,
+    due: &[Due],
+    since: DateTime<Utc>,
+    by: DateTime<Utc>,
+) -> Timeouts {
     let games: Vec<i64> = due.iter().map(|d| d.game).collect();
     let seats: Vec<i32> = due.iter().map(|d| d.seat).collect();
     let ats: Vec<DateTime<Utc>> = due.iter().map(|d| d.at).collect();
-    let rows: Vec<(i64, i32, DateTime<Utc>, Option<DateTime<Utc>>)> = sqlx::query_as(
+    type Row = (i64, i32, DateTime<Utc>, Option<DateTime<Utc>>);
+    let rows: Vec<Row> = sqlx::query_as(
         "SELECT d.game, d.seat, d.at, (SELECT min(c.created_at) FROM commands c \
            WHERE c.game_id = d.game AND c.seat = d.seat AND c.made_by = 'clock' \
            AND c.created_at >= d.at) \
@@ -164,10 +170,9 @@ pub async fn timeouts(db: &TestDb, due: &[Due], since: DateTime<Utc>, by: DateTi
     for (game, seat, at, acted) in rows {
         match acted {
             Some(acted) => out.late.push((acted - at).as_seconds_f64()),
-            None if at <= by => {
-                out.not_applied
-                    .push(format!("game {game} seat {seat} due {at}"))
-            }
+            None if at <= by => out
+                .not_applied
+                .push(format!("game {game} seat {seat} due {at}")),
             None => out.due_late += 1,
         }
     }

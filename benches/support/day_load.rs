@@ -34,7 +34,9 @@ pub struct Tally {
     pub mail: Vec<Duration>,
     /// Latencies of page views.
     pub pages: Vec<Duration>,
-    /// Every acknowledged move: (game, seq, seat).
+    /// Every acknowledged move: (game, seq, seat). The seat's entry is the one after the
+    /// position it answered (the head the server names may be later: forced moves it then
+    /// played for the next seats).
     pub acked: Vec<(i64, i64, i32)>,
     /// Failures by what failed ("move by API answered 409", "/me answered 500").
     pub failures: BTreeMap<String, usize>,
@@ -78,8 +80,15 @@ pub struct Day {
 }
 
 enum Via {
-    Api { token: String, command: Value },
-    Mail { from: String, secret: String, line: String },
+    Api {
+        token: String,
+        command: Value,
+    },
+    Mail {
+        from: String,
+        secret: String,
+        line: String,
+    },
 }
 
 struct Plan {
@@ -222,14 +231,18 @@ async fn by_api(day: &Day, plan: &Plan, token: &str, command: &Value, at: Instan
         .ok()
         .and_then(|v| v["seq"].as_i64());
     match (status.is_success(), seq) {
-        (true, Some(seq)) => {
+        (true, Some(seq)) if seq > plan.expected as i64 => {
             tally.api.push(latency);
-            tally.acked.push((plan.id, seq, plan.seat as i32));
+            tally
+                .acked
+                .push((plan.id, plan.expected as i64 + 1, plan.seat as i32));
             let mut games = day.games.borrow_mut();
-            games[plan.index]
-                .live
-                .apply_json(plan.seat, command, &mut Log::silent())
-                .is_err()
+            // Forced moves played after it: read the position back.
+            seq != plan.expected as i64 + 1
+                || games[plan.index]
+                    .live
+                    .apply_json(plan.seat, command, &mut Log::silent())
+                    .is_err()
         }
         _ => {
             tally.fail(
@@ -247,7 +260,15 @@ async fn by_api(day: &Day, plan: &Plan, token: &str, command: &Value, at: Instan
 }
 
 /// Answers the seat's mail through the reply path.
-async fn by_reply(day: &Day, plan: &Plan, from: &str, secret: &str, line: &str, at: Instant, k: u64) {
+async fn by_reply(
+    day: &Day,
+    plan: &Plan,
+    from: &str,
+    secret: &str,
+    line: &str,
+    at: Instant,
+    k: u64,
+) {
     let to = format!("play+{secret}@{REPLY_DOMAIN}");
     let message_id = format!("<day{k}.{}@example.org>", std::process::id());
     let raw = reply(&message_id, from, &to, line);
@@ -255,9 +276,11 @@ async fn by_reply(day: &Day, plan: &Plan, from: &str, secret: &str, line: &str, 
     let latency = at.elapsed();
     let mut tally = day.tally.borrow_mut();
     match outcome {
-        Ok(Outcome::Done(seq)) => {
+        Ok(Outcome::Done(seq)) if seq > plan.expected as i64 => {
             tally.mail.push(latency);
-            tally.acked.push((plan.id, seq, plan.seat as i32));
+            tally
+                .acked
+                .push((plan.id, plan.expected as i64 + 1, plan.seat as i32));
         }
         Ok(other) => {
             let what = format!("{other:?}");
@@ -287,10 +310,10 @@ async fn one_move(day: &Day, plan: Plan, at: Instant, k: u64) {
     if resync {
         match day.store.load(plan.id).await {
             Ok(loaded) => day.games.borrow_mut()[plan.index].live = loaded.game,
-            Err(e) => day
-                .tally
-                .borrow_mut()
-                .fail("reading a game back".into(), format!("game {}: {e}", plan.id)),
+            Err(e) => day.tally.borrow_mut().fail(
+                "reading a game back".into(),
+                format!("game {}: {e}", plan.id),
+            ),
         }
     }
     day.games.borrow_mut()[plan.index].busy = false;

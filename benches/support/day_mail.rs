@@ -93,7 +93,8 @@ impl Inboxes {
                         let choice = &choices[self.rng.index(choices.len())];
                         let by_code = self.rng.below(2) == 0;
                         let line = line_for(choice, by_code, &mut self.rng);
-                        self.replies.insert((game, seat), Answer { secret, seq, line });
+                        self.replies
+                            .insert((game, seat), Answer { secret, seq, line });
                     }
                 }
             }

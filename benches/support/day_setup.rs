@@ -104,11 +104,16 @@ async fn one_game(db: &TestDb, settings: &Settings, n: usize) -> Game {
         let active = live.active();
         let seat = active[rng.index(active.len())];
         let command = random_command(live.as_ref(), seat, &mut rng).unwrap();
-        db.store
+        let head = db
+            .store
             .submit(created.id, seat, &command, Some(live.applied() as i64))
             .await
             .unwrap();
         live.apply_json(seat, &command, &mut Log::silent()).unwrap();
+        if head as u64 != live.applied() {
+            // The server played forced moves after it: read the position back.
+            live = db.store.load(created.id).await.unwrap().game;
+        }
     }
     Game {
         id: created.id,
@@ -153,8 +158,8 @@ pub async fn deadlines(db: &TestDb, games: &[Game], minutes: f64) -> Vec<Due> {
         .map(|i| (i as f64 + 0.5) / n * 0.9 * minutes * 60.0)
         .collect();
     let rows: Vec<(i64, i32, chrono::DateTime<chrono::Utc>)> = sqlx::query_as(
-        "UPDATE seat_clocks c SET due_at = now() + make_interval(secs => d.offset) \
-         FROM UNNEST($1::bigint[], $2::float8[]) AS d(game, offset) \
+        "UPDATE seat_clocks c SET due_at = now() + make_interval(secs => d.secs) \
+         FROM UNNEST($1::bigint[], $2::float8[]) AS d(game, secs) \
          WHERE c.game_id = d.game AND c.awaited_seq IS NOT NULL AND c.due_at IS NOT NULL \
          RETURNING c.game_id, c.seat, c.due_at",
     )
