@@ -134,7 +134,8 @@ impl SmtpSink {
     }
 
     /// Everything received since the last take, removed from the server: a long run that
-    /// takes what arrived now and then holds only what it keeps itself.
+    /// takes what arrived now and then holds only what it keeps itself. What was taken no
+    /// longer counts for [`SmtpSink::wait_for`] or [`SmtpSink::received`].
     pub fn take(&self) -> Vec<Received> {
         std::mem::take(&mut *self.shared.received.lock().expect("lock"))
     }
