@@ -1,7 +1,8 @@
 //! A small, real SMTP server (RFC 5321 subset: EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP, QUIT)
 //! that keeps what it receives in memory. The tests and the outbox benchmark send to it with
 //! lettre's real SMTP transport over TCP; it can refuse chosen recipients for good (550) and
-//! be stopped and started again on the same port to play a mail server that is down.
+//! be stopped and started again on the same port to play a mail server that is down. Each
+//! message keeps the time it arrived (a benchmark's measure of outbox lag).
 
 use std::collections::HashSet;
 use std::net::SocketAddr;
@@ -20,6 +21,8 @@ pub struct Received {
     pub to: Vec<String>,
     /// The message (headers and body), dot-unstuffed, CRLF line ends.
     pub data: String,
+    /// When the server took the message (its final dot read), by the wall clock.
+    pub at: std::time::SystemTime,
 }
 
 #[derive(Default)]
@@ -130,6 +133,13 @@ impl SmtpSink {
         self.shared.received.lock().expect("lock").clone()
     }
 
+    /// Everything received since the last take, removed from the server: a long run that
+    /// takes what arrived now and then holds only what it keeps itself. What was taken no
+    /// longer counts for [`SmtpSink::wait_for`] or [`SmtpSink::received`].
+    pub fn take(&self) -> Vec<Received> {
+        std::mem::take(&mut *self.shared.received.lock().expect("lock"))
+    }
+
     /// Waits until at least `count` messages have arrived; false on timeout.
     pub async fn wait_for(&self, count: usize, timeout: Duration) -> bool {
         let deadline = tokio::time::Instant::now() + timeout;
@@ -224,6 +234,7 @@ async fn session(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
                     from: from.take().unwrap_or_default(),
                     to: std::mem::take(&mut to),
                     data,
+                    at: std::time::SystemTime::now(),
                 });
                 shared.arrived.notify_waiters();
                 b"250 2.0.0 queued\r\n"

@@ -1,0 +1,370 @@
+//! A club day (issue 34): 1,000 accounts and 10,000 running games of all five kinds, the real
+//! `postplay serve` (web, clock scheduler, outbox worker) mailing to a real SMTP sink, and for
+//! the soak's length at once: moves at 50 a second (a fifth by reply through `postplay
+//! receive`'s code path, the rest through the JSON API), page views at 200 a second, and a few
+//! hundred deadlines falling due. Reports move, page and mail latencies, the clock's lateness
+//! and the server's memory; then checks every record, every acknowledged move and every mail.
+//!
+//! `cargo bench --bench club_day` (the tests' private PostgreSQL, or DATABASE_URL).
+//! `POSTPLAY_SOAK_MINUTES` (default 5; an hour is 60). Smaller runs: `POSTPLAY_DAY_ACCOUNTS`
+//! (1000), `POSTPLAY_DAY_GAMES` (10000), `POSTPLAY_DAY_TIMEOUTS` (games whose players are
+//! away, 300), `POSTPLAY_DAY_OPENING_MOVES` (random moves into each game at most, 6),
+//! `POSTPLAY_DAY_MOVES` (a second, 50), `POSTPLAY_DAY_PAGES` (a second, 200),
+//! `POSTPLAY_DAY_MAIL_SHARE` (0.2), `POSTPLAY_DAY_SESSIONS` (signed-in accounts, 200),
+//! `POSTPLAY_CLOCK_TICK_SECS` (the server's, default 15), `POSTPLAY_DAY_DRAIN_SECS` (the
+//! longest wait for the outbox to empty, 900); `POSTPLAY_DAY_KEEP=1` keeps the database.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+#[path = "support/day_checks.rs"]
+mod day_checks;
+#[path = "support/day_load.rs"]
+mod day_load;
+#[path = "support/day_mail.rs"]
+mod day_mail;
+#[path = "support/day_server.rs"]
+mod day_server;
+#[path = "support/day_setup.rs"]
+mod day_setup;
+
+use common::TestDb;
+use day_checks::{ms, quantile};
+use day_load::{CLIENT_TIMEOUT, Day, Tally};
+use day_mail::Inboxes;
+use day_server::{MAIL_FROM, REPLY_DOMAIN, Server};
+use postplay::engine::Seed;
+use postplay::engine::bot::bot_rng;
+use postplay::mail::inbound::{InboundSettings, Inbox};
+use postplay::mail::settings::parse_sender;
+use postplay::mail::sink::SmtpSink;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// The day's settings, from the environment.
+mod settings {
+    /// How big and how busy the day is.
+    pub struct Settings {
+        /// The soak's length.
+        pub minutes: f64,
+        /// Accounts.
+        pub accounts: usize,
+        /// Running games.
+        pub games: usize,
+        /// Games whose players are away: their deadlines fall due during the day.
+        pub timeouts: usize,
+        /// Random moves into each game at most before the day.
+        pub opening_moves: usize,
+        /// Moves a second.
+        pub moves: f64,
+        /// Page views a second.
+        pub pages: f64,
+        /// The share of moves made by reply.
+        pub mail_share: f64,
+        /// Accounts signed in (for /me).
+        pub sessions: usize,
+        /// The server's clock tick, if set.
+        pub tick: Option<u64>,
+        /// The longest wait for the outbox to empty.
+        pub drain_secs: u64,
+    }
+
+    fn number<T: std::str::FromStr>(key: &str, default: T) -> T {
+        std::env::var(key)
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(default)
+    }
+
+    impl Settings {
+        /// Reads the settings (see the bench's doc).
+        pub fn from_env() -> Settings {
+            let accounts = number("POSTPLAY_DAY_ACCOUNTS", 1000usize).max(5);
+            let games = number("POSTPLAY_DAY_GAMES", 10_000usize).max(1);
+            Settings {
+                minutes: number("POSTPLAY_SOAK_MINUTES", 5.0f64).max(0.1),
+                accounts,
+                games,
+                timeouts: number("POSTPLAY_DAY_TIMEOUTS", 300usize).min(games / 2),
+                opening_moves: number("POSTPLAY_DAY_OPENING_MOVES", 6usize),
+                moves: number("POSTPLAY_DAY_MOVES", 50.0f64),
+                pages: number("POSTPLAY_DAY_PAGES", 200.0f64),
+                mail_share: number("POSTPLAY_DAY_MAIL_SHARE", 0.2f64).clamp(0.0, 1.0),
+                sessions: number("POSTPLAY_DAY_SESSIONS", 200usize).min(accounts),
+                tick: std::env::var("POSTPLAY_CLOCK_TICK_SECS")
+                    .ok()
+                    .and_then(|v| v.parse().ok()),
+                drain_secs: number("POSTPLAY_DAY_DRAIN_SECS", 900u64),
+            }
+        }
+    }
+}
+
+use settings::Settings;
+
+/// Outbox rows still to send.
+async fn open_mail(db: &TestDb) -> i64 {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM outbox WHERE status IN ('pending', 'sending') AND NOT digest",
+    )
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap()
+}
+
+/// Waits until the outbox is empty (at most `secs`), taking the mail as it arrives; returns
+/// the rows still open.
+async fn drain(db: &TestDb, sink: &SmtpSink, inboxes: &RefCell<Inboxes>, secs: u64) -> i64 {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        inboxes.borrow_mut().take(sink);
+        let open = open_mail(db).await;
+        if open == 0 || Instant::now() >= deadline {
+            // What the worker handed over just before its last update.
+            actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+            inboxes.borrow_mut().take(sink);
+            return open;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn db_now(db: &TestDb) -> chrono::DateTime<chrono::Utc> {
+    sqlx::query_scalar("SELECT now()")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap()
+}
+
+fn latency_line(what: &str, sorted: &[Duration], seconds: f64) -> String {
+    format!(
+        "{what}: {} ({:.1}/s); p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        sorted.len(),
+        sorted.len() as f64 / seconds,
+        ms(quantile(sorted, 0.5)),
+        ms(quantile(sorted, 0.99)),
+        ms(sorted.last().copied().unwrap_or_default())
+    )
+}
+
+/// The day itself: traffic from `start` for the soak's length, the mail taken as it comes.
+async fn run_day(day: &Rc<Day>, sink: &Rc<SmtpSink>, s: &Settings) -> (Instant, Instant) {
+    let start = Instant::now();
+    let end = start + Duration::from_secs_f64(s.minutes * 60.0);
+    let reading = Rc::new(Cell::new(true));
+    let reader = {
+        let (day, sink, reading) = (day.clone(), sink.clone(), reading.clone());
+        actix_web::rt::spawn(async move {
+            while reading.get() {
+                day.inboxes.borrow_mut().take(&sink);
+                actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+            }
+        })
+    };
+    futures_util::join!(
+        day_load::moves(day.clone(), s.moves, s.mail_share, start, end),
+        day_load::pages(day.clone(), s.pages, start, end)
+    );
+    let deadline = Instant::now() + CLIENT_TIMEOUT + Duration::from_secs(10);
+    while day.in_flight.get() > 0 && Instant::now() < deadline {
+        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+    }
+    reading.set(false);
+    let _ = reader.await;
+    (start, Instant::now())
+}
+
+fn main() {
+    actix_web::rt::System::new().block_on(async {
+        let s = Settings::from_env();
+        let db = TestDb::new().await;
+        let began = Instant::now();
+        day_setup::accounts(&db, s.accounts).await;
+        let games = day_setup::games(&db, &s).await;
+        let cookies = day_setup::sessions(&db, s.sessions).await;
+        sqlx::query("VACUUM ANALYZE").execute(db.store.pool()).await.unwrap();
+        let seats: usize = games.iter().map(|g| g.tokens.len()).sum();
+        let entries: u64 = games.iter().map(|g| g.live.applied()).sum();
+        println!(
+            "setup: {} accounts, {} running games of {} kinds ({seats} seats, {} with a 3-day clock whose players are away), {entries} opening moves, in {:.1} s",
+            s.accounts,
+            games.len(),
+            day_setup::KINDS.len(),
+            games.iter().filter(|g| g.timed).count(),
+            began.elapsed().as_secs_f64()
+        );
+
+        let sink = Rc::new(SmtpSink::start().await.unwrap());
+        let server = Server::start(&db, sink.port(), s.tick).await;
+        let inboxes = Rc::new(RefCell::new(Inboxes::new(bot_rng(&Seed::from_number(79)))));
+        let night = Instant::now();
+        let open = drain(&db, &sink, &inboxes, s.drain_secs).await;
+        println!(
+            "the night before: the server sent the setup's {} mails in {:.1} s ({open} still open)",
+            inboxes.borrow().received.len(),
+            night.elapsed().as_secs_f64()
+        );
+
+        let day_from: i64 = sqlx::query_scalar("SELECT coalesce(max(id), 0) FROM outbox")
+            .fetch_one(db.store.pool())
+            .await
+            .unwrap();
+        let due = day_setup::deadlines(&db, &games, s.minutes).await;
+        let since = db_now(&db).await;
+        let movable = games.iter().filter(|g| !g.timed).count();
+        let ids: Vec<i64> = games.iter().map(|g| g.id).collect();
+        let sender = parse_sender(MAIL_FROM).unwrap();
+        let inbound = InboundSettings::from_lookup(
+            &|key| (key == "POSTPLAY_REPLY_DOMAIN").then(|| REPLY_DOMAIN.to_string()),
+            &sender,
+        )
+        .unwrap();
+        let inbox = Inbox::new(db.store.clone_handle(), sender.address.clone(), inbound);
+        inbox.resume().await.unwrap();
+        let day = Rc::new(Day {
+            games: Rc::new(RefCell::new(games)),
+            inboxes: inboxes.clone(),
+            tally: Rc::new(RefCell::new(Tally::default())),
+            client: awc::Client::builder().timeout(CLIENT_TIMEOUT).finish(),
+            base: server.base.clone(),
+            inbox: Rc::new(inbox),
+            store: Rc::new(db.store.clone_handle()),
+            cookies,
+            in_flight: Rc::new(Cell::new(0)),
+        });
+        let rss_start = server.rss_kb();
+        println!(
+            "the day: {:.1} min; moves {:.0}/s over {movable} games ({:.0} % by reply), pages {:.0}/s, {} deadlines falling due; server RSS at the start {:.1} MB",
+            s.minutes,
+            s.moves,
+            s.mail_share * 100.0,
+            s.pages,
+            due.len(),
+            rss_start as f64 / 1024.0
+        );
+        let (start, end) = run_day(&day, &sink, &s).await;
+        let rss_end = server.rss_kb();
+        let peak = server.peak_kb();
+        let seconds = (end - start).as_secs_f64().min(s.minutes * 60.0);
+        let day_end = db_now(&db).await;
+
+        // The deadlines due by the day's end are acted on within a tick or so.
+        let tick = s.tick.unwrap_or(15);
+        let wait = Instant::now() + Duration::from_secs(tick + 30);
+        let clock = loop {
+            let clock = day_checks::timeouts(&db, &due, since, day_end).await;
+            if clock.not_applied.is_empty() || Instant::now() >= wait {
+                break clock;
+            }
+            actix_web::rt::time::sleep(Duration::from_millis(500)).await;
+        };
+        let still_open = drain(&db, &sink, &inboxes, s.drain_secs).await;
+        let log = server.log.clone();
+        let exit = server.stop().await;
+
+        let mut tally = std::mem::take(&mut *day.tally.borrow_mut());
+        tally.api.sort();
+        tally.mail.sort();
+        tally.pages.sort();
+        let mut all: Vec<Duration> = tally.api.iter().chain(&tally.mail).copied().collect();
+        all.sort();
+        println!("{}", latency_line("moves, all", &all, seconds));
+        println!("{}", latency_line("moves through the JSON API", &tally.api, seconds));
+        println!("{}", latency_line("moves by reply", &tally.mail, seconds));
+        println!(
+            "move slots with no game free: {}; reply slots with no fresh mail, moved through the API: {}",
+            tally.skipped, tally.mail_fallbacks
+        );
+        println!("{}", latency_line("pages", &tally.pages, seconds));
+        for (what, n) in &tally.failures {
+            println!("failed: {what}: {n}");
+        }
+        for sample in &tally.samples {
+            println!("  e.g. {sample}");
+        }
+
+        let inboxes = inboxes.replace(Inboxes::new(bot_rng(&Seed::from_number(0))));
+        let mail = day_checks::mail(&db, &inboxes, day_from, REPLY_DOMAIN).await;
+        println!(
+            "outbox lag (row written to mail at the SMTP sink), {} of the day's mails: p50 {:.2} s, p99 {:.2} s, max {:.2} s; the day's rows by status: {:?}; {still_open} still open after {} s",
+            mail.lag.len(),
+            quantile(&mail.lag, 0.5),
+            quantile(&mail.lag, 0.99),
+            mail.lag.last().copied().unwrap_or_default(),
+            mail.by_status,
+            s.drain_secs
+        );
+        println!(
+            "timeouts: {} deadlines fell due; the clock acted on {} of them, late p50 {:.1} s, p99 {:.1} s, max {:.1} s; {} due by the day's end not acted on, {} due after it; {} clock entries in all",
+            due.len(),
+            clock.late.len(),
+            quantile(&clock.late, 0.5),
+            quantile(&clock.late, 0.99),
+            clock.late.last().copied().unwrap_or_default(),
+            clock.not_applied.len(),
+            clock.due_late,
+            clock.entries
+        );
+        println!(
+            "server memory (VmRSS): {:.1} MB at the start, {:.1} MB at the end ({:+.1} MB); peak {:.1} MB",
+            rss_start as f64 / 1024.0,
+            rss_end as f64 / 1024.0,
+            (rss_end as f64 - rss_start as f64) / 1024.0,
+            peak as f64 / 1024.0
+        );
+
+        let (verified, bad_records) = day_checks::records(&db, &ids).await;
+        println!("records: {verified} of {} verify", ids.len());
+        let lost = day_checks::missing(&db, &tally.acked).await;
+        println!(
+            "acknowledged moves: {}; missing from the log: {}",
+            tally.acked.len(),
+            lost.len()
+        );
+        println!(
+            "mail: {} messages at the sink; sent twice: {}; marked sent but never arrived: {}; without a row: {}; without a Message-ID: {}",
+            inboxes.received.len(),
+            mail.duplicated.len(),
+            mail.never_arrived.len(),
+            mail.unknown,
+            inboxes.without_id
+        );
+        let (problems, first) = server_log(&log);
+        println!("server: exit {exit}; {problems} warnings or errors in its log");
+        for line in first {
+            println!("  {line}");
+        }
+
+        let mut defects = Vec::new();
+        defects.extend(bad_records.iter().take(5).cloned());
+        defects.extend(lost.iter().take(5).map(|l| format!("acknowledged move lost: {l:?}")));
+        defects.extend(mail.duplicated.iter().take(5).map(|d| format!("mail sent twice: {d}")));
+        defects.extend(mail.never_arrived.iter().take(5).cloned());
+        defects.extend(clock.not_applied.iter().take(5).map(|t| format!("timeout never applied: {t}")));
+        for defect in &defects {
+            println!("DEFECT: {defect}");
+        }
+        if std::env::var("POSTPLAY_DAY_KEEP").is_ok_and(|v| v == "1") {
+            println!("database kept: {}", db.name);
+        } else {
+            db.drop().await;
+        }
+        assert!(defects.is_empty(), "the club day found defects (above)");
+    });
+}
+
+/// The warnings and errors in the server's log: (count, the first few).
+fn server_log(path: &std::path::Path) -> (usize, Vec<String>) {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("WARN") || l.contains("ERROR"))
+        .collect();
+    (
+        lines.len(),
+        lines.iter().take(5).map(|l| l.to_string()).collect(),
+    )
+}

@@ -1,0 +1,385 @@
+//! The day's traffic on open-loop timetables: requests start at their scheduled times whatever
+//! the server's pace, and each latency counts from the scheduled start, so a slow server
+//! cannot hide behind fewer requests. Moves go through the JSON API with the seat's token, or
+//! by reply through `postplay receive`'s code path; pages are seat pages, /me signed in, the
+//! lobby and replays. What is held grows only with the rates and the duration (latencies,
+//! acknowledged moves), and a request in flight ends with the client's timeout.
+
+use crate::common::replyrig::reply;
+use crate::day_mail::Inboxes;
+use crate::day_server::REPLY_DOMAIN;
+use crate::day_setup::{Games, address};
+use postplay::engine::bot::{bot_rng, random_command};
+use postplay::engine::{GameRng, Log, Seed};
+use postplay::mail::inbound::{Inbox, Outcome};
+use postplay::store::Store;
+use serde_json::{Value, json};
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+/// How long a request may take before the client gives up (and counts a failure).
+pub const CLIENT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Failure details kept, at most.
+const SAMPLES: usize = 12;
+
+/// What the day measured.
+#[derive(Default)]
+pub struct Tally {
+    /// Latencies of moves through the JSON API, from their scheduled start.
+    pub api: Vec<Duration>,
+    /// Latencies of moves by reply.
+    pub mail: Vec<Duration>,
+    /// Latencies of page views.
+    pub pages: Vec<Duration>,
+    /// Every acknowledged move: (game, seq, seat). The seat's entry is the one after the
+    /// position it answered (the head the server names may be later: forced moves it then
+    /// played for the next seats).
+    pub acked: Vec<(i64, i64, i32)>,
+    /// Failures by what failed ("move by API answered 409", "/me answered 500").
+    pub failures: BTreeMap<String, usize>,
+    /// The first few failures in full.
+    pub samples: Vec<String>,
+    /// Move slots that found no game free to move.
+    pub skipped: usize,
+    /// Reply slots that found no seat with a fresh mail to answer and moved through the API.
+    pub mail_fallbacks: usize,
+}
+
+impl Tally {
+    fn fail(&mut self, what: String, detail: String) {
+        *self.failures.entry(what).or_default() += 1;
+        if self.samples.len() < SAMPLES {
+            self.samples.push(detail);
+        }
+    }
+}
+
+/// Everything the day's tasks share (one thread: `Rc`).
+pub struct Day {
+    /// The games.
+    pub games: Games,
+    /// The players' inboxes.
+    pub inboxes: Rc<RefCell<Inboxes>>,
+    /// What was measured.
+    pub tally: Rc<RefCell<Tally>>,
+    /// The HTTP client (keep-alive).
+    pub client: awc::Client,
+    /// The server's base URL.
+    pub base: String,
+    /// The reply path (`postplay receive`'s inbox).
+    pub inbox: Rc<Inbox>,
+    /// The store the bench reads a position back from after a refusal or a reply.
+    pub store: Rc<Store>,
+    /// Signed-in sessions' cookies.
+    pub cookies: Vec<String>,
+    /// Requests in flight.
+    pub in_flight: Rc<Cell<usize>>,
+}
+
+enum Via {
+    Api {
+        token: String,
+        command: Value,
+    },
+    Mail {
+        from: String,
+        secret: String,
+        line: String,
+    },
+}
+
+struct Plan {
+    index: usize,
+    id: i64,
+    seat: usize,
+    expected: u64,
+    via: Via,
+}
+
+/// Picks a game free to move (up to 50 tries), with a fresh mail to answer when `by_mail`.
+fn plan(day: &Day, movable: &[usize], by_mail: bool, rng: &mut GameRng) -> Option<Plan> {
+    let mut games = day.games.borrow_mut();
+    let mut inboxes = day.inboxes.borrow_mut();
+    for _ in 0..50 {
+        let index = movable[rng.index(movable.len())];
+        let game = &mut games[index];
+        if game.busy || game.live.outcome().is_some() {
+            continue;
+        }
+        let active = game.live.active();
+        if active.is_empty() {
+            continue;
+        }
+        let seat = active[rng.index(active.len())];
+        let expected = game.live.applied();
+        let via = if by_mail {
+            let fresh = inboxes
+                .replies
+                .get(&(game.id, seat))
+                .is_some_and(|a| a.seq == expected);
+            if !fresh {
+                continue;
+            }
+            let answer = inboxes.replies.remove(&(game.id, seat)).unwrap();
+            Via::Mail {
+                from: address(game.accounts[seat]),
+                secret: answer.secret,
+                line: answer.line,
+            }
+        } else {
+            Via::Api {
+                token: game.tokens[seat].clone(),
+                command: random_command(game.live.as_ref(), seat, rng)?,
+            }
+        };
+        game.busy = true;
+        return Some(Plan {
+            index,
+            id: game.id,
+            seat,
+            expected,
+            via,
+        });
+    }
+    None
+}
+
+/// Sleeps until `at`.
+async fn until(at: Instant) {
+    actix_web::rt::time::sleep(at.saturating_duration_since(Instant::now())).await;
+}
+
+/// Moves at `rate` a second from `start` to `end`, a `mail_share` of them by reply.
+pub async fn moves(day: Rc<Day>, rate: f64, mail_share: f64, start: Instant, end: Instant) {
+    let movable: Vec<usize> = day
+        .games
+        .borrow()
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| !g.timed)
+        .map(|(i, _)| i)
+        .collect();
+    if movable.is_empty() || rate <= 0.0 {
+        return;
+    }
+    let mut rng = bot_rng(&Seed::from_number(77));
+    let mut credit = 0.0;
+    let mut k = 0u64;
+    loop {
+        let at = start + Duration::from_secs_f64(k as f64 / rate);
+        if at >= end {
+            return;
+        }
+        until(at).await;
+        k += 1;
+        credit += mail_share;
+        let by_mail = credit >= 1.0;
+        if by_mail {
+            credit -= 1.0;
+        }
+        let mut chosen = plan(&day, &movable, by_mail, &mut rng);
+        if chosen.is_none() && by_mail {
+            day.tally.borrow_mut().mail_fallbacks += 1;
+            chosen = plan(&day, &movable, false, &mut rng);
+        }
+        let Some(chosen) = chosen else {
+            day.tally.borrow_mut().skipped += 1;
+            continue;
+        };
+        day.in_flight.set(day.in_flight.get() + 1);
+        let day = day.clone();
+        actix_web::rt::spawn(async move {
+            one_move(&day, chosen, at, k).await;
+            day.in_flight.set(day.in_flight.get() - 1);
+        });
+    }
+}
+
+/// Sends one move through the API; true when the bench must read the position back.
+async fn by_api(day: &Day, plan: &Plan, token: &str, command: &Value, at: Instant) -> bool {
+    let body = json!({"command": command, "expected_seq": plan.expected}).to_string();
+    let sent = day
+        .client
+        .post(format!("{}/api/games/{}/commands", day.base, plan.id))
+        .bearer_auth(token)
+        .insert_header(("Content-Type", "application/json"))
+        .send_body(body)
+        .await;
+    let answer = match sent {
+        Ok(mut res) => {
+            let body = res.body().limit(1 << 20).await.unwrap_or_default();
+            Ok((res.status(), body))
+        }
+        Err(e) => Err(e.to_string()),
+    };
+    let latency = at.elapsed();
+    let mut tally = day.tally.borrow_mut();
+    let (status, body) = match answer {
+        Ok(answer) => answer,
+        Err(e) => {
+            tally.fail(
+                "move by API: no answer".into(),
+                format!("game {}: {e}", plan.id),
+            );
+            return true;
+        }
+    };
+    let seq = serde_json::from_slice::<Value>(&body)
+        .ok()
+        .and_then(|v| v["seq"].as_i64());
+    match (status.is_success(), seq) {
+        (true, Some(seq)) if seq > plan.expected as i64 => {
+            tally.api.push(latency);
+            tally
+                .acked
+                .push((plan.id, plan.expected as i64 + 1, plan.seat as i32));
+            let mut games = day.games.borrow_mut();
+            // Forced moves played after it: read the position back.
+            seq != plan.expected as i64 + 1
+                || games[plan.index]
+                    .live
+                    .apply_json(plan.seat, command, &mut Log::silent())
+                    .is_err()
+        }
+        _ => {
+            tally.fail(
+                format!("move by API answered {}", status.as_u16()),
+                format!(
+                    "game {} seat {}: {status} {}",
+                    plan.id,
+                    plan.seat,
+                    String::from_utf8_lossy(&body)
+                ),
+            );
+            true
+        }
+    }
+}
+
+/// Answers the seat's mail through the reply path.
+async fn by_reply(
+    day: &Day,
+    plan: &Plan,
+    from: &str,
+    secret: &str,
+    line: &str,
+    at: Instant,
+    k: u64,
+) {
+    let to = format!("play+{secret}@{REPLY_DOMAIN}");
+    let message_id = format!("<day{k}.{}@example.org>", std::process::id());
+    let raw = reply(&message_id, from, &to, line);
+    let outcome = day.inbox.receive(raw.as_bytes(), &[to]).await;
+    let latency = at.elapsed();
+    let mut tally = day.tally.borrow_mut();
+    match outcome {
+        Ok(Outcome::Done(seq)) if seq > plan.expected as i64 => {
+            tally.mail.push(latency);
+            tally
+                .acked
+                .push((plan.id, plan.expected as i64 + 1, plan.seat as i32));
+        }
+        Ok(other) => {
+            let what = format!("{other:?}");
+            tally.fail(
+                format!(
+                    "move by reply: {}",
+                    what.split('(').next().unwrap_or_default()
+                ),
+                format!("game {} seat {} line {line:?}: {what}", plan.id, plan.seat),
+            );
+        }
+        Err(e) => tally.fail(
+            "move by reply: error".into(),
+            format!("game {}: {e}", plan.id),
+        ),
+    }
+}
+
+async fn one_move(day: &Day, plan: Plan, at: Instant, k: u64) {
+    let resync = match &plan.via {
+        Via::Api { token, command } => by_api(day, &plan, token, command, at).await,
+        Via::Mail { from, secret, line } => {
+            by_reply(day, &plan, from, secret, line, at, k).await;
+            true
+        }
+    };
+    if resync {
+        match day.store.load(plan.id).await {
+            Ok(loaded) => day.games.borrow_mut()[plan.index].live = loaded.game,
+            Err(e) => day.tally.borrow_mut().fail(
+                "reading a game back".into(),
+                format!("game {}: {e}", plan.id),
+            ),
+        }
+    }
+    day.games.borrow_mut()[plan.index].busy = false;
+}
+
+/// Page views at `rate` a second from `start` to `end`: of every twenty, eight seat pages,
+/// four of /me signed in, three of the lobby and five replays at a random step.
+pub async fn pages(day: Rc<Day>, rate: f64, start: Instant, end: Instant) {
+    if rate <= 0.0 {
+        return;
+    }
+    let mut rng = bot_rng(&Seed::from_number(78));
+    let mut k = 0u64;
+    loop {
+        let at = start + Duration::from_secs_f64(k as f64 / rate);
+        if at >= end {
+            return;
+        }
+        until(at).await;
+        let (what, path, cookie) = {
+            let games = day.games.borrow();
+            let game = &games[rng.index(games.len())];
+            match k % 20 {
+                0..8 => {
+                    let token = &game.tokens[rng.index(game.tokens.len())];
+                    ("seat page", format!("/play/{token}"), None)
+                }
+                8..12 if !day.cookies.is_empty() => (
+                    "/me",
+                    "/me".to_string(),
+                    Some(day.cookies[rng.index(day.cookies.len())].clone()),
+                ),
+                8..15 => ("lobby", "/lobby".to_string(), None),
+                _ => {
+                    let at = rng.index(game.live.applied() as usize + 1);
+                    ("replay", format!("/games/{}/replay?at={at}", game.id), None)
+                }
+            }
+        };
+        k += 1;
+        day.in_flight.set(day.in_flight.get() + 1);
+        let day = day.clone();
+        actix_web::rt::spawn(async move {
+            let mut request = day.client.get(format!("{}{path}", day.base));
+            if let Some(cookie) = cookie {
+                request = request.insert_header(("Cookie", cookie));
+            }
+            let answer = match request.send().await {
+                Ok(mut res) => match res.body().limit(8 << 20).await {
+                    Ok(_) => Ok(res.status()),
+                    Err(e) => Err(e.to_string()),
+                },
+                Err(e) => Err(e.to_string()),
+            };
+            let latency = at.elapsed();
+            let mut tally = day.tally.borrow_mut();
+            match answer {
+                Ok(status) if status.is_success() => tally.pages.push(latency),
+                Ok(status) => tally.fail(
+                    format!("{what} answered {}", status.as_u16()),
+                    format!("GET {path}: {status}"),
+                ),
+                Err(e) => tally.fail(format!("{what}: no answer"), format!("GET {path}: {e}")),
+            }
+            drop(tally);
+            day.in_flight.set(day.in_flight.get() - 1);
+        });
+    }
+}
