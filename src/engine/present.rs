@@ -118,13 +118,31 @@ pub fn verdict(
     }
 }
 
-/// `words` as a sentence: its first letter a capital, a full stop at its end.
+/// `words` as a sentence: its first letter a capital, a full stop at its end unless it ends
+/// with a question or an exclamation mark already.
 pub fn sentence(words: &str) -> String {
     let words = words.trim().trim_end_matches('.');
+    let stop = if words.ends_with(['?', '!']) { "" } else { "." };
     let mut chars = words.chars();
     match chars.next() {
-        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        Some(first) => format!("{}{}{stop}", first.to_uppercase(), chars.as_str()),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod sentence_tests {
+    use super::sentence;
+
+    #[test]
+    fn a_sentence_ends_with_one_stop() {
+        assert_eq!(sentence("play a card"), "Play a card.");
+        assert_eq!(sentence("play a card."), "Play a card.");
+        assert_eq!(
+            sentence("which card do you play?"),
+            "Which card do you play?"
+        );
+        assert_eq!(sentence(""), "");
     }
 }
 

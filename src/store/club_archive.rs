@@ -61,7 +61,7 @@ pub struct ArchivePage {
 }
 
 /// A name to pick in a filter, and the id it stands for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct Choice {
     /// The account's or league's id.
     pub id: i64,
@@ -155,19 +155,11 @@ impl Store {
              (SELECT account_id FROM club_ratings WHERE club_id = $1) \
              ORDER BY lower(a.name), a.id LIMIT $2"
         };
-        let rows = sqlx::query(sql)
+        sqlx::query_as(sql)
             .bind(club_id)
             .bind(MAX_PLAYER_CHOICES)
             .fetch_all(&self.pool)
-            .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(Choice {
-                    id: r.try_get("id")?,
-                    name: r.try_get("name")?,
-                })
-            })
-            .collect()
+            .await
     }
 
     /// The name of `account` if the archive may be filtered by it: it held a seat in one of
@@ -196,21 +188,11 @@ impl Store {
     /// The club's last [`MAX_LEAGUE_CHOICES`] leagues, the newest first, for the archive's
     /// league filter.
     pub async fn archive_leagues(&self, club_id: i64) -> Result<Vec<Choice>, sqlx::Error> {
-        let rows = sqlx::query(
-            "SELECT id, name FROM leagues WHERE club_id = $1 ORDER BY id DESC LIMIT $2",
-        )
-        .bind(club_id)
-        .bind(MAX_LEAGUE_CHOICES)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(Choice {
-                    id: r.try_get("id")?,
-                    name: r.try_get("name")?,
-                })
-            })
-            .collect()
+        sqlx::query_as("SELECT id, name FROM leagues WHERE club_id = $1 ORDER BY id DESC LIMIT $2")
+            .bind(club_id)
+            .bind(MAX_LEAGUE_CHOICES)
+            .fetch_all(&self.pool)
+            .await
     }
 
     /// The name of league `league_id` if it is club `club_id`'s (`None` for another club's
