@@ -81,6 +81,7 @@ async fn real_games(store: &postplay::store::Store, count: u64) {
             .map(|name| NewSeat {
                 name: PlayerName::parse(name).unwrap(),
                 email: None,
+                bot: None,
             })
             .collect();
         store

@@ -52,6 +52,7 @@ async fn new_games(db: &TestDb, count: usize, first_seed: u64) -> Vec<Game> {
             .map(|i| NewSeat {
                 name: postplay::store::PlayerName::parse(&format!("P{i}")).unwrap(),
                 email: None,
+                bot: None,
             })
             .collect();
         let created = db
@@ -272,6 +273,7 @@ async fn render_bench(db: &TestDb, base: &str, games: usize) {
             .map(|i| NewSeat {
                 name: postplay::store::PlayerName::parse(&format!("P{i}")).unwrap(),
                 email: None,
+                bot: None,
             })
             .collect();
         let created = db

@@ -47,6 +47,7 @@ fn seats(game: u64, with_mail: bool) -> Vec<NewSeat> {
             email: with_mail.then(|| {
                 EmailAddress::parse(&format!("{}.{game}@example.org", n.to_lowercase())).unwrap()
             }),
+            bot: None,
         })
         .collect()
 }

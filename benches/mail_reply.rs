@@ -42,6 +42,7 @@ async fn games(db: &TestDb, count: usize, first_seed: u64) -> Vec<(i64, Vec<Stri
             .map(|i| NewSeat {
                 name: PlayerName::parse(&format!("P{i}")).unwrap(),
                 email: Some(EmailAddress::parse(&address(i)).unwrap()),
+                bot: None,
             })
             .collect();
         let created = db

@@ -37,6 +37,7 @@ async fn new_game(db: &TestDb, n: usize, ann: bool) -> i64 {
         .map(|i| NewSeat {
             name: PlayerName::parse(if ann && i == 0 { "Ann" } else { "Player" }).unwrap(),
             email: (ann && i == 0).then(|| EmailAddress::parse("ann@example.org").unwrap()),
+            bot: None,
         })
         .collect();
     db.store

@@ -57,6 +57,7 @@ async fn before_the_end(
         .map(|&i| NewSeat {
             name: PlayerName::parse(&format!("M{i}")).unwrap(),
             email: Some(email(i)),
+            bot: None,
         })
         .collect();
     let created = store

@@ -161,6 +161,9 @@ pub struct Config {
     pub web: WebSettings,
     /// How often the clock's scheduler runs.
     pub clock_tick: Duration,
+    /// How many practice bots' searches one process runs at once (`POSTPLAY_BOT_SEARCHES`;
+    /// 0 turns the bots' worker off in this process, for a web-only process beside workers).
+    pub bot_searches: usize,
 }
 
 impl Config {
@@ -206,6 +209,7 @@ impl Config {
             clock_tick: Duration::from_secs(
                 setting(&get, "POSTPLAY_CLOCK_TICK_SECS", 15u64)?.max(1),
             ),
+            bot_searches: setting(&get, "POSTPLAY_BOT_SEARCHES", crate::bots::DEFAULT_SEARCHES)?,
             mail,
             base_url,
             bind,

@@ -3,6 +3,7 @@
 //! Every game is an append-only log of commands replayed through deterministic, seeded rules
 //! (`engine`), so any game can be audited, verified and replayed move by move.
 
+pub mod bots;
 pub mod cards;
 pub mod cli;
 pub mod clock;

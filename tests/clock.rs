@@ -45,6 +45,7 @@ impl Rig {
             .map(|(n, e)| NewSeat {
                 name: PlayerName::parse(n).unwrap(),
                 email: e.map(|e| EmailAddress::parse(e).unwrap()),
+                bot: None,
             })
             .collect();
         self.store

@@ -636,6 +636,7 @@ async fn real_games_reach_the_archive_with_their_replay_and_verifiable_record() 
                     email: Some(
                         EmailAddress::parse(&format!("{}@example.org", n.to_lowercase())).unwrap(),
                     ),
+                    bot: None,
                 })
                 .collect();
             let id = store

@@ -44,6 +44,7 @@ async fn create(db: &TestDb, kind: &str, seats: usize, with_mail: usize, seed: u
         .map(|(i, n)| NewSeat {
             name: PlayerName::parse(n).unwrap(),
             email: (i < with_mail).then(|| EmailAddress::parse(&address(n)).unwrap()),
+            bot: None,
         })
         .collect();
     let clock = ClockSettings {
@@ -203,6 +204,7 @@ async fn an_individual_game_names_no_partner() {
         .map(|n| NewSeat {
             name: PlayerName::parse(n).unwrap(),
             email: Some(EmailAddress::parse(&address(n)).unwrap()),
+            bot: None,
         })
         .collect();
     db.store

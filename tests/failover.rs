@@ -244,6 +244,7 @@ async fn the_primary_dies_and_no_acknowledged_move_is_lost() {
                         ))
                         .unwrap(),
                     ),
+                    bot: None,
                 })
                 .collect();
             let created = store

@@ -20,6 +20,7 @@ fn seats(count: usize) -> Vec<NewSeat> {
         .map(|n| NewSeat {
             name: PlayerName::parse(n).unwrap(),
             email: Some(EmailAddress::parse(&format!("{}@example.org", n.to_lowercase())).unwrap()),
+            bot: None,
         })
         .collect()
 }

@@ -29,6 +29,7 @@ fn seats(emails: &[&str]) -> Vec<NewSeat> {
         .map(|(i, e)| NewSeat {
             name: postplay::store::PlayerName::parse(NAMES[i]).unwrap(),
             email: Some(EmailAddress::parse(e).unwrap()),
+            bot: None,
         })
         .collect()
 }

@@ -141,6 +141,7 @@ async fn messages_are_escaped_everywhere_limited_and_capped() {
                 .map(|n| postplay::store::NewSeat {
                     name: PlayerName::parse(n).unwrap(),
                     email: None,
+                    bot: None,
                 })
                 .collect::<Vec<_>>(),
             postplay::engine::Seed::from_number(3),
@@ -692,6 +693,7 @@ async fn the_replay_places_messages_and_the_record_carries_them_outside_the_chai
                 .map(|n| postplay::store::NewSeat {
                     name: PlayerName::parse(n).unwrap(),
                     email: None,
+                    bot: None,
                 })
                 .collect::<Vec<_>>(),
             postplay::engine::Seed::from_number(8),

@@ -108,6 +108,7 @@ impl Rig {
                 email: Some(
                     EmailAddress::parse(&format!("{}@example.org", n.to_lowercase())).unwrap(),
                 ),
+                bot: None,
             })
             .collect();
         let settings = clock.map_or(Value::Null, |c| json!({ "clock": c }));

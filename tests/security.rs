@@ -119,6 +119,7 @@ async fn kitty_stays_hidden_in_exports(by_clock: bool) {
         .map(|n| postplay::store::NewSeat {
             name: postplay::store::PlayerName::parse(n).unwrap(),
             email: None,
+            bot: None,
         })
         .collect();
     let settings = postplay::domain::ClockSettings {

@@ -16,6 +16,7 @@ fn four_seats() -> Vec<NewSeat> {
         .map(|n| NewSeat {
             name: postplay::store::PlayerName::parse(n).unwrap(),
             email: None,
+            bot: None,
         })
         .collect()
 }

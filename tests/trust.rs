@@ -274,6 +274,7 @@ async fn every_organiser_and_seat_route_answers_only_its_holder() {
         .map(|n| NewSeat {
             name: PlayerName::parse(n).unwrap(),
             email: Some(EmailAddress::parse(&format!("{}@example.org", n.to_lowercase())).unwrap()),
+            bot: None,
         })
         .collect();
     let created = db

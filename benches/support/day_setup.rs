@@ -76,6 +76,7 @@ async fn one_game(db: &TestDb, settings: &Settings, n: usize) -> Game {
         .map(|&a| NewSeat {
             name: PlayerName::parse(&format!("Player {a}")).unwrap(),
             email: Some(EmailAddress::parse(&address(a)).unwrap()),
+            bot: None,
         })
         .collect();
     let timed = n < settings.timeouts;

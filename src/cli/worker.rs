@@ -1,5 +1,5 @@
-//! `postplay worker`: the outbox worker and the clock's scheduler (as inside `serve`), for
-//! running mail and deadlines in processes of their own.
+//! `postplay worker`: the outbox worker, the clock's scheduler and the practice bots (as inside
+//! `serve`), for running mail, deadlines and bots in processes of their own.
 
 use crate::config::Config;
 use std::process::ExitCode;
@@ -35,8 +35,14 @@ async fn work(config: Config) -> Result<(), String> {
         .await
         .map_err(|e| format!("migrations: {e}"))?;
     let worker =
-        crate::mail::settings::worker(&config.mail, store.pool().clone(), &config.base_url)?
-            .ok_or("mail is off (POSTPLAY_MAIL=off): there is nothing for a worker to do")?;
+        crate::mail::settings::worker(&config.mail, store.pool().clone(), &config.base_url)?;
+    if worker.is_none() && config.bot_searches == 0 {
+        return Err(
+            "mail is off (POSTPLAY_MAIL=off) and so are the bots (POSTPLAY_BOT_SEARCHES=0): \
+             there is nothing for a worker to do"
+                .into(),
+        );
+    }
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .map_err(|e| e.to_string())?;
@@ -49,9 +55,21 @@ async fn work(config: Config) -> Result<(), String> {
     });
     let store = std::sync::Arc::new(store);
     let scheduler = crate::clock::Scheduler::new(store.clone());
+    let bots = crate::bots::BotWorker::new(store.clone(), config.bot_searches);
+    let mail = async {
+        if let Some(worker) = worker {
+            worker.run(stopped.clone()).await;
+        }
+    };
+    let play = async {
+        if config.bot_searches > 0 {
+            bots.run(crate::bots::TICK, stopped.clone()).await;
+        }
+    };
     tokio::join!(
-        worker.run(stopped.clone()),
-        scheduler.run(config.clock_tick, stopped)
+        mail,
+        play,
+        scheduler.run(config.clock_tick, stopped.clone())
     );
     if let Some(cluster) = cluster.filter(|c| c.started_here) {
         cluster.stop().map_err(|e| e.to_string())?;

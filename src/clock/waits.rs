@@ -81,16 +81,21 @@ pub async fn start(
     suspended: bool,
 ) -> Result<(), sqlx::Error> {
     // Games made before the clock, or imported, get their seats' clocks when first awaited.
-    let bank: i64 = sqlx::query_scalar(
+    let (bank, bot): (i64, bool) = sqlx::query_as(
         "INSERT INTO seat_clocks (game_id, seat, bank_secs) VALUES ($1, $2, $3) \
          ON CONFLICT (game_id, seat) DO UPDATE SET bank_secs = seat_clocks.bank_secs \
-         RETURNING bank_secs",
+         RETURNING bank_secs, EXISTS (SELECT 1 FROM seats s WHERE s.game_id = $1 \
+           AND s.seat = $2 AND s.bot IS NOT NULL)",
     )
     .bind(game_id)
     .bind(seat)
     .bind(clock.settings.first_allowance().num_seconds())
     .fetch_one(&mut *tx)
     .await?;
+    // A practice bot's seat has no clock: no wait, no deadline, no reminder, no idle notice.
+    if bot {
+        return Ok(());
+    }
     let allowance = Duration::seconds(bank);
     let (stretch, due, remind) = if suspended {
         (None, None, None)

@@ -140,6 +140,10 @@ pub trait DynMatch: Send + Sync {
     fn partners(&self, seat: Seat) -> Vec<Seat>;
     /// A copy, for trying things without touching the original.
     fn clone_box(&self) -> Box<dyn DynMatch>;
+    /// The match as its own type, for the one caller that needs the game's types behind the
+    /// dynamic face: a seat's bot ([`crate::engine::seat_bot`]), which computes that seat's
+    /// view and hands the search nothing else.
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// Wraps a [`Rules`] implementation as a [`DynGame`].
@@ -332,6 +336,9 @@ where
     }
     fn clone_box(&self) -> Box<dyn DynMatch> {
         Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

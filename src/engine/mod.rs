@@ -16,6 +16,7 @@ pub mod present;
 pub mod record;
 pub mod rng;
 pub mod search;
+pub mod seat_bot;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 #[cfg(test)]
@@ -32,6 +33,7 @@ pub use log::Log;
 pub use options::{OptionKind, OptionSpec};
 pub use record::{Record, RecordedCommand, RecordedMessage, ReplayError};
 pub use rng::{GameRng, Seed};
+pub use seat_bot::{BotLevel, DynBot, find_bot};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};

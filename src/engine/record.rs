@@ -83,7 +83,8 @@ pub struct RecordedCommand {
     /// Who made it when not the seat by its own hand ([`Mark`]): `"clock"` for the
     /// correspondence clock (the seat's time ran out), `"organiser"` for the organiser's
     /// cancellation, `"auto"` for a seat's only possible move played for it, `"standing"` for
-    /// a move one of the seat's standing orders made. Part of the hash chain when present.
+    /// a move one of the seat's standing orders made, `"bot"` for a practice bot's move. Part
+    /// of the hash chain when present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<String>,
 }
@@ -108,6 +109,9 @@ pub const BY_STANDING: &str = "standing";
 /// What an undo entry names in `by`: the seat took back its last command.
 pub const BY_UNDO: &str = "undo";
 
+/// Who the entry of a practice bot's move names in `by`: the seat is the bot's.
+pub const BY_BOT: &str = "bot";
+
 /// The command of an undo entry (marked [`Mark::Undo`]).
 pub fn undo_command() -> Value {
     serde_json::json!({"type": "undo"})
@@ -128,16 +132,19 @@ pub enum Mark {
     /// The seat itself, taking back its last command (see [`crate::engine::Match::undo`]):
     /// the entry's command is [`undo_command`]. Not a move of the game.
     Undo,
+    /// A practice bot, whose seat it is (docs/BOTS.md): nobody holds a bot's seat.
+    Bot,
 }
 
 impl Mark {
     /// Every mark.
-    pub const ALL: [Mark; 5] = [
+    pub const ALL: [Mark; 6] = [
         Mark::Clock,
         Mark::Organiser,
         Mark::Auto,
         Mark::Standing,
         Mark::Undo,
+        Mark::Bot,
     ];
 
     /// The mark as the record and the database write it.
@@ -148,6 +155,7 @@ impl Mark {
             Mark::Auto => BY_AUTO,
             Mark::Standing => BY_STANDING,
             Mark::Undo => BY_UNDO,
+            Mark::Bot => BY_BOT,
         }
     }
 
@@ -159,7 +167,7 @@ impl Mark {
     /// Whether the entry is the seat's own move, though not made by its hand: it ends the
     /// seat's wait like any move and counts as its last move.
     pub fn is_seats_own(self) -> bool {
-        matches!(self, Mark::Auto | Mark::Standing)
+        matches!(self, Mark::Auto | Mark::Standing | Mark::Bot)
     }
 }
 

@@ -12,6 +12,7 @@ pub(crate) mod present_checks;
 
 use crate::engine::DynGame;
 use crate::engine::dynamic::Adapter;
+use crate::engine::seat_bot::{BotAdapter, DynBot};
 
 /// Every hosted game, in the order shown to people.
 pub static ALL: &[&dyn DynGame] = &[
@@ -20,4 +21,12 @@ pub static ALL: &[&dyn DynGame] = &[
     &Adapter::<electoral_combat::ElectoralCombat>::NEW,
     &Adapter::<nationhood::Nationhood>::NEW,
     &Adapter::<votes_for_women::VotesForWomen>::NEW,
+];
+
+/// The games a bot can play (those with a sampler: docs/BOTS.md).
+pub static BOTS: &[&dyn DynBot] = &[
+    &BotAdapter::<whitehouse::Whitehouse>::NEW,
+    &BotAdapter::<statehood::Statehood>::NEW,
+    &BotAdapter::<electoral_combat::ElectoralCombat>::NEW,
+    &BotAdapter::<nationhood::Nationhood>::NEW,
 ];

@@ -24,6 +24,7 @@ pub(super) enum Play<'a> {
     Seat(&'a Value),
     Undo,
     ClockMove(&'a Value),
+    BotMove(&'a Value),
     Forfeit,
     Cancel(&'a str),
 }
@@ -141,11 +142,15 @@ impl Store {
         };
         let mut recorder = Log::recording();
         let (command, by) = match play {
-            Play::Seat(command) | Play::ClockMove(command) => {
+            Play::Seat(command) | Play::ClockMove(command) | Play::BotMove(command) => {
                 let command = game.canonical(command).map_err(refused)?;
                 game.apply_json(seat, &command, &mut recorder)
                     .map_err(refused)?;
-                let by = matches!(play, Play::ClockMove(_)).then_some(Mark::Clock);
+                let by = match play {
+                    Play::ClockMove(_) => Some(Mark::Clock),
+                    Play::BotMove(_) => Some(Mark::Bot),
+                    _ => None,
+                };
                 if by.is_some() {
                     game.seal();
                 }

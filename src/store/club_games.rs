@@ -88,6 +88,7 @@ impl Store {
                     EmailAddress::parse(&row.try_get::<String, _>("email")?)
                         .map_err(|e| invalid(&e))?,
                 ),
+                bot: None,
             });
         }
         let created = self

@@ -3,7 +3,7 @@
 
 use super::effects::Creation;
 use super::{
-    CreatedGame, EmailAddress, NewSeat, Store, StoreError, new_token, seat_keys, token_hash,
+    CreatedGame, EmailAddress, NewSeat, Store, StoreError, bots, new_token, seat_keys, token_hash,
     unlisted,
 };
 use crate::engine::{Seed, find_game};
@@ -68,6 +68,7 @@ impl Store {
     ) -> Result<CreatedGame, StoreError> {
         let game = find_game(kind)
             .ok_or_else(|| StoreError::Invalid(format!("no game called {kind:?}")))?;
+        bots::check_seats(game, seats)?;
         let started = game
             .new_match(options, seats.len(), seed)
             .map_err(|e| StoreError::Invalid(e.to_string()))?;
@@ -91,15 +92,21 @@ impl Store {
         .await?
         .try_get("id")?;
         for (i, seat) in seats.iter().enumerate() {
-            sqlx::query("INSERT INTO seats (game_id, seat, name, email, token_hash) VALUES ($1, $2, $3, $4, $5)")
-                .bind(id)
-                .bind(i as i32)
-                .bind(seat.name.as_str())
-                .bind(seat.email.as_ref().map(|e| e.as_str()))
-                .bind(token_hash(&seat_tokens[i]))
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(
+                "INSERT INTO seats (game_id, seat, name, email, token_hash, bot, bot_seed) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(id)
+            .bind(i as i32)
+            .bind(seat.name.as_str())
+            .bind(seat.email.as_ref().map(|e| e.as_str()))
+            .bind(token_hash(&seat_tokens[i]))
+            .bind(seat.bot.map(|b| b.name()))
+            .bind(seat.bot.map(|_| Seed::random().0.to_vec()))
+            .execute(&mut *tx)
+            .await?;
         }
+        bots::enlist(tx, id, seats).await?;
         sqlx::query(
             "UPDATE seats s SET account_id = a.id, mail_pref = a.mail_pref FROM accounts a \
              WHERE s.game_id = $1 AND lower(s.email) = lower(a.email)",
@@ -122,7 +129,11 @@ impl Store {
         for effect in &self.effects {
             effect.created(tx, &creation).await?;
         }
-        let with_address: Vec<bool> = seats.iter().map(|s| s.email.is_some()).collect();
+        // A seat with an address is mailed its link; a bot's seat is nobody's to take.
+        let with_address: Vec<bool> = seats
+            .iter()
+            .map(|s| s.email.is_some() || s.bot.is_some())
+            .collect();
         let handovers = seat_keys::first_handovers(tx, id, &with_address, self.now()).await?;
         let spectator = if settings.get("unlisted") == Some(&Value::Bool(true)) {
             Some(unlisted::make_unlisted(tx, id).await?)

@@ -54,17 +54,21 @@ impl Store {
 
     /// A game's seats in order.
     pub async fn seats(&self, id: i64) -> Result<Vec<SeatRow>, sqlx::Error> {
-        let rows =
-            sqlx::query("SELECT seat, name, email FROM seats WHERE game_id = $1 ORDER BY seat")
-                .bind(id)
-                .fetch_all(&self.pool)
-                .await?;
+        let rows = sqlx::query(
+            "SELECT seat, name, email, bot FROM seats WHERE game_id = $1 ORDER BY seat",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter()
             .map(|r| {
                 Ok(SeatRow {
                     seat: r.try_get::<i32, _>("seat")? as Seat,
                     name: r.try_get("name")?,
                     email: r.try_get("email")?,
+                    bot: r
+                        .try_get::<Option<String>, _>("bot")?
+                        .and_then(|b| crate::engine::BotLevel::parse(&b)),
                 })
             })
             .collect()

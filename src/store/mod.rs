@@ -11,6 +11,7 @@ mod account_seats;
 mod accounts;
 mod api_tokens;
 mod append;
+mod bots;
 pub mod census;
 mod club_archive;
 mod club_games;
@@ -42,6 +43,7 @@ pub use account_seats::{Claim, MAX_DEVICE_LINKS};
 pub use accounts::{Account, MAX_SESSIONS, SESSION_DAYS};
 pub use api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
 pub use append::Settled;
+pub use bots::BotSeat;
 pub use club_archive::{
     ARCHIVE_PAGE, ArchiveFilter, ArchivePage, ArchivedGame, Choice, MAX_ARCHIVE_PAGE,
     MAX_LEAGUE_CHOICES, MAX_PLAYER_CHOICES,
@@ -182,6 +184,9 @@ pub struct NewSeat {
     pub name: PlayerName,
     /// Email address, if given.
     pub email: Option<EmailAddress>,
+    /// A practice bot plays this seat at this level (then it has no address and nobody holds
+    /// it): docs/BOTS.md.
+    pub bot: Option<crate::engine::BotLevel>,
 }
 
 /// A created game and its secret links' tokens, shown once.
@@ -240,6 +245,8 @@ pub struct SeatRow {
     pub name: String,
     /// Email, if given.
     pub email: Option<String>,
+    /// The level of the practice bot that plays the seat, if a bot does.
+    pub bot: Option<crate::engine::BotLevel>,
 }
 
 /// One logged command.

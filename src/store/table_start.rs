@@ -229,5 +229,6 @@ pub(super) fn account_seat(name: &str, email: &str) -> Result<NewSeat, StoreErro
     Ok(NewSeat {
         name: PlayerName::parse(name).map_err(|e| StoreError::Invalid(e.to_string()))?,
         email: Some(EmailAddress::parse(email).map_err(|e| StoreError::Invalid(e.to_string()))?),
+        bot: None,
     })
 }

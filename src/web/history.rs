@@ -285,6 +285,7 @@ pub(super) fn mark_note(mark: Option<Mark>) -> &'static str {
         Some(Mark::Clock) => " (played by the clock)",
         Some(Mark::Auto) => " (their only move, played for them)",
         Some(Mark::Standing) => " (by their standing order)",
-        Some(Mark::Organiser | Mark::Undo) | None => "",
+        // A bot's seat is named as one ("Bot (medium)"): nothing to add.
+        Some(Mark::Organiser | Mark::Undo | Mark::Bot) | None => "",
     }
 }

@@ -565,6 +565,11 @@ pub async fn serve(config: Config) -> Result<(), String> {
         let every = config.clock_tick;
         actix_web::rt::spawn(async move { scheduler.run(every, stopped).await })
     };
+    let bots = (config.bot_searches > 0).then(|| {
+        let bots = crate::bots::BotWorker::new(store.clone(), config.bot_searches);
+        let stopped = stopped.clone();
+        actix_web::rt::spawn(async move { bots.run(crate::bots::TICK, stopped).await })
+    });
     let worker =
         crate::mail::settings::worker(&config.mail, store.pool().clone(), &config.base_url)?;
     let worker = match worker {
@@ -609,6 +614,9 @@ pub async fn serve(config: Config) -> Result<(), String> {
         let _ = worker.await;
     }
     let _ = scheduler.await;
+    if let Some(bots) = bots {
+        let _ = bots.await;
+    }
     if let Some(cluster) = cluster.filter(|c| c.started_here) {
         cluster.stop().map_err(|e| e.to_string())?;
     }

@@ -106,6 +106,30 @@ struct SeatRow {
     required: bool,
 }
 
+/// A level a seat's bot may play at, as the create form offers it.
+struct BotChoice {
+    value: &'static str,
+    label: &'static str,
+}
+
+/// The create form's bot levels, weakest last after the strongest: what a beginner reads.
+fn bot_choices() -> Vec<BotChoice> {
+    use crate::engine::BotLevel;
+    BotLevel::ALL
+        .into_iter()
+        .rev()
+        .map(|level| BotChoice {
+            value: level.name(),
+            label: match level {
+                BotLevel::Hard => "bot, hard (thinks a few seconds)",
+                BotLevel::Medium => "bot, medium",
+                BotLevel::Easy => "bot, easy",
+                BotLevel::Random => "bot, random moves",
+            },
+        })
+        .collect()
+}
+
 /// One of a game's options as a form field (templates/parts/options.html).
 pub(super) struct OptionField {
     pub(super) key: &'static str,
@@ -174,6 +198,8 @@ struct NewGame {
     max_seats: usize,
     first_seat: String,
     seat_rows: Vec<SeatRow>,
+    /// The levels a seat's bot may play at; empty when the game has no bot yet.
+    bots: Vec<BotChoice>,
     options: Vec<OptionField>,
     csrf: String,
     error: Option<String>,
@@ -196,6 +222,11 @@ fn new_game_page(kind: &str, csrf: String, error: Option<String>) -> Option<NewG
                 required: i < min,
             })
             .collect(),
+        bots: if crate::engine::find_bot(game.id()).is_some() {
+            bot_choices()
+        } else {
+            Vec::new()
+        },
         options,
         csrf,
         error,
@@ -239,6 +270,9 @@ struct CreatedSeat {
     mailed_to: Option<String>,
     /// For a seat without an address, its one-time handover link.
     handover: Option<String>,
+    /// A practice bot plays the seat.
+    #[serde(default)]
+    bot: bool,
     /// Its invitation has been sent (read when the page is shown).
     #[serde(skip)]
     sent: bool,
@@ -309,6 +343,22 @@ pub async fn create_game(
             .unwrap_or("")
             .trim()
             .to_string();
+        match field(&fields, &format!("bot{i}")).unwrap_or("") {
+            "" => {}
+            word => {
+                let Some(level) = crate::engine::BotLevel::parse(word) else {
+                    return refuse(format!("player {}: no bot plays at {word:?}", i + 1));
+                };
+                let name = PlayerName::parse(&level.seat_name())
+                    .expect("a bot's seat name is a valid name");
+                seats.push(NewSeat {
+                    name,
+                    email: None,
+                    bot: Some(level),
+                });
+                continue;
+            }
+        }
         if name.is_empty() {
             continue;
         }
@@ -324,7 +374,11 @@ pub async fn create_game(
                 Err(e) => return refuse(e.to_string()),
             }
         };
-        seats.push(NewSeat { name, email });
+        seats.push(NewSeat {
+            name,
+            email,
+            bot: None,
+        });
     }
     let organiser_email = match field(&fields, "organiser_email").map(str::trim) {
         None | Some("") => None,
@@ -396,6 +450,7 @@ pub async fn create_game(
                 handover: created.handovers[i]
                     .as_ref()
                     .map(|h| format!("{base}/take/{h}")),
+                bot: s.bot.is_some(),
                 sent: false,
             })
             .collect(),
@@ -499,16 +554,6 @@ fn seen_cookie(token: &str, head: i64, secure: bool) -> actix_web::cookie::Cooki
         .same_site(actix_web::cookie::SameSite::Lax)
         .max_age(actix_web::cookie::time::Duration::days(120))
         .finish()
-}
-
-async fn seat_names(state: &AppState, loaded: &Loaded) -> Result<Vec<String>, WebError> {
-    Ok(state
-        .store
-        .seats(loaded.row.id)
-        .await?
-        .into_iter()
-        .map(|s| s.name)
-        .collect())
 }
 
 #[derive(Template)]
@@ -647,6 +692,8 @@ fn since_words(
 /// log's marks, the clock, where the public pages live, the vacation, orders and messages.
 struct Around {
     names: Vec<String>,
+    /// Practice bots play some seats: the game is unrated, and the page says so.
+    practice: bool,
     marks: Vec<(i64, crate::engine::record::Mark)>,
     clock: crate::domain::ClockSettings,
     deadlines: Vec<crate::clock::SeatDeadline>,
@@ -662,7 +709,9 @@ struct Around {
 async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result<Play, WebError> {
     let viewer = to.viewer;
     let token = to.token;
-    let names = seat_names(state, loaded).await?;
+    let seats = state.store.seats(loaded.row.id).await?;
+    let practice = seats.iter().any(|s| s.bot.is_some());
+    let names: Vec<String> = seats.into_iter().map(|s| s.name).collect();
     let since = to.seen.unwrap_or(0).max(last_own_move(loaded, viewer));
     let marks = state
         .store
@@ -732,6 +781,7 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
     };
     let around = Around {
         names,
+        practice,
         marks,
         clock,
         deadlines,
@@ -767,6 +817,7 @@ pub fn seat_page_html(
     };
     let around = Around {
         names: names.to_vec(),
+        practice: false,
         marks: Vec::new(),
         clock: crate::domain::ClockSettings::default(),
         deadlines: Vec::new(),
@@ -802,6 +853,7 @@ fn compose_play(loaded: &Loaded, to: PageFor<'_>, around: Around) -> Result<Play
     } = to;
     let Around {
         names,
+        practice,
         marks,
         clock,
         deadlines,
@@ -882,7 +934,12 @@ fn compose_play(loaded: &Loaded, to: PageFor<'_>, around: Around) -> Result<Play
                 None => n.clone(),
             })
             .collect::<Vec<_>>()
-            .join(" · "),
+            .join(" · ")
+            + if practice {
+                " · a practice game with bots: unrated"
+            } else {
+                ""
+            },
         title,
         public,
         share,

@@ -143,6 +143,7 @@ pub async fn create_game_for(
                 postplay::store::EmailAddress::parse(&format!("{}@example.org", n.to_lowercase()))
                     .unwrap()
             }),
+            bot: None,
         })
         .collect();
     let created = db

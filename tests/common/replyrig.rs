@@ -95,6 +95,7 @@ impl Rig {
             .map(|i| NewSeat {
                 name: PlayerName::parse(NAMES[i]).unwrap(),
                 email: Some(EmailAddress::parse(&email(i)).unwrap()),
+                bot: None,
             })
             .collect();
         self.db

@@ -1,0 +1,305 @@
+//! Practice bots in seats (issue 35): a person makes a game against bots from the create
+//! form, takes up their seat and plays it to the end over HTTP while the bots' worker answers;
+//! bad bot seats are refused and change nothing; several workers share the bots' games.
+
+mod common;
+
+use common::visitor::Visitor;
+use common::wait::{PATIENCE, until};
+use common::{TestDb, spawn_app};
+use postplay::bots::{BotWorker, TICK};
+use postplay::engine::bot::random_command;
+use postplay::engine::{BotLevel, GameRng, Record, Seed};
+use postplay::store::{NewSeat, PlayerName};
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// Starts a bots' worker over the test's database; dropping the sender stops it.
+fn start_bots(db: &TestDb) -> tokio::sync::watch::Sender<bool> {
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let worker = BotWorker::new(Arc::new(db.store.clone_handle()), 1);
+    actix_web::rt::spawn(async move { worker.run(TICK, stopped).await });
+    stop
+}
+
+async fn made_by(db: &TestDb, id: i64) -> Vec<(i32, Option<String>)> {
+    sqlx::query_as("SELECT seat, made_by FROM commands WHERE game_id = $1 ORDER BY seq")
+        .bind(id)
+        .fetch_all(db.store.pool())
+        .await
+        .unwrap()
+}
+
+#[actix_web::test]
+async fn a_person_plays_a_whole_game_against_a_bot_made_from_the_create_form() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let _bots = start_bots(&db);
+    let ann = Visitor::new(&base);
+    let form = ann.get("/new/electoral-combat").await;
+    assert!(
+        form.body.contains("name=\"bot1\"") && form.body.contains("bot, hard"),
+        "the create form offers a bot for each seat: {}",
+        form.body
+    );
+    let made = ann
+        .post_from(
+            "/new/electoral-combat",
+            "/new/electoral-combat",
+            &[
+                ("name0", "Ann"),
+                ("name1", ""),
+                ("bot1", "easy"),
+                ("order", "fixed"),
+            ],
+        )
+        .await;
+    assert_eq!(made.status, 303, "{}", made.body);
+    let created = ann.get(made.location.as_deref().unwrap()).await;
+    assert!(
+        created.body.contains("Bot (easy)")
+            && created.body.contains("a practice bot plays this seat"),
+        "{}",
+        created.body
+    );
+    assert_eq!(
+        created.body.matches("/take/").count(),
+        3,
+        "one handover link, Ann's (its address, its text and its copy button); none for the bot"
+    );
+    let handover = created.body.split("/take/").nth(1).unwrap()[..40].to_string();
+    let taken = ann
+        .post_from(
+            &format!("/take/{handover}"),
+            &format!("/take/{handover}"),
+            &[],
+        )
+        .await;
+    assert_eq!(taken.status, 200, "{}", taken.body);
+    let link = taken.body.split("/play/").nth(1).unwrap()[..40].to_string();
+    let id: i64 = sqlx::query_scalar("SELECT id FROM games")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    let page = ann.get(&format!("/play/{link}")).await;
+    assert!(
+        page.body.contains("a practice game with bots: unrated"),
+        "{}",
+        page.body
+    );
+
+    // Ann plays at random; the bot answers by itself. Whenever the bot is awaited, its seat
+    // has no clock running.
+    let client = awc::Client::default();
+    let mut rng = GameRng::new(&Seed::from_number(35), 0);
+    let mut ann_moves = 0;
+    loop {
+        let loaded = until("Ann's turn or the game's end", PATIENCE, async || {
+            let loaded = db.store.load(id).await.map_err(|e| e.to_string())?;
+            let active = loaded.game.active();
+            if active.contains(&1) {
+                let clocked: i64 = sqlx::query_scalar(
+                    "SELECT count(*) FROM seat_clocks WHERE game_id = $1 AND seat = 1 \
+                     AND (awaited_seq IS NOT NULL OR due_at IS NOT NULL)",
+                )
+                .bind(id)
+                .fetch_one(db.store.pool())
+                .await
+                .unwrap();
+                assert_eq!(clocked, 0, "a bot's seat has no clock");
+            }
+            if loaded.game.outcome().is_some() || active.contains(&0) {
+                Ok(loaded)
+            } else {
+                Err(format!("head {}, awaited {active:?}", loaded.row.head_seq))
+            }
+        })
+        .await;
+        if loaded.game.outcome().is_some() {
+            break;
+        }
+        let command = random_command(loaded.game.as_ref(), 0, &mut rng).unwrap();
+        let mut res = client
+            .post(format!("{base}/api/play/{link}/commands"))
+            .insert_header(("Content-Type", "application/json"))
+            .send_body(json!({"command": command, "expected_seq": loaded.row.head_seq}).to_string())
+            .await
+            .unwrap();
+        let body = res.body().await.unwrap();
+        assert!(
+            res.status().is_success(),
+            "{}",
+            String::from_utf8_lossy(&body)
+        );
+        ann_moves += 1;
+        assert!(ann_moves < 5_000, "the game ends");
+    }
+
+    let entries = made_by(&db, id).await;
+    let bot_moves = entries.iter().filter(|(seat, _)| *seat == 1).count();
+    assert!(bot_moves > 0 && ann_moves > 0);
+    for (seat, by) in &entries {
+        match seat {
+            // A move that was the seat's only one may be played for it ("auto").
+            1 => assert!(
+                matches!(by.as_deref(), Some("bot" | "auto")),
+                "every bot entry is marked: {by:?}"
+            ),
+            _ => assert_ne!(by.as_deref(), Some("bot"), "Ann's entries are hers"),
+        }
+    }
+    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM bot_games")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(left, 0, "a finished game leaves the bots' work list");
+
+    // The published record carries the marks in its hash chain and verifies.
+    let export = ann.get(&format!("/api/games/{id}/export")).await;
+    assert_eq!(export.status, 200, "{}", export.body);
+    assert!(export.body.contains("\"by\":\"bot\""), "{}", export.body);
+    let record: Record = serde_json::from_str(&export.body).unwrap();
+    postplay::engine::audit::verify(&record, None).expect("the record verifies");
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn bad_bot_seats_are_refused_and_change_nothing() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let org = Visitor::new(&base);
+    let cases: [(&[(&str, &str)], &str); 3] = [
+        (
+            &[("bot0", "hard"), ("bot1", "easy")],
+            "at least one seat must be a player",
+        ),
+        (&[("name0", "Ann"), ("bot1", "genius")], "no bot plays at"),
+        (&[("name0", "Ann")], "seat"),
+    ];
+    for (fields, why) in cases {
+        let answer = org
+            .post_from("/new/electoral-combat", "/new/electoral-combat", fields)
+            .await;
+        assert_eq!(answer.status, 422, "{fields:?}: {}", answer.body);
+        assert!(answer.body.contains(why), "{fields:?}: {}", answer.body);
+    }
+    let games: i64 = sqlx::query_scalar("SELECT count(*) FROM games")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(games, 0);
+
+    // In the store: a bot has no address, and a game without a bot has none on its list.
+    let bot_with_address = NewSeat {
+        name: PlayerName::parse("Bot").unwrap(),
+        email: Some(postplay::store::EmailAddress::parse("b@example.org").unwrap()),
+        bot: Some(BotLevel::Easy),
+    };
+    let ann = NewSeat {
+        name: PlayerName::parse("Ann").unwrap(),
+        email: None,
+        bot: None,
+    };
+    let refused = db
+        .store
+        .create_game(
+            "electoral-combat",
+            &Value::Null,
+            &[ann.clone(), bot_with_address],
+            Seed::from_number(1),
+        )
+        .await;
+    assert!(
+        refused
+            .unwrap_err()
+            .to_string()
+            .contains("a bot's seat has no address")
+    );
+    let bo = NewSeat {
+        name: PlayerName::parse("Bo").unwrap(),
+        ..ann.clone()
+    };
+    db.store
+        .create_game(
+            "electoral-combat",
+            &Value::Null,
+            &[ann, bo],
+            Seed::from_number(2),
+        )
+        .await
+        .unwrap();
+    let listed: i64 = sqlx::query_scalar("SELECT count(*) FROM bot_games")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(listed, 0);
+    db.drop().await;
+}
+
+/// Two workers over one database, as two processes would be: every game is played to its end
+/// by its bots and the players' random moves, and no bot move is made twice (the head each
+/// bot decided from is named in its write).
+#[actix_web::test]
+async fn two_workers_share_the_bots_games() {
+    let db = TestDb::new().await;
+    let mut games = Vec::new();
+    for n in 0..4u64 {
+        let seats: Vec<NewSeat> = (0..4)
+            .map(|seat| NewSeat {
+                name: PlayerName::parse(if seat == 0 { "Ann" } else { "Bot" }).unwrap(),
+                email: None,
+                bot: (seat > 0).then_some(BotLevel::Random),
+            })
+            .collect();
+        let created = db
+            .store
+            .create_game("whitehouse", &Value::Null, &seats, Seed::from_number(n))
+            .await
+            .unwrap();
+        games.push(created.id);
+    }
+    let first = BotWorker::new(Arc::new(db.store.clone_handle()), 1);
+    let second = BotWorker::new(Arc::new(db.store.clone_handle()), 1);
+    let mut rng = GameRng::new(&Seed::from_number(7), 0);
+    let mut rounds = 0;
+    loop {
+        let (a, b) = tokio::join!(first.pass(), second.pass());
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_eq!(a.failures + b.failures, 0);
+        let mut running = 0;
+        for &id in &games {
+            let loaded = db.store.load(id).await.unwrap();
+            if loaded.game.outcome().is_some() {
+                continue;
+            }
+            running += 1;
+            if loaded.game.active().contains(&0) {
+                let command = random_command(loaded.game.as_ref(), 0, &mut rng).unwrap();
+                db.store
+                    .submit(id, 0, &command, Some(loaded.row.head_seq))
+                    .await
+                    .unwrap();
+            }
+        }
+        if running == 0 {
+            break;
+        }
+        rounds += 1;
+        assert!(rounds < 20_000, "the games end");
+    }
+    for id in games {
+        let entries = made_by(&db, id).await;
+        for (seat, by) in &entries {
+            if *seat > 0 {
+                assert!(matches!(by.as_deref(), Some("bot" | "auto")), "{by:?}");
+            }
+        }
+        let record = db
+            .store
+            .export(id, postplay::engine::Viewer::Spectator)
+            .await
+            .unwrap();
+        postplay::engine::audit::verify(&record, None).expect("every record verifies");
+    }
+    db.drop().await;
+}
