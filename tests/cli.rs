@@ -260,3 +260,69 @@ fn results_and_setup_lines_name_the_players() {
     );
     assert!(!first.contains("{s"), "{first}");
 }
+
+/// `selfplay --bots` seats a bot of each level in seat order; the same seeds play the same
+/// game (the bots' seed is printed), and every record replays to its printed hash.
+#[test]
+fn selfplay_with_bots_plays_again_from_the_printed_seeds() {
+    let dir = scratch_dir("selfplay-bots");
+    let args = [
+        "selfplay",
+        "electoral-combat",
+        "--options",
+        "{\"apportionment\": 2024, \"book_deal\": false}",
+        "--bots",
+        "easy,random",
+        "--seed",
+        "5",
+        "--bot-seed",
+        "6",
+        "--games",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+    ];
+    let first = postplay(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let lines: Vec<String> = stdout(&first)
+        .lines()
+        .filter(|l| l.starts_with("seed "))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for line in &lines {
+        assert!(line.contains("| bots easy,random bot-seed "), "{line}");
+    }
+    let again = postplay(&args);
+    assert_eq!(
+        stdout(&first),
+        stdout(&again),
+        "the same seeds, the same games"
+    );
+    for (record, line) in records_in(&dir).iter().zip(&lines) {
+        let out = postplay(&["replay", record.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let hash = line
+            .split(" hash ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        assert!(stdout(&out).contains(hash), "{}", stdout(&out));
+    }
+
+    let out = postplay(&["selfplay", "electoral-combat", "--bots", "easy,genius"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no bot level"), "{}", stderr(&out));
+    let out = postplay(&[
+        "selfplay",
+        "electoral-combat",
+        "--bots",
+        "easy,random",
+        "--seats",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--bots names 2"), "{}", stderr(&out));
+}

@@ -1,9 +1,11 @@
-//! `postplay selfplay`: complete games played by the random bot, to exercise a game's rules.
+//! `postplay selfplay`: complete games played by the random bot, to exercise a game's rules,
+//! or by practice bots of chosen levels (`--bots`), to watch them play.
 
 use super::out::Out;
 use crate::engine::bot::{Questions, count_questions, play_random};
 use crate::engine::log::render;
-use crate::engine::{DynGame, OptionKind, Seed, find_game, registry};
+use crate::engine::seat_bot::play_bots;
+use crate::engine::{BotLevel, DynGame, OptionKind, Seed, find_game, registry};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
@@ -38,6 +40,19 @@ pub struct Args {
     /// With `--questions`: every seat has given every standing order of the game.
     #[arg(long, requires = "questions")]
     orders: bool,
+    /// A practice bot in each seat, in seat order, by level: `random`, `easy`, `medium` or
+    /// `hard` (`--bots medium,random`). Their number is the number of seats.
+    #[arg(long, value_delimiter = ',', value_parser = parse_level, conflicts_with = "questions")]
+    bots: Option<Vec<BotLevel>>,
+    /// With `--bots`: the bots' own seed (64 hex digits or a number), never the game's.
+    /// Default: random. Printed on each game's line, so a run can be played again.
+    #[arg(long, requires = "bots")]
+    bot_seed: Option<Seed>,
+}
+
+fn parse_level(word: &str) -> Result<BotLevel, String> {
+    BotLevel::parse(word)
+        .ok_or_else(|| format!("{word:?} is no bot level: random, easy, medium or hard"))
 }
 
 /// Plays the games and prints one line each; exits non-zero on the first rules failure.
@@ -61,7 +76,28 @@ pub fn run(args: Args) -> ExitCode {
         },
         None => option_combinations(game),
     };
-    let seats = args.seats.unwrap_or(game.seat_counts().1);
+    let seats = match &args.bots {
+        Some(bots) if args.seats.is_some_and(|n| n != bots.len()) => {
+            eprintln!(
+                "--seats says {} but --bots names {}",
+                args.seats.unwrap_or(0),
+                bots.len()
+            );
+            return ExitCode::from(2);
+        }
+        Some(bots) => bots.len(),
+        None => args.seats.unwrap_or(game.seat_counts().1),
+    };
+    if args.bots.as_ref().is_some_and(|bots| {
+        bots.iter().any(|b| *b != BotLevel::Random) && crate::engine::find_bot(game.id()).is_none()
+    }) {
+        eprintln!(
+            "{} has no practice bot yet: only `random` can play it",
+            game.name()
+        );
+        return ExitCode::from(2);
+    }
+    let bots_seed = args.bot_seed.unwrap_or_else(random_seed);
     if let Some(dir) = &args.out
         && let Err(e) = std::fs::create_dir_all(dir)
     {
@@ -125,15 +161,36 @@ pub fn run(args: Args) -> ExitCode {
                 break;
             }
             let seed = nth_seed(&base, played + i);
-            let (record, outcome) = match play_random(game, options, seats, seed) {
+            let played_by = match &args.bots {
+                Some(levels) => play_bots(
+                    game,
+                    options,
+                    levels,
+                    seed,
+                    &nth_seed(&bots_seed, played + i),
+                ),
+                None => play_random(game, options, seats, seed),
+            };
+            let (record, outcome) = match played_by {
                 Ok(p) => (p.record, p.outcome),
                 Err(e) => {
                     eprintln!("seed {seed}: {e}");
                     return ExitCode::FAILURE;
                 }
             };
+            let bots = match &args.bots {
+                Some(levels) => {
+                    let names: Vec<&str> = levels.iter().map(|l| l.name()).collect();
+                    format!(
+                        " | bots {} bot-seed {}",
+                        names.join(","),
+                        nth_seed(&bots_seed, played + i)
+                    )
+                }
+                None => String::new(),
+            };
             out.line(format_args!(
-                "seed {seed} commands {} hash {} | winners {:?} scores {:?}: {}",
+                "seed {seed} commands {} hash {} | winners {:?} scores {:?}: {}{bots}",
                 record.commands.len(),
                 record.final_state_hash.as_deref().unwrap_or(""),
                 outcome.winners,

@@ -194,6 +194,13 @@ pub enum PlayoutError {
     /// The game went past [`MAX_COMMANDS`].
     #[error("no end after {MAX_COMMANDS} commands")]
     Endless,
+    /// A seat's bot could not decide (see [`crate::engine::search::BotError`]).
+    #[error("command {number}: seat {seat}'s bot: {error}")]
+    Bot {
+        number: usize,
+        seat: Seat,
+        error: super::search::BotError,
+    },
 }
 
 /// A finished random game: its record (with the final state hash) and how it ended.

@@ -5,10 +5,12 @@
 //! what the seat's page uses it for: the seat's view. The search is handed that view and the
 //! public [`Table`], nothing else (see [`super::search::decide`]).
 
-use super::bot::{bot_rng, random_command};
+use super::bot::{Playout, PlayoutError, bot_rng, random_command};
 use super::determinize::{Determinize, Table};
-use super::search::{BotError, Decision, Level, decide};
-use super::{DynMatch, Match, Seat, Seed, Viewer};
+use super::search::{BotError, Decision, Level, decide, decision_seed};
+use super::{DynGame, DynMatch, Log, Match, Record, RecordedCommand, Seat, Seed, Viewer};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
 use std::marker::PhantomData;
 
 /// How a seat's bot plays: at random among its legal moves, or by the search at a level.
@@ -138,4 +140,79 @@ pub fn find_bot(id: &str) -> Option<&'static dyn DynBot> {
         .iter()
         .copied()
         .find(|b| b.game_id() == id)
+}
+
+/// The seed of seat `seat`'s bot in a game played with bots' seed `bots_seed`: each seat's
+/// bot has its own stream, and none comes from the game's seed.
+pub fn seat_bot_seed(bots_seed: &Seed, seat: Seat) -> Seed {
+    let mut hasher = Sha256::new();
+    hasher.update(b"postplay seat bot");
+    hasher.update(bots_seed.0);
+    hasher.update((seat as u64).to_le_bytes());
+    Seed(hasher.finalize().into())
+}
+
+/// Plays a whole game with a bot in every seat, `levels[seat]` each (`postplay selfplay
+/// --bots`, the strength benchmark): each decides from its own view, as in a stored game.
+/// Seat `seat`'s bot draws from [`seat_bot_seed`]`(bots_seed, seat)`.
+pub fn play_bots(
+    game: &dyn DynGame,
+    options: &Value,
+    levels: &[BotLevel],
+    seed: Seed,
+    bots_seed: &Seed,
+) -> Result<Playout, PlayoutError> {
+    let seats = levels.len();
+    let mut live = game.new_match(options, seats, seed)?;
+    live.track_takebacks(false);
+    let rules_version = game.rules_version();
+    let bot = find_bot(game.id());
+    let seeds: Vec<Seed> = (0..seats).map(|s| seat_bot_seed(bots_seed, s)).collect();
+    let mut log = Log::silent();
+    let mut commands = Vec::new();
+    let outcome = loop {
+        if let Some(outcome) = live.outcome() {
+            break outcome;
+        }
+        if commands.len() >= super::bot::MAX_COMMANDS {
+            return Err(PlayoutError::Endless);
+        }
+        let number = commands.len() + 1;
+        let Some(&seat) = live.active().first() else {
+            return Err(PlayoutError::Stuck(number));
+        };
+        let decision_seed = decision_seed(&seeds[seat], number as u64);
+        let command = match (levels[seat], bot) {
+            (level, Some(bot)) => {
+                bot.decide(live.as_ref(), seat, rules_version, level, &decision_seed)
+                    .map_err(|error| PlayoutError::Bot {
+                        number,
+                        seat,
+                        error,
+                    })?
+                    .command
+            }
+            (BotLevel::Random, None) => {
+                random_command(live.as_ref(), seat, &mut bot_rng(&decision_seed))
+                    .ok_or(PlayoutError::Stuck(number))?
+            }
+            (_, None) => {
+                return Err(PlayoutError::Bot {
+                    number,
+                    seat,
+                    error: BotError::Decode(format!("{} has no bot that searches", game.id())),
+                });
+            }
+        };
+        live.apply_json(seat, &command, &mut log)
+            .map_err(|error| PlayoutError::Refused {
+                number,
+                seat,
+                command: command.clone(),
+                error,
+            })?;
+        commands.push(RecordedCommand::new(seat, command));
+    };
+    let record = Record::of_play(live.as_ref(), seed, commands);
+    Ok(Playout { record, outcome })
 }
