@@ -1946,7 +1946,12 @@ async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_st
     }
     driver.screenshot("club-league-table").await;
     let wide = driver
-        .script("return [document.documentElement.scrollWidth, window.innerWidth];")
+        .script(
+            "return [document.documentElement.scrollWidth, window.innerWidth,
+               [...document.querySelectorAll('body *')]
+                 .filter(e => e.getBoundingClientRect().right > window.innerWidth)
+                 .slice(0, 3).map(e => e.outerHTML.slice(0, 120))];",
+        )
         .await;
     assert!(
         wide[0].as_i64() <= wide[1].as_i64(),
@@ -1978,7 +1983,12 @@ async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_st
     assert!(chart.contains(&format!("/games/{id}/replay")), "{chart}");
     driver.screenshot("club-chart").await;
     let wide = driver
-        .script("return [document.documentElement.scrollWidth, window.innerWidth];")
+        .script(
+            "return [document.documentElement.scrollWidth, window.innerWidth,
+               [...document.querySelectorAll('body *')]
+                 .filter(e => e.getBoundingClientRect().right > window.innerWidth)
+                 .slice(0, 3).map(e => e.outerHTML.slice(0, 120))];",
+        )
         .await;
     assert!(
         wide[0].as_i64() <= wide[1].as_i64(),
@@ -2017,7 +2027,12 @@ async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_st
     );
     driver.screenshot("club-archive").await;
     let wide = driver
-        .script("return [document.documentElement.scrollWidth, window.innerWidth];")
+        .script(
+            "return [document.documentElement.scrollWidth, window.innerWidth,
+               [...document.querySelectorAll('body *')]
+                 .filter(e => e.getBoundingClientRect().right > window.innerWidth)
+                 .slice(0, 3).map(e => e.outerHTML.slice(0, 120))];",
+        )
         .await;
     assert!(
         wide[0].as_i64() <= wide[1].as_i64(),
@@ -2038,5 +2053,131 @@ async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_st
     }
     driver.stop().await;
     worker.stop().await;
+    db.drop().await;
+}
+
+// --- Practice bots ---
+
+/// Issue 35: at phone size, a player makes a game against a medium bot from the create form,
+/// takes up her seat by its one-time link, taps her moves, and sees the bot answer on the same
+/// page (live refresh, no reload), the page saying the game is unrated.
+#[actix_web::test]
+async fn a_game_against_a_bot_is_made_and_played_by_tapping_at_phone_size() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let (stop_bots, stopped) = tokio::sync::watch::channel(false);
+    let bots = postplay::bots::BotWorker::new(std::sync::Arc::new(db.store.clone_handle()), 1);
+    actix_web::rt::spawn(async move { bots.run(postplay::bots::TICK, stopped).await });
+    let driver = Driver::start().await;
+    driver.viewport(390, 844).await;
+    driver.goto(&format!("{base}/new/electoral-combat")).await;
+    driver
+        .script(
+            "document.querySelector('[name=name0]').value = 'Ann';
+             document.querySelector('[name=bot1]').value = 'medium';
+             document.querySelector('[name=order][value=fixed]').checked = true;",
+        )
+        .await;
+    driver.screenshot("bot-new-phone").await;
+    let fits = driver
+        .script(
+            "return [document.documentElement.scrollWidth, window.innerWidth,
+               [...document.querySelectorAll('body *')]
+                 .filter(e => e.getBoundingClientRect().right > window.innerWidth)
+                 .slice(0, 3).map(e => e.outerHTML.slice(0, 120))];",
+        )
+        .await;
+    assert!(
+        fits[0].as_i64().unwrap() <= fits[1].as_i64().unwrap(),
+        "the create form fits the phone's width: {fits}"
+    );
+    driver.click("form button.primary").await;
+    driver
+        .wait_source("the created page naming the bot", |p| {
+            p.contains("a practice bot plays this seat")
+        })
+        .await;
+    let take = driver
+        .script("return document.querySelector('a[href*=\"/take/\"]').href;")
+        .await;
+    driver.goto(take.as_str().unwrap()).await;
+    driver.click("form button").await;
+    let seat = driver
+        .wait_script(
+            "the taken-up page with Ann's own link",
+            "const a = document.querySelector('a[href*=\"/play/\"]'); return a ? a.href : null;",
+        )
+        .await;
+    driver.goto(seat.as_str().unwrap()).await;
+    let id: i64 = sqlx::query_scalar("SELECT id FROM games")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    let page = driver.source().await;
+    assert!(
+        page.contains("a practice game with bots: unrated"),
+        "{}",
+        visible_text(&page)
+    );
+    let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(35));
+    let (mut tapped, mut answered) = (0, 0);
+    while tapped < 3 {
+        // Ann's turn, shown on her page: after the bot's answer, by the live refresh alone.
+        let loaded = wait::until("Ann's turn or the end", wait::PATIENCE, async || {
+            let loaded = db.store.load(id).await.unwrap();
+            let over = loaded.game.outcome().is_some();
+            let page = driver.source().await;
+            let shown = page.contains(&format!("data-head=\"{}\"", loaded.row.head_seq));
+            if over || (loaded.game.active().contains(&0) && shown && page.contains("Your move")) {
+                Ok(loaded)
+            } else {
+                Err(format!(
+                    "head {}, awaited {:?}\n{}",
+                    loaded.row.head_seq,
+                    loaded.game.active(),
+                    visible_text(&page)
+                ))
+            }
+        })
+        .await;
+        if loaded.game.outcome().is_some() {
+            break;
+        }
+        let bot_moves: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM commands WHERE game_id = $1 AND made_by = 'bot'",
+        )
+        .bind(id)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+        answered = bot_moves;
+        let choices = loaded.game.choices(0);
+        let choice = rng.index(choices.len());
+        let how = driver
+            .call(
+                "POST",
+                "/execute/sync",
+                Some(json!({"script": MAKE_A_MOVE, "args": [choice, rng.index(64)]})),
+            )
+            .await;
+        if how != "none" && made_or_refused(&db, &driver, id, loaded.row.head_seq).await {
+            tapped += 1;
+        } else {
+            let command = postplay::engine::bot::fill_at_random(&choices[choice], &mut rng);
+            db.store
+                .submit(id, 0, &command, Some(loaded.row.head_seq))
+                .await
+                .unwrap();
+        }
+    }
+    assert!(
+        tapped >= 1 && answered >= 1,
+        "tapped {tapped}, bot moves {answered}"
+    );
+    let page = driver.source().await;
+    assert!(page.contains("Bot (medium)"), "{}", visible_text(&page));
+    driver.screenshot("bot-game-phone").await;
+    let _ = stop_bots.send(true);
+    driver.stop().await;
     db.drop().await;
 }
