@@ -21,3 +21,9 @@ CREATE TABLE bot_games (
     retry_at     TIMESTAMPTZ,
     failures     INT         NOT NULL DEFAULT 0
 );
+
+-- A lobby table's creator may put bots at it: a bot's place is taken from the start.
+ALTER TABLE table_seats ADD COLUMN bot TEXT CHECK (bot IN ('random', 'easy', 'medium', 'hard'));
+ALTER TABLE table_seats DROP CONSTRAINT table_seats_check;
+ALTER TABLE table_seats ADD CONSTRAINT table_seats_check
+    CHECK (account_id IS NOT NULL OR invited_email IS NOT NULL OR bot IS NOT NULL);

@@ -303,3 +303,149 @@ async fn two_workers_share_the_bots_games() {
     }
     db.drop().await;
 }
+
+/// A lobby table opened with two medium bots: the bots' places are taken from the start, the
+/// one player who joins fills the table and its game starts with the bots in their seats; a
+/// table of bots only and a club table with bots are refused.
+#[actix_web::test]
+async fn a_lobby_table_opened_with_bots_starts_when_one_player_joins() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let _bots = start_bots(&db);
+    let signed_in = async |name: &str| {
+        let email =
+            postplay::store::EmailAddress::parse(&format!("{}@example.org", name.to_lowercase()))
+                .unwrap();
+        let account = db
+            .store
+            .account_for_email(&email, &PlayerName::parse(name).unwrap())
+            .await
+            .unwrap();
+        let visitor = Visitor::new(&base);
+        visitor.set_cookie(
+            "pp_session",
+            &db.store.start_session(account.id).await.unwrap(),
+        );
+        visitor
+    };
+    let cy = signed_in("Cy").await;
+    let form = cy.get("/lobby/new/statehood").await;
+    assert!(form.body.contains("name=\"bots\""), "{}", form.body);
+    let refused = cy
+        .post_from(
+            "/lobby/new/statehood",
+            "/lobby/new/statehood",
+            &[("players", "3"), ("bots", "3"), ("bot_level", "easy")],
+        )
+        .await;
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert!(
+        refused.body.contains("at least one seat for a player"),
+        "{}",
+        refused.body
+    );
+    let opened = cy
+        .post_from(
+            "/lobby/new/statehood",
+            "/lobby/new/statehood",
+            &[
+                ("players", "4"),
+                ("sit", "true"),
+                ("bots", "2"),
+                ("bot_level", "medium"),
+                ("seating", "random"),
+            ],
+        )
+        .await;
+    assert_eq!(opened.status, 303, "{}", opened.body);
+    let table = cy.get(opened.location.as_deref().unwrap()).await;
+    assert_eq!(
+        table.body.matches("Bot (medium)").count(),
+        2,
+        "{}",
+        table.body
+    );
+    assert!(
+        !table.body.contains("withdraw the invitation"),
+        "{}",
+        table.body
+    );
+    let id: i64 = sqlx::query_scalar("SELECT id FROM open_tables")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    let di = signed_in("Di").await;
+    let joined = di
+        .post_from(&format!("/lobby/{id}"), &format!("/lobby/{id}/join"), &[])
+        .await;
+    assert!(
+        joined.status == 303 || joined.status == 200,
+        "{}",
+        joined.body
+    );
+    let game: i64 = sqlx::query_scalar("SELECT game_id FROM open_tables WHERE id = $1")
+        .bind(id)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    let seats = db.store.seats(game).await.unwrap();
+    assert_eq!(
+        seats
+            .iter()
+            .filter(|s| s.bot == Some(BotLevel::Medium))
+            .count(),
+        2
+    );
+    assert_eq!(seats.iter().filter(|s| s.email.is_some()).count(), 2);
+    let listed: i64 = sqlx::query_scalar("SELECT count(*) FROM bot_games WHERE game_id = $1")
+        .bind(game)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(listed, 1, "the started game is on the bots' work list");
+
+    // A club's table takes no bots (its games are rated).
+    let cy_account = db
+        .store
+        .account_for_email(
+            &postplay::store::EmailAddress::parse("cy@example.org").unwrap(),
+            &PlayerName::parse("Cy").unwrap(),
+        )
+        .await
+        .unwrap();
+    let club = db
+        .store
+        .create_club(
+            &cy_account,
+            &postplay::store::NewClub {
+                name: postplay::domain::ClubName::parse("Tuesday club").unwrap(),
+                description: postplay::domain::ClubDescription::parse("").unwrap(),
+                private: false,
+            },
+        )
+        .await
+        .unwrap();
+    let refused = db
+        .store
+        .open_table(
+            &cy_account,
+            &postplay::store::NewTable {
+                kind: "statehood".into(),
+                options: json!({}),
+                settings: json!({}),
+                seat_count: 3,
+                seating: postplay::domain::Seating::Random,
+                creator_position: Some(0),
+                expires_in: postplay::domain::ExpiryDays::parse("7").unwrap(),
+                invites: Vec::new(),
+                club_id: Some(club),
+                bots: vec![BotLevel::Easy],
+            },
+        )
+        .await;
+    assert!(
+        refused.unwrap_err().to_string().contains("bots sit only"),
+        "a club table with bots is refused"
+    );
+    db.drop().await;
+}

@@ -569,6 +569,7 @@ async fn lobby_game(db: &TestDb) -> (i64, postplay::store::Account, postplay::st
                 expires_in: postplay::domain::ExpiryDays::parse("7").unwrap(),
                 invites: Vec::new(),
                 club_id: None,
+                bots: Vec::new(),
             },
         )
         .await

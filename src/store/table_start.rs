@@ -125,8 +125,10 @@ impl Store {
             return Ok(Joined::Seated);
         }
         let rows = sqlx::query(
-            "SELECT s.position, a.name, a.email FROM table_seats s \
-             JOIN accounts a ON a.id = s.account_id WHERE s.table_id = $1 ORDER BY s.position",
+            "SELECT s.position, a.name, a.email, s.bot FROM table_seats s \
+             LEFT JOIN accounts a ON a.id = s.account_id \
+             WHERE s.table_id = $1 AND (s.account_id IS NOT NULL OR s.bot IS NOT NULL) \
+             ORDER BY s.position",
         )
         .bind(table.id)
         .fetch_all(&mut *tx)
@@ -138,20 +140,21 @@ impl Store {
         let mut players = rows
             .iter()
             .map(|r| {
-                Ok((
-                    r.try_get::<i32, _>("position")?,
-                    r.try_get::<String, _>("name")?,
-                    r.try_get::<String, _>("email")?,
-                ))
+                let position = r.try_get::<i32, _>("position")?;
+                let seat = match r.try_get::<Option<String>, _>("bot")? {
+                    Some(level) => bot_seat(&level)?,
+                    None => account_seat(
+                        &r.try_get::<String, _>("name")?,
+                        &r.try_get::<String, _>("email")?,
+                    )?,
+                };
+                Ok((position, seat))
             })
-            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+            .collect::<Result<Vec<_>, TableError>>()?;
         if table.seating == Seating::Random {
             GameRng::new(&Seed::random(), 0).shuffle(&mut players);
         }
-        let seats = players
-            .iter()
-            .map(|(_, name, email)| account_seat(name, email))
-            .collect::<Result<Vec<_>, StoreError>>()?;
+        let seats: Vec<NewSeat> = players.iter().map(|(_, seat)| seat.clone()).collect();
         let settings: serde_json::Value =
             sqlx::query_scalar("SELECT settings FROM open_tables WHERE id = $1")
                 .bind(table.id)
@@ -167,7 +170,7 @@ impl Store {
                 &seats,
             )
             .await?;
-        for (seat, (position, _, _)) in players.iter().enumerate() {
+        for (seat, (position, _)) in players.iter().enumerate() {
             sqlx::query(
                 "UPDATE table_seats SET game_seat = $3 WHERE table_id = $1 AND position = $2",
             )
@@ -230,5 +233,17 @@ pub(super) fn account_seat(name: &str, email: &str) -> Result<NewSeat, StoreErro
         name: PlayerName::parse(name).map_err(|e| StoreError::Invalid(e.to_string()))?,
         email: Some(EmailAddress::parse(email).map_err(|e| StoreError::Invalid(e.to_string()))?),
         bot: None,
+    })
+}
+
+/// A game's seat for a practice bot put at a table.
+fn bot_seat(level: &str) -> Result<NewSeat, StoreError> {
+    let level = crate::engine::BotLevel::parse(level)
+        .ok_or_else(|| StoreError::Invalid(format!("no bot plays at {level:?}")))?;
+    Ok(NewSeat {
+        name: PlayerName::parse(&level.seat_name())
+            .map_err(|e| StoreError::Invalid(e.to_string()))?,
+        email: None,
+        bot: Some(level),
     })
 }

@@ -77,6 +77,9 @@ pub struct NewTable {
     pub invites: Vec<EmailAddress>,
     /// The club whose members alone may see and join it (none for the lobby's tables).
     pub club_id: Option<i64>,
+    /// Practice bots put at the table from the start, one place each, by level (docs/BOTS.md;
+    /// never at a club's table, whose games are rated).
+    pub bots: Vec<crate::engine::BotLevel>,
 }
 
 /// A place at a table.
@@ -86,10 +89,12 @@ pub struct TablePlace {
     pub position: i32,
     /// The account seated there, if any.
     pub account_id: Option<i64>,
-    /// The seated player's name, or none for a held invitation.
+    /// The seated player's name ("Bot (easy)" for a bot), or none for a held invitation.
     pub name: Option<String>,
     /// The seat in the started game.
     pub game_seat: Option<i32>,
+    /// The level of the practice bot that has the place, if a bot has it.
+    pub bot: Option<crate::engine::BotLevel>,
 }
 
 /// A table as pages show it.
@@ -238,7 +243,25 @@ impl Store {
             .options();
         let sitting = usize::from(new.creator_position.is_some());
         let unlisted = new.settings.get("unlisted") == Some(&Value::Bool(true));
-        let held = new.invites.len() + sitting;
+        if !new.bots.is_empty() {
+            if crate::engine::find_bot(game.id()).is_none() {
+                return Err(TableError::Invalid(format!(
+                    "{} has no practice bot yet",
+                    game.name()
+                )));
+            }
+            if new.club_id.is_some() {
+                return Err(TableError::Invalid(
+                    "a club's games are rated: bots sit only at the lobby's tables".into(),
+                ));
+            }
+            if sitting + new.invites.len() == 0 && new.bots.len() + 1 > new.seat_count {
+                return Err(TableError::Invalid(
+                    "at least one seat must be a player's, not a bot's".into(),
+                ));
+            }
+        }
+        let held = new.invites.len() + sitting + new.bots.len();
         if unlisted && held != new.seat_count {
             // Nobody but its invitees reaches an unlisted table: a seat left free stays free.
             return Err(TableError::Invalid(format!(
@@ -358,6 +381,20 @@ impl Store {
                 at: now,
             };
             self.tell(&mut tx, &news).await?;
+        }
+        for level in &new.bots {
+            let position = free
+                .next()
+                .expect("fewer bots and invitations than free seats");
+            sqlx::query(
+                "INSERT INTO table_seats (table_id, position, bot, joined_at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(id)
+            .bind(position)
+            .bind(level.name())
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
         }
         tx.commit().await?;
         tracing::info!(table = id, kind = game.id(), "table opened");
@@ -519,7 +556,8 @@ impl Store {
             ));
         }
         let gone = sqlx::query(
-            "DELETE FROM table_seats WHERE table_id = $1 AND position = $2 AND account_id IS NULL",
+            "DELETE FROM table_seats WHERE table_id = $1 AND position = $2 AND account_id IS NULL \
+             AND bot IS NULL",
         )
         .bind(id)
         .bind(position)
@@ -706,7 +744,7 @@ pub(super) async fn read_table(
     };
     let mut table = table_row(&row, now)?;
     let places = sqlx::query(
-        "SELECT s.position, s.account_id, a.name, s.game_seat FROM table_seats s \
+        "SELECT s.position, s.account_id, a.name, s.game_seat, s.bot FROM table_seats s \
          LEFT JOIN accounts a ON a.id = s.account_id WHERE s.table_id = $1 ORDER BY s.position",
     )
     .bind(id)
@@ -715,11 +753,18 @@ pub(super) async fn read_table(
     table.places = places
         .iter()
         .map(|r| {
+            let bot = r
+                .try_get::<Option<String>, _>("bot")?
+                .and_then(|b| crate::engine::BotLevel::parse(&b));
             Ok(TablePlace {
                 position: r.try_get("position")?,
                 account_id: r.try_get("account_id")?,
-                name: r.try_get("name")?,
+                name: match bot {
+                    Some(level) => Some(level.seat_name()),
+                    None => r.try_get("name")?,
+                },
                 game_seat: r.try_get("game_seat")?,
+                bot,
             })
         })
         .collect::<Result<_, sqlx::Error>>()?;

@@ -129,6 +129,8 @@ struct NewTablePage {
     max_invites: usize,
     /// The club the table is for (its id and name), when opened from the club's page.
     club: Option<(i64, String)>,
+    /// The levels a practice bot put at the table may play at; empty when the game has none.
+    bots: Vec<super::pages::BotChoice>,
 }
 
 fn new_table_page(game: &'static dyn DynGame, csrf: String, error: Option<String>) -> NewTablePage {
@@ -144,6 +146,11 @@ fn new_table_page(game: &'static dyn DynGame, csrf: String, error: Option<String
         error,
         max_invites: MAX_INVITES,
         club: None,
+        bots: if crate::engine::find_bot(game.id()).is_some() {
+            super::pages::bot_choices()
+        } else {
+            Vec::new()
+        },
     }
 }
 
@@ -251,6 +258,20 @@ fn table_from_form(
     let options = options_from_form(game, fields)?;
     let clock =
         ClockSettings::from_form(|name| field(fields, name)).map_err(|e| format!("clock: {e}"))?;
+    let bots = match field(fields, "bots").map(str::trim) {
+        None | Some("" | "0") => Vec::new(),
+        Some(n) => {
+            let n = n
+                .parse::<usize>()
+                .ok()
+                .filter(|n| *n < seat_count)
+                .ok_or("a table's bots leave at least one seat for a player")?;
+            let word = field(fields, "bot_level").unwrap_or("medium");
+            let level = crate::engine::BotLevel::parse(word)
+                .ok_or_else(|| format!("no bot plays at {word:?}"))?;
+            vec![level; n]
+        }
+    };
     Ok(NewTable {
         kind: game.id().to_string(),
         options,
@@ -270,6 +291,7 @@ fn table_from_form(
                     .map_err(|_| "no such club".to_string())?,
             ),
         },
+        bots,
     })
 }
 
@@ -393,7 +415,7 @@ fn table_page(
                     format!("place {}", p + 1)
                 },
                 name: place.and_then(|t| t.name.clone()),
-                held: place.is_some_and(|t| t.account_id.is_none()),
+                held: place.is_some_and(|t| t.account_id.is_none() && t.bot.is_none()),
                 position: p,
                 game_seat: place
                     .and_then(|t| t.game_seat)

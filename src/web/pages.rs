@@ -107,13 +107,13 @@ struct SeatRow {
 }
 
 /// A level a seat's bot may play at, as the create form offers it.
-struct BotChoice {
-    value: &'static str,
-    label: &'static str,
+pub(super) struct BotChoice {
+    pub(super) value: &'static str,
+    pub(super) label: &'static str,
 }
 
 /// The create form's bot levels, weakest last after the strongest: what a beginner reads.
-fn bot_choices() -> Vec<BotChoice> {
+pub(super) fn bot_choices() -> Vec<BotChoice> {
     use crate::engine::BotLevel;
     BotLevel::ALL
         .into_iter()
