@@ -68,6 +68,46 @@ async fn a_person_plays_a_whole_game_against_a_bot_made_from_the_create_form() {
         "one handover link, Ann's (its address, its text and its copy button); none for the bot"
     );
     let handover = created.body.split("/take/").nth(1).unwrap()[..40].to_string();
+    // The organiser's desk offers the bot's seat no link or address, and refuses one asked.
+    let shown = ann
+        .get(&format!(
+            "/manage/{}",
+            &created.body.split("/manage/").nth(1).unwrap()[..40]
+        ))
+        .await;
+    assert!(
+        shown.body.contains("a practice bot: no address, no link")
+            && !shown.body.contains("/relink/1\"")
+            && shown.body.contains("/relink/0\""),
+        "{}",
+        shown.body
+    );
+    let desk = format!(
+        "/manage/{}",
+        &created.body.split("/manage/").nth(1).unwrap()[..40]
+    );
+    for (action, fields) in [
+        ("relink", vec![]),
+        ("address", vec![("email", "eve@example.org")]),
+    ] {
+        let refused = ann
+            .post_from(&desk, &format!("{desk}/{action}/1"), &fields)
+            .await;
+        assert!(
+            (400..500).contains(&refused.status)
+                && refused.body.contains("a practice bot plays this seat"),
+            "{action}: {} {}",
+            refused.status,
+            refused.body
+        );
+    }
+    let holders: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM seats WHERE seat = 1 AND (email IS NOT NULL OR handover_hash IS NOT NULL)",
+    )
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(holders, 0, "the bot's seat stays nobody's");
     let taken = ann
         .post_from(
             &format!("/take/{handover}"),
@@ -148,11 +188,23 @@ async fn a_person_plays_a_whole_game_against_a_bot_made_from_the_create_form() {
             _ => assert_ne!(by.as_deref(), Some("bot"), "Ann's entries are hers"),
         }
     }
-    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM bot_games")
-        .fetch_one(db.store.pool())
-        .await
-        .unwrap();
-    assert_eq!(left, 0, "a finished game leaves the bots' work list");
+    // The worker's next look takes the finished game off its list (the last move may be Ann's).
+    until(
+        "the finished game to leave the bots' work list",
+        PATIENCE,
+        async || {
+            let left: i64 = sqlx::query_scalar("SELECT count(*) FROM bot_games")
+                .fetch_one(db.store.pool())
+                .await
+                .unwrap();
+            if left == 0 {
+                Ok(())
+            } else {
+                Err(format!("{left} listed"))
+            }
+        },
+    )
+    .await;
 
     // The published record carries the marks in its hash chain and verifies.
     let export = ann.get(&format!("/api/games/{id}/export")).await;

@@ -95,7 +95,8 @@ impl Store {
         readdress: Option<&EmailAddress>,
     ) -> Result<Option<Rekeyed>, StoreError> {
         let Some(row) = sqlx::query(
-            "SELECT name, email FROM seats WHERE game_id = $1 AND seat = $2 FOR UPDATE",
+            "SELECT name, email, bot IS NOT NULL AS bot FROM seats \
+             WHERE game_id = $1 AND seat = $2 FOR UPDATE",
         )
         .bind(id)
         .bind(seat as i32)
@@ -104,6 +105,12 @@ impl Store {
         else {
             return Ok(None);
         };
+        if row.try_get::<bool, _>("bot")? {
+            // Nobody holds a bot's seat: giving it a link or an address would hand it over.
+            return Err(StoreError::Invalid(
+                "a practice bot plays this seat: it has no link and no address".into(),
+            ));
+        }
         let name: String = row.try_get("name")?;
         let email: Option<String> = match readdress {
             Some(new) => {

@@ -29,6 +29,8 @@ struct DeskSeat {
     /// The seat's address, shown on the organiser's desk only.
     email: String,
     has_email: bool,
+    /// A practice bot plays the seat: it has no address and no link to give.
+    bot: bool,
     to_move: bool,
     last_move: String,
     mail_sent: i64,
@@ -213,6 +215,7 @@ async fn desk_page(state: &AppState, at: &DeskAt, csrf_token: String) -> Result<
                     .map(|d| super::pages::deadline_text(d, &clock))
                     .unwrap_or_default(),
                 name: s.name,
+                bot: s.bot.is_some(),
                 has_email: s.email.is_some(),
                 email: s.email.filter(|_| addresses).unwrap_or_default(),
             })
