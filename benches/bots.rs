@@ -7,6 +7,8 @@ use postplay::engine::search::{Level, decide};
 use postplay::engine::testing::random_midgame;
 use postplay::engine::{Determinize, Seed, Table, Viewer, forced};
 use postplay::games::electoral_combat::ElectoralCombat;
+use postplay::games::nationhood::Nationhood;
+use postplay::games::statehood::Statehood;
 use postplay::games::whitehouse::Whitehouse;
 use std::hint::black_box;
 use std::time::Duration;
@@ -70,6 +72,8 @@ where
 fn bots(c: &mut Criterion) {
     bench_game::<ElectoralCombat>(c, Default::default(), 2, 10);
     bench_game::<Whitehouse>(c, Default::default(), 4, 20);
+    bench_game::<Statehood>(c, Default::default(), 3, 20);
+    bench_game::<Nationhood>(c, Default::default(), 2, 20);
 }
 
 criterion_group!(benches, bots);
