@@ -162,28 +162,44 @@ fn pgbench(db: &TestDb, clients: u64, seconds: u64, rate: Option<f64>) -> Pgbenc
         found.pop().unwrap_or_else(|| "pgbench".into())
     };
     let script = std::env::temp_dir().join("postplay-move.sql");
-    // Exactly the SQL of one move: the seat's token look-up, the game row, then in one
-    // transaction the optimistic head update, the command insert, the NOTIFY, the clock's
-    // deadlines (its settings, the mover's wait ended, the next seat's begun) and mail's look
-    // at the seats (none of the bench's seats has an address).
+    // Exactly the SQL of one move (docs/MOVE.md): the seat's token look-up, then the move's
+    // read (the game row, the log's tail past the cached head, the seats' settled moves, the
+    // clock's and mail's reads) and its one write statement (the head update guarded by the
+    // mover's deadline and the pause, the command, the clock's rows for the seat that moved
+    // and the seat now awaited, mail's links, reply addresses, seats and outbox rows (empty:
+    // none of the bench's seats has an address), the NOTIFY). The writes go to the bench's
+    // copies of games, commands and seat_clocks.
     std::fs::write(
         &script,
-        "\\set g random(1, 200)\n\
-         SELECT game_id, seat FROM seats WHERE token_hash = (SELECT token_hash FROM seats WHERE game_id = :g AND seat = 0);\n\
-         SELECT id, kind, rules_version, options, seat_count, seed, commitment, status, head_seq, head_hash, created_at, updated_at FROM games WHERE id = :g;\n\
-         BEGIN;\n\
-         UPDATE bench_games SET head_seq = head_seq + 1, head_hash = md5(random()::text), status = 'running', updated_at = now() WHERE id = :g;\n\
-         INSERT INTO bench_commands (game_id, seq, seat, command, created_at, hash) SELECT :g, head_seq, 0, '{\"type\":\"play\",\"card\":\"CA\"}', now(), md5(random()::text) FROM bench_games WHERE id = :g;\n\
-         SELECT pg_notify('postplay_bench', :g::text);\n\
-         SELECT clock, paused_at FROM bench_games WHERE id = :g;\n\
-         SELECT allowance_secs, spent_secs, stretch_start, due_at, reminders FROM bench_clocks WHERE game_id = :g AND seat = 0 AND awaited_seq IS NOT NULL FOR UPDATE;\n\
-         SELECT allowance_secs, spent_secs, stretch_start, due_at, reminders FROM bench_clocks WHERE game_id = :g AND seat = 0 AND awaited_seq IS NOT NULL FOR UPDATE;\n\
-         UPDATE bench_clocks SET bank_secs = bank_secs, awaited_seq = NULL, waiting_since = NULL, allowance_secs = NULL, spent_secs = 0, stretch_start = NULL, due_at = NULL, remind_at = NULL, reminders = 0, lease_until = NULL WHERE game_id = :g AND seat = 0;\n\
-         SELECT EXISTS (SELECT 1 FROM vacations v JOIN seats s ON lower(s.email) = v.email WHERE s.game_id = :g AND s.seat = 1 AND v.ended_at IS NULL);\n\
-         INSERT INTO bench_clocks (game_id, seat, bank_secs) VALUES (:g, 1, 86400) ON CONFLICT (game_id, seat) DO UPDATE SET bank_secs = bench_clocks.bank_secs RETURNING bank_secs;\n\
-         UPDATE bench_clocks SET awaited_seq = 1, waiting_since = now(), allowance_secs = 86400, spent_secs = 0, stretch_start = now(), due_at = now() + interval '1 day', remind_at = now() + interval '19 hours', reminders = 0, lease_until = NULL WHERE game_id = :g AND seat = 1;\n\
-         SELECT seat, name, email, mail_pref FROM seats WHERE game_id = :g ORDER BY seat;\n\
-         COMMIT;\n",
+        format!(
+            "\\set g random(1, 200)\n\
+             SELECT game_id, seat FROM seats WHERE token_hash = (SELECT token_hash FROM seats WHERE game_id = :g AND seat = 0);\n\
+             SELECT id, kind, rules_version, options, seat_count, seed, commitment, status, head_seq, head_hash, created_at, updated_at, club_id, \
+             (SELECT coalesce(jsonb_agg(jsonb_build_array(c.seq, c.seat, c.command, c.created_at, c.hash, c.made_by) ORDER BY c.seq), '[]') FROM commands c WHERE c.game_id = :g AND c.seq > games.head_seq) AS tail, \
+             (SELECT coalesce(jsonb_agg(jsonb_build_array(coalesce(s.play_forced, a.play_forced, false), coalesce((SELECT array_agg(o.order_id ORDER BY o.made_at, o.order_id) FROM standing_orders o WHERE o.game_id = s.game_id AND o.seat = s.seat), '{{}}')) ORDER BY s.seat), '[]') FROM seats s LEFT JOIN accounts a ON a.id = s.account_id WHERE s.game_id = :g) AS settled, \
+             ({clock}), ({mail}) FROM games WHERE id = :g;\n\
+             WITH head AS (UPDATE bench_games SET head_seq = head_seq + 1, head_hash = md5(random()::text), status = 'running', updated_at = now(), result = coalesce(NULL, result) \
+             WHERE id = :g AND head_seq = head_seq AND ((paused_at IS NOT NULL) = false) \
+             AND (NOT EXISTS (SELECT 1 FROM bench_clocks WHERE game_id = :g AND seat = 0 AND awaited_seq IS NOT NULL AND due_at <= now() - interval '1 year')) RETURNING id, head_seq), \
+             cmd AS (INSERT INTO bench_commands (game_id, seq, seat, command, created_at, hash, made_by) SELECT :g, head.head_seq, u.seat, u.command::jsonb, now(), u.hash, u.made_by \
+             FROM head, unnest('{{0}}'::int[], ARRAY['{{\"type\":\"play\",\"card\":\"CA\"}}'], ARRAY[md5(random()::text)], ARRAY[NULL]::text[]) AS u(seat, command, hash, made_by)), \
+             w0 AS (INSERT INTO bench_clocks (game_id, seat, bank_secs, awaited_seq, waiting_since, allowance_secs, spent_secs, stretch_start, due_at, remind_at, reminders, lease_until) \
+             SELECT :g, u.seat, u.bank, u.awaited, u.since, u.allowance, 0, u.stretch, u.due, u.remind, 0, NULL FROM head, \
+             unnest('{{0,1}}'::int[], '{{86400,86400}}'::bigint[], ARRAY[NULL, 1]::bigint[], ARRAY[NULL, now()]::timestamptz[], ARRAY[NULL, 86400]::bigint[], ARRAY[NULL, now()]::timestamptz[], \
+             ARRAY[NULL, now() + interval '1 day']::timestamptz[], ARRAY[NULL, now() + interval '19 hours']::timestamptz[]) AS u(seat, bank, awaited, since, allowance, stretch, due, remind) \
+             ON CONFLICT (game_id, seat) DO UPDATE SET bank_secs = excluded.bank_secs, awaited_seq = excluded.awaited_seq, waiting_since = excluded.waiting_since, \
+             allowance_secs = excluded.allowance_secs, spent_secs = 0, stretch_start = excluded.stretch_start, due_at = excluded.due_at, remind_at = excluded.remind_at, reminders = 0, lease_until = NULL), \
+             w1 AS (INSERT INTO seat_links (token_hash, game_id, seat) SELECT u.hash, :g, u.seat FROM head, unnest('{{}}'::bytea[], '{{}}'::int[]) AS u(hash, seat)), \
+             w2 AS (INSERT INTO reply_addresses (token_hash, game_id, seat, seq, choices) SELECT u.hash, :g, u.seat, u.seq, u.choices::jsonb FROM head, \
+             unnest('{{}}'::bytea[], '{{}}'::int[], '{{}}'::bigint[], '{{}}'::text[]) AS u(hash, seat, seq, choices)), \
+             w3 AS (UPDATE seats SET messages_mailed_upto = greatest(seats.messages_mailed_upto, 0) FROM head WHERE seats.game_id = :g AND seats.seat = ANY('{{}}'::int[])), \
+             w4 AS (INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload, digest, webhook_id) SELECT :g, u.seat, u.event, u.kind, u.recipient, u.name, u.payload::jsonb, u.digest, u.hook \
+             FROM head, unnest('{{}}'::int[], '{{}}'::text[], '{{}}'::text[], '{{}}'::text[], '{{}}'::text[], '{{}}'::text[], '{{}}'::boolean[], '{{}}'::bigint[]) \
+             WITH ORDINALITY AS u(seat, event, kind, recipient, name, payload, digest, hook, n) ORDER BY u.n ON CONFLICT (game_id, event, recipient) DO NOTHING) \
+             SELECT (SELECT count(*) FROM head) AS moved, (SELECT count(*) FROM (SELECT pg_notify('postplay_bench', :g::text) FROM head) AS n) AS told;\n",
+            clock = postplay::clock::plan::READS.replace("$1", ":g"),
+            mail = postplay::mail::plan::READS.replace("$1", ":g"),
+        ),
     )
     .unwrap();
     let log_dir = std::env::temp_dir().join(format!("postplay-pgbench-{}", std::process::id()));

@@ -10,6 +10,7 @@ use crate::engine::log::render;
 use crate::engine::record::Mark;
 use crate::mail::outbox::{News, Readers, enqueue_clock};
 use crate::store::effects::{Appended, Creation, EffectError, Effects};
+use crate::store::plan::MovePlan;
 use futures_util::future::BoxFuture;
 use sqlx::PgConnection;
 
@@ -48,6 +49,19 @@ impl Effects for ClockEffects {
             }
             Ok(())
         })
+    }
+
+    fn move_reads(&self) -> Option<&'static str> {
+        Some(super::plan::READS)
+    }
+
+    fn plan_move(
+        &self,
+        read: &serde_json::Value,
+        entries: &[Appended<'_>],
+        plan: &mut MovePlan,
+    ) -> Result<bool, EffectError> {
+        super::plan::plan(read, entries, plan)
     }
 
     fn appended<'a>(

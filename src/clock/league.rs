@@ -7,6 +7,7 @@ use crate::engine::record::{Ending, ending};
 use crate::leagues::Finish;
 use crate::store::effects::{Appended, Creation, EffectError, Effects};
 use crate::store::league_life::{league_of_game, record_league_game_end};
+use crate::store::plan::MovePlan;
 use futures_util::future::BoxFuture;
 use sqlx::PgConnection;
 
@@ -20,6 +21,16 @@ impl Effects for LeagueEffects {
         _creation: &'a Creation<'a>,
     ) -> BoxFuture<'a, Result<(), EffectError>> {
         Box::pin(async { Ok(()) })
+    }
+
+    fn plan_move(
+        &self,
+        _read: &serde_json::Value,
+        entries: &[Appended<'_>],
+        _plan: &mut MovePlan,
+    ) -> Result<bool, EffectError> {
+        // A game's end is written in a transaction: nothing to plan for the moves before it.
+        Ok(entries.iter().all(|e| e.game.outcome().is_none()))
     }
 
     fn appended<'a>(

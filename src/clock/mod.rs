@@ -6,6 +6,7 @@
 pub mod controls;
 pub mod effects;
 pub mod league;
+pub mod plan;
 pub mod scheduler;
 mod waits;
 

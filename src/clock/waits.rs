@@ -70,6 +70,47 @@ fn first_reminder(
     Some(settings.deadline(now, (share - spent).max(Duration::zero())))
 }
 
+/// A running stretch's start, the wait's deadline and its first reminder.
+pub type Stretch = (
+    Option<DateTime<Utc>>,
+    Option<DateTime<Utc>>,
+    Option<DateTime<Utc>>,
+);
+
+/// A wait starting `now` with a bank of `bank` seconds: its running stretch's start, its
+/// deadline and its first reminder (none of them while suspended).
+pub fn started(
+    settings: &ClockSettings,
+    bank: i64,
+    now: DateTime<Utc>,
+    suspended: bool,
+) -> Stretch {
+    if suspended {
+        return (None, None, None);
+    }
+    let allowance = Duration::seconds(bank);
+    (
+        Some(now),
+        Some(settings.deadline(now, allowance)),
+        first_reminder(settings, now, allowance, Duration::zero()),
+    )
+}
+
+/// The bank a seat keeps when its wait ends `now`: what was left (with the increment) if it
+/// moved, else what the control gives a wait that ended unplayed.
+pub fn bank_after(settings: &ClockSettings, wait: &Wait, now: DateTime<Utc>, moved: bool) -> i64 {
+    let left = (wait.allowance - wait.used(settings, now)).max(Duration::zero());
+    let bank = if moved {
+        settings.bank_after_move(left)
+    } else {
+        match settings.control {
+            crate::domain::TimeControl::Fischer { .. } => left,
+            _ => settings.first_allowance(),
+        }
+    };
+    secs(bank)
+}
+
 /// Starts a wait for `seat` at position `seq`, suspended if `suspended`.
 pub async fn start(
     tx: &mut PgConnection,
@@ -96,16 +137,7 @@ pub async fn start(
     if bot {
         return Ok(());
     }
-    let allowance = Duration::seconds(bank);
-    let (stretch, due, remind) = if suspended {
-        (None, None, None)
-    } else {
-        (
-            Some(now),
-            Some(clock.settings.deadline(now, allowance)),
-            first_reminder(&clock.settings, now, allowance, Duration::zero()),
-        )
-    };
+    let (stretch, due, remind) = started(&clock.settings, bank, now, suspended);
     sqlx::query(
         "UPDATE seat_clocks SET awaited_seq = $3, waiting_since = $4, allowance_secs = $5, \
          spent_secs = 0, stretch_start = $6, due_at = $7, remind_at = $8, reminders = 0, \
@@ -188,15 +220,7 @@ pub async fn finish(
     let Some(wait) = wait(tx, game_id, seat).await? else {
         return Ok(());
     };
-    let left = (wait.allowance - wait.used(&clock.settings, now)).max(Duration::zero());
-    let bank = if moved {
-        clock.settings.bank_after_move(left)
-    } else {
-        match clock.settings.control {
-            crate::domain::TimeControl::Fischer { .. } => left,
-            _ => clock.settings.first_allowance(),
-        }
-    };
+    let bank = bank_after(&clock.settings, &wait, now, moved);
     sqlx::query(
         "UPDATE seat_clocks SET bank_secs = $3, awaited_seq = NULL, waiting_since = NULL, \
          allowance_secs = NULL, spent_secs = 0, stretch_start = NULL, due_at = NULL, \
@@ -204,7 +228,7 @@ pub async fn finish(
     )
     .bind(game_id)
     .bind(seat)
-    .bind(secs(bank))
+    .bind(bank)
     .execute(tx)
     .await?;
     Ok(())

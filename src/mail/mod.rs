@@ -10,6 +10,7 @@ pub mod league;
 pub mod mailbox;
 pub mod notice;
 pub mod outbox;
+pub mod plan;
 pub mod render;
 pub mod reply;
 pub mod settings;

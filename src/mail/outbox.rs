@@ -72,6 +72,23 @@ pub async fn ask(
             .bind(seat as i32)
             .fetch_all(&mut *tx)
             .await?;
+    Ok(ask_with(game, seat, names, reply, &given))
+}
+
+/// The position and replies of `seat` in `game`, with the reply secret `reply` (minted for
+/// the seat's choices, if it has any) and the standing orders it has `given`.
+pub fn ask_with(
+    game: &dyn DynMatch,
+    seat: Seat,
+    names: &[String],
+    reply: Option<String>,
+    given: &[String],
+) -> Ask {
+    let choices = if game.active().contains(&seat) {
+        game.choices(seat)
+    } else {
+        Vec::new()
+    };
     let standing = if game.outcome().is_some() {
         Vec::new()
     } else {
@@ -88,13 +105,13 @@ pub async fn ask(
             })
             .collect()
     };
-    Ok(Ask {
+    Ask {
         standing,
         undo: game.can_undo(seat),
         board: game.position(Viewer::Seat(seat), names),
         replies: reply_lines(&choices),
         reply,
-    })
+    }
 }
 
 /// Writes one message to the outbox; a second one for the same event and recipient is dropped.
@@ -613,6 +630,19 @@ impl Effects for MailEffects {
             super::club::enqueue_club_news(tx, news).await?;
             Ok(())
         })
+    }
+
+    fn move_reads(&self) -> Option<&'static str> {
+        Some(super::plan::READS)
+    }
+
+    fn plan_move(
+        &self,
+        read: &serde_json::Value,
+        entries: &[Appended<'_>],
+        plan: &mut crate::store::plan::MovePlan,
+    ) -> Result<bool, EffectError> {
+        super::plan::plan(read, entries, plan)
     }
 
     fn appended<'a>(

@@ -6,6 +6,7 @@ use super::ranking::{self, Ranking};
 use super::system::{self, NEWCOMER, Skill};
 use crate::engine::Seat;
 use crate::store::effects::{Appended, Creation, EffectError, Effects};
+use crate::store::plan::MovePlan;
 use crate::store::ratings::{self as stored, RatingChange, SeatPlay};
 use futures_util::future::BoxFuture;
 use sqlx::PgConnection;
@@ -65,6 +66,16 @@ impl Effects for RatingEffects {
         _creation: &'a Creation<'a>,
     ) -> BoxFuture<'a, Result<(), EffectError>> {
         Box::pin(async { Ok(()) })
+    }
+
+    fn plan_move(
+        &self,
+        _read: &serde_json::Value,
+        entries: &[Appended<'_>],
+        _plan: &mut MovePlan,
+    ) -> Result<bool, EffectError> {
+        // A game's end is written in a transaction: nothing to plan for the moves before it.
+        Ok(entries.iter().all(|e| e.game.outcome().is_none()))
     }
 
     fn appended<'a>(

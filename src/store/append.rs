@@ -4,7 +4,9 @@
 //! entry of its own in the hash chain, marked with who made it ([`Mark`]).
 
 use super::effects::{AfterAppend, Appended};
-use super::{Loaded, Store, StoreError, SubmitError, chain_time};
+use super::move_read::MoveRead;
+use super::plan::{MovePlan, bind, renumber};
+use super::{Store, StoreError, SubmitError, chain_time};
 use crate::engine::audit::{Entry, genesis, link};
 use crate::engine::record::{Mark, cancel_command, forfeit_command, undo_command};
 use crate::engine::{ApplyError, DynMatch, Log, RuleError, Seat};
@@ -104,12 +106,24 @@ impl Store {
     /// seat turned on "play my forced moves" or gave a standing order); returns the head,
     /// unchanged when nothing was settled.
     pub async fn play_settled(&self, id: i64) -> Result<i64, SubmitError> {
-        let loaded = self.load(id).await?;
-        if loaded.game.outcome().is_some() {
-            return Ok(loaded.row.head_seq);
+        let mut conn = self.pool.acquire().await?;
+        for attempt in 0..2 {
+            let read = self.read_move(&mut conn, id).await?;
+            let head = read.loaded.row.head_seq;
+            if read.loaded.game.outcome().is_some() {
+                return Ok(head);
+            }
+            match self
+                .write(&mut conn, read, Vec::new(), Some(head), None)
+                .await?
+            {
+                Written::Head(head) => return Ok(head),
+                Written::Raced if attempt == 0 => continue,
+                Written::Raced => break,
+            }
         }
-        let head = loaded.row.head_seq;
-        self.write(loaded, Vec::new(), Some(head), None).await
+        let head = self.read_move(&mut conn, id).await?.loaded.row.head_seq;
+        Err(SubmitError::Conflict { head })
     }
 
     /// Applies a play and appends it with the entries it settles, in one transaction that
@@ -123,7 +137,40 @@ impl Store {
         expected_head: Option<i64>,
         after: Option<&dyn AfterAppend>,
     ) -> Result<i64, SubmitError> {
-        let mut loaded = self.load(id).await?;
+        let mut expected_head = expected_head;
+        // One connection for the read and the write: the pool's test of a connection taken
+        // is a round trip of its own.
+        let mut conn = self.pool.acquire().await?;
+        for attempt in 0..2 {
+            let read = self.read_move(&mut conn, id).await?;
+            let head = read.loaded.row.head_seq;
+            match self
+                .append_read(&mut conn, read, seat, play, expected_head, after)
+                .await?
+            {
+                Written::Head(head) => return Ok(head),
+                // A race lost between the read and the write: the read again tells a move
+                // made meanwhile (a conflict) from a guard that no longer holds (the time
+                // ran out: the plan refuses it, with its reason).
+                Written::Raced if attempt == 0 => expected_head = Some(head),
+                Written::Raced => break,
+            }
+        }
+        let head = self.read_move(&mut conn, id).await?.loaded.row.head_seq;
+        Err(SubmitError::Conflict { head })
+    }
+
+    /// [`Store::append`] from one read.
+    async fn append_read(
+        &self,
+        conn: &mut PgConnection,
+        mut read: MoveRead,
+        seat: Seat,
+        play: Play<'_>,
+        expected_head: Option<i64>,
+        after: Option<&dyn AfterAppend>,
+    ) -> Result<Written, SubmitError> {
+        let loaded = &mut read.loaded;
         let head = loaded.row.head_seq;
         if expected_head.is_some_and(|e| e != head) {
             return Err(SubmitError::Conflict { head });
@@ -184,19 +231,26 @@ impl Store {
             before,
             after: None,
         };
-        self.write(loaded, vec![first], Some(head), after).await
+        self.write(conn, read, vec![first], Some(head), after).await
     }
 
     /// Adds the settled entries after `entries` (already applied to `loaded.game`, their lines
-    /// in `loaded.log`), writes them all and runs the effects of each, then `after` once with
-    /// the last.
+    /// in `loaded.log`) and writes them all with what the effects plan for them, in one
+    /// statement; or, when an effect cannot plan them or `after` is given, in a transaction
+    /// that runs the effects of each, then `after` once with the last.
     async fn write(
         &self,
-        mut loaded: Loaded,
+        conn: &mut PgConnection,
+        read: MoveRead,
         mut entries: Vec<Pending>,
         expected_head: Option<i64>,
         after: Option<&dyn AfterAppend>,
-    ) -> Result<i64, SubmitError> {
+    ) -> Result<Written, SubmitError> {
+        let MoveRead {
+            mut loaded,
+            settled,
+            effects: reads,
+        } = read;
         let id = loaded.row.id;
         let head = loaded.row.head_seq;
         let epoch = loaded.epoch;
@@ -204,10 +258,6 @@ impl Store {
         let settles = entries.last().is_none_or(|e| e.by != Some(Mark::Organiser))
             && could_settle(loaded.game.as_ref());
         if settles {
-            let settled = {
-                let mut conn = self.pool.acquire().await?;
-                self.settled(&mut conn, id).await?
-            };
             while entries.len() < MAX_SETTLED {
                 let Some((seat, command, mark)) = settled.next(loaded.game.as_ref()) else {
                     break;
@@ -238,7 +288,7 @@ impl Store {
             }
         }
         if entries.is_empty() {
-            return Ok(head);
+            return Ok(Written::Head(head));
         }
         if expected_head.is_some_and(|e| e != head) {
             return Err(SubmitError::Conflict { head });
@@ -270,7 +320,51 @@ impl Store {
             "running"
         };
         let last_seq = head + entries.len() as i64;
-        let mut tx = self.pool.begin().await?;
+        let base = log.len() - entries.len();
+        if after.is_none() {
+            let appended: Vec<Appended> = entries
+                .iter()
+                .enumerate()
+                .map(|(i, entry)| Appended {
+                    row: &loaded.row,
+                    seq: head + i as i64 + 1,
+                    seat: entry.seat,
+                    by: entry.by,
+                    at,
+                    before: &entry.before,
+                    game: entry.after.as_deref().unwrap_or(game),
+                    log: &log[..base + i + 1],
+                    played_next: entries.get(i + 1).map(|next| next.seat),
+                    first_seq: head + 1,
+                })
+                .collect();
+            let mut plan = MovePlan::default();
+            let mut planned = true;
+            for (effect, read) in self.effects.iter().zip(&reads) {
+                if !effect.plan_move(read, &appended, &mut plan)? {
+                    planned = false;
+                    break;
+                }
+            }
+            if planned {
+                plan.notify_once(super::MOVES_CHANNEL, &format!("{id}:{last_seq}"));
+                let rows = Rows {
+                    head,
+                    status,
+                    result: game.outcome().map(|o| o.reason),
+                    entries: &entries,
+                    hashes: &hashes,
+                    at,
+                };
+                if !self.write_planned(conn, id, rows, plan).await? {
+                    return Ok(Written::Raced);
+                }
+                self.written(id, head, &entries);
+                self.remember(id, last_seq, epoch, game, &Arc::new(log));
+                return Ok(Written::Head(last_seq));
+            }
+        }
+        let mut tx = sqlx::Connection::begin(&mut *conn).await?;
         let moved = sqlx::query(
             "UPDATE games SET head_seq = $3, head_hash = $4, status = $5, updated_at = $6 \
              WHERE id = $1 AND head_seq = $2",
@@ -284,7 +378,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         if moved.rows_affected() != 1 {
-            return Err(SubmitError::Conflict { head: head + 1 });
+            return Ok(Written::Raced);
         }
         if let Some(outcome) = game.outcome() {
             sqlx::query("UPDATE games SET result = $2 WHERE id = $1")
@@ -293,7 +387,6 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
-        let base = log.len() - entries.len();
         for (i, entry) in entries.iter().enumerate() {
             let seq = head + i as i64 + 1;
             insert_entry(&mut tx, id, seq, entry, at, &hashes[i]).await?;
@@ -334,6 +427,13 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
+        self.written(id, head, &entries);
+        self.remember(id, last_seq, epoch, game, &Arc::new(log));
+        Ok(Written::Head(last_seq))
+    }
+
+    /// Logs the entries written after `head`.
+    fn written(&self, id: i64, head: i64, entries: &[Pending]) {
         for (i, entry) in entries.iter().enumerate() {
             tracing::info!(
                 game = id,
@@ -343,9 +443,103 @@ impl Store {
                 "command appended"
             );
         }
-        self.remember(id, last_seq, epoch, game, &Arc::new(log));
-        Ok(last_seq)
     }
+
+    /// Writes a move's entries and its effects' plan in one statement; false when the head
+    /// moved meanwhile or a guard no longer holds (nothing is written).
+    async fn write_planned(
+        &self,
+        conn: &mut PgConnection,
+        id: i64,
+        rows: Rows<'_>,
+        plan: MovePlan,
+    ) -> Result<bool, sqlx::Error> {
+        const OWN: usize = 14;
+        let mut guards = String::new();
+        let mut ctes = String::new();
+        let mut args = Vec::new();
+        for guard in plan.guards {
+            guards.push_str(&format!(
+                " AND ({})",
+                renumber(guard.text, OWN + args.len())
+            ));
+            args.extend(guard.args);
+        }
+        for (i, write) in plan.writes.into_iter().enumerate() {
+            ctes.push_str(&format!(
+                ", w{i} AS ({})",
+                renumber(write.text, OWN + args.len())
+            ));
+            args.extend(write.args);
+        }
+        let text = format!(
+            "WITH head AS (UPDATE games SET head_seq = $3, head_hash = $4, status = $5, \
+             updated_at = $6, result = coalesce($7, result) \
+             WHERE id = $1 AND head_seq = $2{guards} RETURNING id), \
+             cmd AS (INSERT INTO commands (game_id, seq, seat, command, created_at, hash, made_by) \
+             SELECT $1, u.seq, u.seat, u.command::jsonb, $6, u.hash, u.made_by FROM head, \
+             unnest($8::bigint[], $9::int[], $10::text[], $11::text[], $12::text[]) \
+             AS u(seq, seat, command, hash, made_by)){ctes} \
+             SELECT (SELECT count(*) FROM head) AS moved, (SELECT count(*) FROM \
+             (SELECT pg_notify(n.channel, n.payload) FROM head, \
+             unnest($13::text[], $14::text[]) AS n(channel, payload)) AS told) AS told"
+        );
+        let (channels, payloads): (Vec<String>, Vec<String>) = plan.notify.into_iter().unzip();
+        let entries = rows.entries;
+        // The text is the store's and its effects' own fixed SQL.
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(text))
+            .bind(id)
+            .bind(rows.head)
+            .bind(rows.head + entries.len() as i64)
+            .bind(rows.hashes.last().expect("one entry at least"))
+            .bind(rows.status)
+            .bind(rows.at)
+            .bind(rows.result)
+            .bind(
+                (1..=entries.len() as i64)
+                    .map(|i| rows.head + i)
+                    .collect::<Vec<i64>>(),
+            )
+            .bind(entries.iter().map(|e| e.seat as i32).collect::<Vec<i32>>())
+            .bind(
+                entries
+                    .iter()
+                    .map(|e| e.command.to_string())
+                    .collect::<Vec<String>>(),
+            )
+            .bind(rows.hashes.to_vec())
+            .bind(
+                entries
+                    .iter()
+                    .map(|e| e.by.map(|m| m.as_str().to_string()))
+                    .collect::<Vec<Option<String>>>(),
+            )
+            .bind(channels)
+            .bind(payloads);
+        for arg in args {
+            query = bind(query, arg);
+        }
+        let moved: i64 = query.fetch_one(conn).await?.try_get("moved")?;
+        Ok(moved == 1)
+    }
+}
+
+/// What a move writes of its own: the head and the entries.
+struct Rows<'a> {
+    head: i64,
+    status: &'a str,
+    result: Option<String>,
+    entries: &'a [Pending],
+    hashes: &'a [String],
+    at: DateTime<Utc>,
+}
+
+/// How a write ended.
+pub(super) enum Written {
+    /// Written: the new head.
+    Head(i64),
+    /// Nothing written: the head moved since the read, or a guard no longer holds.
+    Raced,
 }
 
 /// Whether any seat of `game` might have a move settled: one is forced, or the game has

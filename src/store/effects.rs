@@ -1,6 +1,7 @@
 //! The one seam for "what else happens in this transaction": modules above the store (mail,
 //! the clock) plug into game creation and every appended entry, so the store never calls up.
 
+use super::plan::MovePlan;
 use super::{GameRow, NewSeat};
 use crate::domain::EmailAddress;
 use crate::engine::record::Mark;
@@ -206,6 +207,25 @@ pub trait Effects: Send + Sync {
         tx: &'a mut PgConnection,
         creation: &'a Creation<'a>,
     ) -> BoxFuture<'a, Result<(), EffectError>>;
+
+    /// What the effect reads to plan a move's writes: a SQL expression of one `jsonb` (`$1`
+    /// is the game's id), part of the move's one read statement. `None`: nothing.
+    fn move_reads(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Plans what the entries of one move write, from what [`Effects::move_reads`] read
+    /// (`Null` when nothing), into `plan` ([`MovePlan`]): the store writes it all in one
+    /// statement. `Ok(false)`: the effect cannot plan these entries, and the store writes
+    /// them in a transaction calling [`Effects::appended`] instead. None by default.
+    fn plan_move(
+        &self,
+        _read: &serde_json::Value,
+        _entries: &[Appended<'_>],
+        _plan: &mut MovePlan,
+    ) -> Result<bool, EffectError> {
+        Ok(false)
+    }
 
     /// Inside the transaction that appends an entry, after the entry is written.
     fn appended<'a>(

@@ -14,6 +14,10 @@ macro_rules! game_columns {
          created_at, updated_at, club_id"
     };
 }
+pub(super) use game_columns;
+
+/// A copy of what the cache holds of a game: its head, the match there and its log.
+pub(super) type CachedCopy = (i64, Box<dyn DynMatch>, Arc<Vec<(i64, Seat, Vec<String>)>>);
 
 /// A replayed game kept in the store's cache, good while its log's head is `head`.
 pub(super) struct Cached {
@@ -124,13 +128,34 @@ impl Store {
     pub async fn load(&self, id: i64) -> Result<Loaded, StoreError> {
         let epoch = self.epoch_now();
         let row = self.game(id).await?.ok_or(StoreError::NotFound)?;
-        let cached = {
-            let cache = self.cache.lock().expect("cache lock");
-            cache
-                .get(&id)
-                .filter(|c| c.head <= row.head_seq && c.epoch == epoch)
-                .map(|c| (c.head, c.game.clone_box(), c.log.clone()))
+        let cached = self.cached(id, epoch, row.head_seq);
+        let tail = match &cached {
+            Some((head, _, _)) if *head == row.head_seq => Vec::new(),
+            Some((head, _, _)) => self.commands(id, *head).await?,
+            None => self.commands(id, 0).await?,
         };
+        self.advance(row, epoch, cached, tail)
+    }
+
+    /// What the cache holds of game `id` for `epoch` at a head no later than `head`.
+    pub(super) fn cached(&self, id: i64, epoch: u64, head: i64) -> Option<CachedCopy> {
+        let cache = self.cache.lock().expect("cache lock");
+        cache
+            .get(&id)
+            .filter(|c| c.head <= head && c.epoch == epoch)
+            .map(|c| (c.head, c.game.clone_box(), c.log.clone()))
+    }
+
+    /// The game of `row` replayed to its head: from `cached` (else from its start), advanced
+    /// by `tail`, the commands after the cached head.
+    pub(super) fn advance(
+        &self,
+        row: GameRow,
+        epoch: u64,
+        cached: Option<CachedCopy>,
+        tail: Vec<CommandRow>,
+    ) -> Result<Loaded, StoreError> {
+        let id = row.id;
         let (head, mut game, log) = match cached {
             Some(found) => found,
             None => {
@@ -154,7 +179,10 @@ impl Store {
         }
         let mut lines = (*log).clone();
         let mut recorder = Log::recording();
-        for entry in self.commands(id, head).await? {
+        for entry in tail {
+            if entry.seq <= head {
+                continue;
+            }
             if entry.seq > row.head_seq {
                 break;
             }
@@ -237,7 +265,7 @@ impl Store {
     }
 }
 
-fn game_row(row: &sqlx::postgres::PgRow) -> Result<GameRow, sqlx::Error> {
+pub(super) fn game_row(row: &sqlx::postgres::PgRow) -> Result<GameRow, sqlx::Error> {
     let seed: Vec<u8> = row.try_get("seed")?;
     let mut bytes = [0u8; 32];
     bytes.copy_from_slice(&seed);

@@ -7,6 +7,7 @@ pub mod mailrig;
 pub mod mime;
 pub mod replyrig;
 pub mod scratch;
+pub mod trips;
 pub mod visitor;
 pub mod wait;
 
