@@ -389,3 +389,29 @@ fn medium_beats_random_in_electoral_college_combat() {
 }
 
 const GAMES: u64 = 24;
+
+/// A measurement, not a check (run with `--ignored`): the medium Suffragist against random play
+/// in Votes for Women over fixed seeds. Random play wins about 2 % of games as the Suffragist.
+#[test]
+#[ignore = "a measurement of a few minutes; docs/BOTS.md records its figure"]
+fn medium_suffragist_against_random_in_votes_for_women() {
+    let games: u64 = std::env::var("VFW_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    let mut wins = 0;
+    for seed in 0..games {
+        let outcome = bot_game::<VotesForWomen>(
+            Default::default(),
+            2,
+            seed,
+            &[postplay::games::votes_for_women::SUFF],
+            Level::Medium.playouts(),
+        );
+        if outcome.winners == [postplay::games::votes_for_women::SUFF] {
+            wins += 1;
+        }
+        eprintln!("seed {seed}: winners {:?} ({wins} won so far)", outcome.winners);
+    }
+    eprintln!("medium Suffragist against random: {wins} won of {games}");
+}

@@ -5,9 +5,10 @@
 //! side's effects have drawn and set aside. A draw deck is stacked by era (Late at the bottom,
 //! Early on top) and drawn from the top, so its remaining cards are the bottom of that stack:
 //! the deck takes, era by era from Late, as many unseen cards of each era as the stack's bottom
-//! holds, and the hand and set-aside cards the rest. Where effects have reordered a deck (a
-//! search and shuffle, cards put on top or at the bottom) so that the unseen cards no longer
-//! fit that stacking, the side's unseen cards are dealt uniformly instead. Nothing the play
+//! holds, and the hand and set-aside cards the rest. Once a card that may have reordered
+//! a deck was played (a search and shuffle, cards put on top or at the bottom), or where the
+//! unseen cards do not fit that stacking, the side's unseen cards are dealt uniformly instead.
+//! A deal is kept only when it awaits the decision the view awaits (docs/BOTS.md). Nothing the play
 //! suggests is used (which cards the other side chose not to play).
 
 use super::VotesForWomen;
@@ -108,7 +109,14 @@ fn deal_once(
         } else {
             0
         };
-        let (deck, rest) = deal_side(of_deck(deck_of), view.deck_sizes[side], hidden, rng)?;
+        let stacked = !reordered(view, side);
+        let (deck, rest) = deal_side(
+            of_deck(deck_of),
+            view.deck_sizes[side],
+            hidden,
+            stacked,
+            rng,
+        )?;
         decks[side] = deck;
         if side == other {
             drawn = rest;
@@ -229,14 +237,35 @@ fn seen<'a>(
         .chain(state_cards)
 }
 
+/// Progress, Not Politics (the Opposition's), The Winning Plan and Eye on the Future (Strategy
+/// cards, either side's) put cards back on top of a draw deck, at its bottom, or shuffle it.
+const REORDERING: [(u8, Option<Seat>); 3] = [(66, Some(1)), (111, None), (113, None)];
+
+/// Whether a card that reorders `side`'s draw deck has been played or is being resolved (or,
+/// for want of knowing, discarded unplayed): its deck is then no longer taken as stacked by era.
+fn reordered(view: &View, side: Seat) -> bool {
+    let out: Vec<u8> = view
+        .discards
+        .iter()
+        .flatten()
+        .chain(&view.spent)
+        .map(|c| c.id)
+        .chain(view.resolving.iter().map(|r| r.card.id))
+        .collect();
+    REORDERING
+        .iter()
+        .any(|&(c, of)| of.is_none_or(|s| s == side) && out.contains(&c))
+}
+
 /// Deals one side's unseen cards: `deck` of them to its draw deck (top last) and `hidden` to
 /// the places drawn from it that the seat cannot see. The deck is the bottom of the era-stacked
-/// deck where the unseen cards fit it, else a uniform deal; a Start card (the opening hand's)
+/// deck when `stacked` and the unseen cards fit it, else a uniform deal; a Start card (the opening hand's)
 /// never goes into the deck.
 fn deal_side(
     mut pool: Vec<u8>,
     deck: usize,
     hidden: usize,
+    stacked: bool,
     rng: &mut GameRng,
 ) -> Result<(Vec<u8>, Vec<u8>), SampleError> {
     if pool.len() != deck + hidden {
@@ -265,7 +294,8 @@ fn deal_side(
         left -= n;
         layers.push((era, n));
     }
-    let stacked = left == 0 && layers.iter().all(|&(era, n)| of_era(&pool, era).len() >= n);
+    let stacked =
+        stacked && left == 0 && layers.iter().all(|&(era, n)| of_era(&pool, era).len() >= n);
     let mut out = Vec::with_capacity(deck);
     if stacked {
         for (era, n) in layers {
