@@ -411,7 +411,10 @@ fn medium_suffragist_against_random_in_votes_for_women() {
         if outcome.winners == [postplay::games::votes_for_women::SUFF] {
             wins += 1;
         }
-        eprintln!("seed {seed}: winners {:?} ({wins} won so far)", outcome.winners);
+        eprintln!(
+            "seed {seed}: winners {:?} ({wins} won so far)",
+            outcome.winners
+        );
     }
     eprintln!("medium Suffragist against random: {wins} won of {games}");
 }
