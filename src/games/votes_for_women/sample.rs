@@ -343,3 +343,42 @@ fn frame(r: &Resolving, cards: Vec<u8>) -> Result<Frame, SampleError> {
         to_box: r.to_box,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Rules, Seed, Viewer};
+
+    /// At setup each deck is stacked by era: a sample deals the other hand from the Early cards
+    /// (beside its opening card) and keeps both decks Late at the bottom, Early on top.
+    #[test]
+    fn a_sample_keeps_the_decks_stacked_by_era() {
+        let mut rng = GameRng::new(&Seed::from_number(3), 0);
+        let real = VotesForWomen::setup(&Options::default(), 2, &mut rng).unwrap();
+        let table = Table {
+            options: Options::default(),
+            seats: 2,
+            rules_version: VotesForWomen::RULES_VERSION,
+        };
+        for seat in [0, 1] {
+            let view = VotesForWomen::view(&real, Viewer::Seat(seat));
+            let sample = VotesForWomen::sample(&view, seat, &table, &mut rng).unwrap();
+            let other = State::other(seat);
+            let eras: Vec<Era> = sample.hands[other].iter().map(|&c| card(c).era).collect();
+            assert_eq!(eras.iter().filter(|&&e| e == Era::Start).count(), 1);
+            assert!(eras.iter().all(|&e| e <= Era::Early), "{eras:?}");
+            for deck in &sample.decks {
+                let eras: Vec<Era> = deck.iter().map(|&c| card(c).era).collect();
+                assert!(eras.windows(2).all(|w| w[0] >= w[1]), "{eras:?}");
+                assert_eq!(eras.first(), Some(&Era::Late));
+                assert_eq!(eras.last(), Some(&Era::Early));
+            }
+            let sorted = |cards: &[u8]| {
+                let mut v = cards.to_vec();
+                v.sort_unstable();
+                v
+            };
+            assert_eq!(sorted(&sample.decks[seat]), sorted(&real.decks[seat]));
+        }
+    }
+}
