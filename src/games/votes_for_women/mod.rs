@@ -11,6 +11,7 @@ mod fixed;
 mod ops;
 pub mod present;
 mod rules;
+mod sample;
 mod state;
 mod stops;
 mod undo;

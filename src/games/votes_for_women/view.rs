@@ -2,8 +2,8 @@
 //! one's own effect has drawn; never the other hand, a draw deck's cards, or the State cards
 //! removed unseen.
 
-use super::data::{Deck, MAP, Region, St, card};
-use super::state::{Campaigner, Mark, Phase, State};
+use super::data::{BoxKind, Deck, MAP, Op, Region, St, card};
+use super::state::{Campaigner, Mark, Phase, Source, State};
 use super::stops::{stop, vote_totals};
 use crate::engine::{Outcome, Seat, Viewer};
 use serde::{Deserialize, Serialize};
@@ -74,6 +74,31 @@ pub struct Resolving {
     pub drawn: Option<Vec<CardView>>,
     /// How many are set aside.
     pub drawn_count: usize,
+    /// Where the card came from (played from the hand, a claimed card, drawn by an effect).
+    pub source: Source,
+    /// How far the effect has run: the index of its next step in the card's printed effect.
+    pub ip: u16,
+    /// That step has begun (its dice are rolled, its cards drawn).
+    pub entered: bool,
+    /// The faces of the dice on the table.
+    pub sides: u8,
+    /// The roll may still be rolled again by the step that uses it.
+    pub reroll_open: bool,
+    /// The state an earlier step selected.
+    pub selected: Option<St>,
+    /// How many of the cubes for the selected state the Suffragist said are yellow.
+    pub yellow: u8,
+    /// The region chosen by Regional Focus.
+    pub region: Option<Region>,
+    /// How many drawn cards were put back on top of the draw deck so far (not which).
+    pub on_top: u8,
+    /// The campaigners (by index among the seat's) moved in this Campaigning action.
+    pub moved: Vec<bool>,
+    /// The box the card goes to when its effect is done.
+    pub to_box: Option<BoxKind>,
+    /// The opponent's hand, shown by Change In Plans to its player while choosing the card to
+    /// discard (the card reads "See opponent's hand").
+    pub shown: Option<Vec<CardView>>,
 }
 
 /// A state being voted on in Final Voting.
@@ -102,6 +127,12 @@ pub struct View {
     pub phase: Phase,
     /// Whose part of the round it is.
     pub to_play: Seat,
+    /// That seat has played its card from the hand this round.
+    pub hand_done: bool,
+    /// That seat has played a claimed card this round.
+    pub claimed_done: bool,
+    /// Whose pick of the next state to vote it is in Final Voting.
+    pub chooser: Seat,
     /// Seats awaited.
     pub active: Vec<Seat>,
     /// Congressional markers.
@@ -138,6 +169,8 @@ pub struct View {
     pub rest_of_game: Vec<CardView>,
     /// The final-voting box.
     pub final_voting: Vec<CardView>,
+    /// Claimed State and Strategy cards played, out of the game.
+    pub spent: Vec<CardView>,
     /// Buttons committed in the Strategy phase, while answered.
     pub commitment: Option<u8>,
     /// The state being voted on.
@@ -188,21 +221,31 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             dice: f.dice.clone(),
             drawn: viewer.sees_seat(f.seat).then(|| CardView::all(&f.cards)),
             drawn_count: f.cards.len(),
+            source: f.source,
+            ip: f.ip,
+            entered: f.entered,
+            sides: f.sides,
+            reroll_open: f.reroll_open,
+            selected: f.selected,
+            yellow: f.yellow,
+            region: f.region,
+            on_top: f.on_top,
+            moved: f.moved.clone(),
+            to_box: f.to_box,
+            shown: (viewer.sees_seat(f.seat) && shows_hand(f))
+                .then(|| CardView::all(&state.hands[State::other(f.seat)])),
         })
         .collect();
-    let awaiting = stop(state).map(|(seat, s)| {
-        format!(
-            "{}: {}",
-            super::board::side(seat),
-            super::ops::stop_words(&s)
-        )
-    });
+    let awaiting = awaiting(state);
     View {
         you,
         turn: state.turn,
         round: state.round,
         phase: state.phase,
         to_play: state.to_play,
+        hand_done: state.hand_done,
+        claimed_done: state.claimed_done,
+        chooser: state.chooser,
         active: stop(state).map(|(s, _)| vec![s]).unwrap_or_default(),
         congress: state.congress,
         amendment_sent: state.amendment_sent,
@@ -223,6 +266,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         rest_of_turn: CardView::all(&state.rest_of_turn),
         rest_of_game: CardView::all(&state.rest_of_game),
         final_voting: CardView::all(&state.final_voting),
+        spent: CardView::all(&state.spent),
         commitment: state.commitment.map(|c| c.buttons),
         vote: state.vote.map(|v| {
             let (s, o) = vote_totals(state, &v);
@@ -241,4 +285,25 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             .then(|| CardView::all(&state.removed_state_cards)),
         outcome: state.outcome.clone(),
     }
+}
+
+/// Whether the frame's current step is Change In Plans, begun: its player sees the opponent's
+/// hand.
+fn shows_hand(frame: &super::state::Frame) -> bool {
+    frame.entered
+        && matches!(
+            super::stops::ops_of(frame).get(frame.ip as usize),
+            Some(Op::ChangeInPlans)
+        )
+}
+
+/// What is awaited, in words: the side and the decision.
+pub fn awaiting(state: &State) -> Option<String> {
+    stop(state).map(|(seat, s)| {
+        format!(
+            "{}: {}",
+            super::board::side(seat),
+            super::ops::stop_words(&s)
+        )
+    })
 }
