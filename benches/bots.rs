@@ -9,6 +9,7 @@ use postplay::engine::{Determinize, Seed, Table, Viewer, forced};
 use postplay::games::electoral_combat::ElectoralCombat;
 use postplay::games::nationhood::Nationhood;
 use postplay::games::statehood::Statehood;
+use postplay::games::votes_for_women::VotesForWomen;
 use postplay::games::whitehouse::Whitehouse;
 use std::hint::black_box;
 use std::time::Duration;
@@ -74,6 +75,7 @@ fn bots(c: &mut Criterion) {
     bench_game::<Whitehouse>(c, Default::default(), 4, 20);
     bench_game::<Statehood>(c, Default::default(), 3, 20);
     bench_game::<Nationhood>(c, Default::default(), 2, 20);
+    bench_game::<VotesForWomen>(c, Default::default(), 2, 20);
 }
 
 criterion_group!(benches, bots);

@@ -501,3 +501,54 @@ async fn a_lobby_table_opened_with_bots_starts_when_one_player_joins() {
     );
     db.drop().await;
 }
+
+/// Every game can be played against bots through the server: a player moving at random and
+/// easy bots in every other seat, the worker's passes answering, for a stretch of each game.
+#[actix_web::test]
+async fn every_game_is_played_against_bots_through_the_worker() {
+    let db = TestDb::new().await;
+    let worker = BotWorker::new(Arc::new(db.store.clone_handle()), 1);
+    let mut rng = GameRng::new(&Seed::from_number(9), 0);
+    for game in postplay::engine::registry() {
+        let seats: Vec<NewSeat> = (0..game.seat_counts().0)
+            .map(|seat| NewSeat {
+                name: PlayerName::parse(if seat == 0 { "Ann" } else { "Bot" }).unwrap(),
+                email: None,
+                bot: (seat > 0).then_some(BotLevel::Easy),
+            })
+            .collect();
+        let id = db
+            .store
+            .create_game(game.id(), &Value::Null, &seats, Seed::from_number(3))
+            .await
+            .unwrap()
+            .id;
+        for _ in 0..60 {
+            assert_eq!(worker.pass().await.unwrap().failures, 0, "{}", game.id());
+            let loaded = db.store.load(id).await.unwrap();
+            if loaded.game.outcome().is_some() {
+                break;
+            }
+            let active = loaded.game.active();
+            assert!(
+                active.contains(&0),
+                "{}: after the bots' pass only the player is awaited: {active:?}",
+                game.id()
+            );
+            let command = random_command(loaded.game.as_ref(), 0, &mut rng).unwrap();
+            db.store
+                .submit(id, 0, &command, Some(loaded.row.head_seq))
+                .await
+                .unwrap();
+        }
+        let bots: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM commands WHERE game_id = $1 AND seat > 0 AND made_by = 'bot'",
+        )
+        .bind(id)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+        assert!(bots > 0, "{}: the bots moved", game.id());
+    }
+    db.drop().await;
+}

@@ -29,4 +29,5 @@ pub static BOTS: &[&dyn DynBot] = &[
     &BotAdapter::<statehood::Statehood>::NEW,
     &BotAdapter::<electoral_combat::ElectoralCombat>::NEW,
     &BotAdapter::<nationhood::Nationhood>::NEW,
+    &BotAdapter::<votes_for_women::VotesForWomen>::NEW,
 ];
