@@ -12,16 +12,24 @@ use postplay::engine::testing::{
 use postplay::engine::{Log, Match, Rules, Seat, Seed, Viewer};
 use postplay::games::votes_for_women::{
     CardView, Command, OPP, Options, Phase, SUFF, SUPPLY, State, VotesForWomen,
+    shows_opponents_hand,
 };
 use proptest::prelude::*;
 
-/// Cards `viewer` must not find (as a card's id and title): the other hand, both draw decks, the cards the
-/// other side's effect has drawn, and the State cards removed at setup.
+/// Cards `viewer` must not find (as a card's id and title): the other hand (unless the viewer
+/// is resolving Change In Plans, whose card reads "See opponent's hand"), both draw decks, the
+/// cards the other side's effect has drawn, and the State cards removed at setup.
 fn secrets(state: &State, viewer: Viewer) -> Vec<String> {
     let mut hidden: Vec<u8> = Vec::new();
     for seat in [SUFF, OPP] {
         if !viewer.sees_seat(seat) {
-            hidden.extend(&state.hands[seat]);
+            let shown = state
+                .stack
+                .iter()
+                .any(|f| f.seat != seat && viewer.sees_seat(f.seat) && shows_opponents_hand(f));
+            if !shown {
+                hidden.extend(&state.hands[seat]);
+            }
             for frame in state.stack.iter().filter(|f| f.seat == seat) {
                 hidden.extend(&frame.cards);
             }

@@ -578,7 +578,8 @@ async fn the_create_form_says_which_rows_need_a_name() {
     let client = Client::default();
     let (_, fixed) = get_text(&client, &format!("{base}/new/votes-for-women")).await;
     assert!(
-        fixed.contains("Every row needs a name: Votes for Women is for exactly 2 players."),
+        fixed
+            .contains("Every row needs a name or a bot: Votes for Women is for exactly 2 players."),
         "{fixed}"
     );
     assert!(!fixed.contains("empty"), "{fixed}");

@@ -27,7 +27,7 @@ pub use state::{
     Action, Campaigner, Command, Commitment, Cubes, Frame, Mark, Options, Phase, Script, Source,
     State, Vote,
 };
-pub use view::{CardView, Resolving, StateView, View, VoteView};
+pub use view::{CardView, Resolving, StateView, View, VoteView, shows_opponents_hand};
 
 use crate::engine::log::{count, who};
 use crate::engine::{

@@ -6,13 +6,21 @@
 use super::state::State;
 
 /// Whether `after` holds every hidden card where `before` held it: both hands, both draw decks,
-/// the Strategy deck, the State cards removed unseen and the cards an effect set aside.
+/// the Strategy deck, the State cards removed unseen and the cards an effect set aside; and
+/// shows no hand that `before` did not (Change In Plans, "See opponent's hand": playing it may
+/// not be taken back once the hand was seen).
 pub fn keeps_secrets(before: &State, after: &State) -> bool {
     before.hands == after.hands
         && before.decks == after.decks
         && before.strategy_deck == after.strategy_deck
         && before.removed_state_cards == after.removed_state_cards
         && set_aside(before).eq(set_aside(after))
+        && (shows_a_hand(before) || !shows_a_hand(after))
+}
+
+/// Whether a player is looking at the opponent's hand (Change In Plans, begun).
+fn shows_a_hand(state: &State) -> bool {
+    state.stack.iter().any(super::view::shows_opponents_hand)
 }
 
 /// The cards each effect has set aside, innermost last (effects without any left out).

@@ -232,7 +232,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             on_top: f.on_top,
             moved: f.moved.clone(),
             to_box: f.to_box,
-            shown: (viewer.sees_seat(f.seat) && shows_hand(f))
+            shown: (viewer.sees_seat(f.seat) && shows_opponents_hand(f))
                 .then(|| CardView::all(&state.hands[State::other(f.seat)])),
         })
         .collect();
@@ -289,7 +289,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
 
 /// Whether the frame's current step is Change In Plans, begun: its player sees the opponent's
 /// hand.
-fn shows_hand(frame: &super::state::Frame) -> bool {
+pub fn shows_opponents_hand(frame: &super::state::Frame) -> bool {
     frame.entered
         && matches!(
             super::stops::ops_of(frame).get(frame.ip as usize),
