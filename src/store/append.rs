@@ -321,23 +321,24 @@ impl Store {
         };
         let last_seq = head + entries.len() as i64;
         let base = log.len() - entries.len();
+        // Entry `i` as the effects see it, planned or in the transaction.
+        let appended_at = |i: usize| {
+            let entry = &entries[i];
+            Appended {
+                row: &loaded.row,
+                seq: head + i as i64 + 1,
+                seat: entry.seat,
+                by: entry.by,
+                at,
+                before: &entry.before,
+                game: entry.after.as_deref().unwrap_or(game),
+                log: &log[..base + i + 1],
+                played_next: entries.get(i + 1).map(|next| next.seat),
+                first_seq: head + 1,
+            }
+        };
         if after.is_none() {
-            let appended: Vec<Appended> = entries
-                .iter()
-                .enumerate()
-                .map(|(i, entry)| Appended {
-                    row: &loaded.row,
-                    seq: head + i as i64 + 1,
-                    seat: entry.seat,
-                    by: entry.by,
-                    at,
-                    before: &entry.before,
-                    game: entry.after.as_deref().unwrap_or(game),
-                    log: &log[..base + i + 1],
-                    played_next: entries.get(i + 1).map(|next| next.seat),
-                    first_seq: head + 1,
-                })
-                .collect();
+            let appended: Vec<Appended> = (0..entries.len()).map(appended_at).collect();
             let mut plan = MovePlan::default();
             let mut planned = true;
             for (effect, read) in self.effects.iter().zip(&reads) {
@@ -390,18 +391,7 @@ impl Store {
         for (i, entry) in entries.iter().enumerate() {
             let seq = head + i as i64 + 1;
             insert_entry(&mut tx, id, seq, entry, at, &hashes[i]).await?;
-            let appended = Appended {
-                row: &loaded.row,
-                seq,
-                seat: entry.seat,
-                by: entry.by,
-                at,
-                before: &entry.before,
-                game: entry.after.as_deref().unwrap_or(game),
-                log: &log[..base + i + 1],
-                played_next: entries.get(i + 1).map(|next| next.seat),
-                first_seq: head + 1,
-            };
+            let appended = appended_at(i);
             let mut done = Ok(());
             for effect in &self.effects {
                 done = effect.appended(&mut tx, &appended).await;
