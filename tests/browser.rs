@@ -2128,7 +2128,10 @@ async fn a_game_against_a_bot_is_made_and_played_by_tapping_at_phone_size() {
             let over = loaded.game.outcome().is_some();
             let page = driver.source().await;
             let shown = page.contains(&format!("data-head=\"{}\"", loaded.row.head_seq));
-            if over || (loaded.game.active().contains(&0) && shown && page.contains("Your move")) {
+            // Both seats are awaited in a simultaneous step: Ann moves once the bot has sealed.
+            let awaited = loaded.game.active();
+            let hers = awaited.contains(&0) && !awaited.contains(&1);
+            if over || (hers && shown && page.contains("Your move")) {
                 Ok(loaded)
             } else {
                 Err(format!(
