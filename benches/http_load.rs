@@ -4,6 +4,7 @@
 //!
 //! `cargo bench --bench http_load` (uses the tests' private PostgreSQL, or DATABASE_URL).
 //! Optional: `POSTPLAY_LOAD_SECONDS` (default 10), `POSTPLAY_LOAD_CLIENTS` (default 32),
+//! `POSTPLAY_LOAD_ROUNDS` (default 3: HTTP and pgbench alternate, medians reported),
 //! `POSTPLAY_RENDER_GAMES` (default 10000).
 
 #[path = "../tests/common/mod.rs"]
@@ -69,8 +70,28 @@ async fn new_games(db: &TestDb, count: usize, first_seed: u64) -> Vec<Game> {
     games
 }
 
-/// Each client plays its own games move after move for `seconds`; `pace` spaces the moves of
-/// one client. Returns the latencies of acknowledged moves and the elapsed time.
+/// Plays what the server plays by itself after a move (store::append's `Settled`, for seats
+/// that chose nothing ahead): the first awaited seat's only move, when that it is forced is
+/// public.
+fn play_public_forced_moves(live: &mut dyn DynMatch) {
+    while live.outcome().is_none() {
+        let settled = live.active().into_iter().find_map(|seat| {
+            live.forced(seat)
+                .filter(|_| live.forced_in_public(seat))
+                .map(|command| (seat, command))
+        });
+        let Some((seat, command)) = settled else {
+            return;
+        };
+        live.apply_json(seat, &command, &mut Log::silent()).unwrap();
+    }
+}
+
+/// Each client plays its own games move after move for `seconds`. With `pace`, each client's
+/// moves are scheduled as pgbench's `-R` schedules its transactions (a Poisson process, its
+/// mean gap `pace`) and a move's latency counts from its scheduled start, so a move that waits
+/// for the one before it counts the wait. Returns the latencies of acknowledged moves and the
+/// elapsed time.
 async fn drive(
     base: &str,
     games: Vec<Game>,
@@ -94,7 +115,14 @@ async fn drive(
                 let mut rng = bot_rng(&Seed::from_number(c as u64));
                 let mut latencies = Vec::new();
                 let mut turn = 0usize;
+                let mut scheduled = Instant::now();
                 while Instant::now() < deadline {
+                    if let Some(pace) = pace {
+                        // An exponential gap: -ln(U) times the mean, U uniform in (0, 1].
+                        let uniform = (f64::from(rng.next_u32()) + 1.0) / 4_294_967_296.0;
+                        scheduled += pace.mul_f64(-uniform.ln());
+                        actix_web::rt::time::sleep_until(scheduled.into()).await;
+                    }
                     let count = mine.len();
                     let game = &mut mine[turn % count];
                     turn += 1;
@@ -108,7 +136,11 @@ async fn drive(
                     let command = random_command(game.live.as_ref(), seat, &mut rng).unwrap();
                     let body = json!({"command": command, "expected_seq": game.live.applied()})
                         .to_string();
-                    let sent = Instant::now();
+                    let sent = if pace.is_some() {
+                        scheduled
+                    } else {
+                        Instant::now()
+                    };
                     let mut res = client
                         .post(format!("{base}/api/games/{}/commands", game.id))
                         .bearer_auth(&game.tokens[seat])
@@ -122,9 +154,7 @@ async fn drive(
                     game.live
                         .apply_json(seat, &command, &mut Log::silent())
                         .unwrap();
-                    if let Some(pace) = pace {
-                        actix_web::rt::time::sleep(pace.saturating_sub(sent.elapsed())).await;
-                    }
+                    play_public_forced_moves(game.live.as_mut());
                 }
                 latencies
             })
@@ -162,6 +192,9 @@ fn pgbench(db: &TestDb, clients: u64, seconds: u64, rate: Option<f64>) -> Pgbenc
         found.pop().unwrap_or_else(|| "pgbench".into())
     };
     let script = std::env::temp_dir().join("postplay-move.sql");
+    // Each client moves in its own games, as each HTTP client does (client c takes the games
+    // whose ids are c + 1 modulo the clients): two clients on one game row would wait for each
+    // other's locks, which the HTTP clients never do.
     // Exactly the SQL of one move (docs/MOVE.md): the seat's token look-up, then the move's
     // read (the game row, the log's tail past the cached head, the seats' settled moves, the
     // clock's and mail's reads) and its one write statement (the head update guarded by the
@@ -172,7 +205,7 @@ fn pgbench(db: &TestDb, clients: u64, seconds: u64, rate: Option<f64>) -> Pgbenc
     std::fs::write(
         &script,
         format!(
-            "\\set g random(1, 200)\n\
+            "\\set g 1 + :client_id + {clients} * random(0, (200 - {clients}) / {clients})\n\
              SELECT game_id, seat FROM seats WHERE token_hash = (SELECT token_hash FROM seats WHERE game_id = :g AND seat = 0);\n\
              SELECT id, kind, rules_version, options, seat_count, seed, commitment, status, head_seq, head_hash, created_at, updated_at, club_id, \
              (SELECT coalesce(jsonb_agg(jsonb_build_array(c.seq, c.seat, c.command, c.created_at, c.hash, c.made_by) ORDER BY c.seq), '[]') FROM commands c WHERE c.game_id = :g AND c.seq > games.head_seq) AS tail, \
@@ -197,6 +230,7 @@ fn pgbench(db: &TestDb, clients: u64, seconds: u64, rate: Option<f64>) -> Pgbenc
              FROM head, unnest('{{}}'::int[], '{{}}'::text[], '{{}}'::text[], '{{}}'::text[], '{{}}'::text[], '{{}}'::text[], '{{}}'::boolean[], '{{}}'::bigint[]) \
              WITH ORDINALITY AS u(seat, event, kind, recipient, name, payload, digest, hook, n) ORDER BY u.n ON CONFLICT (game_id, event, recipient) DO NOTHING) \
              SELECT (SELECT count(*) FROM head) AS moved, (SELECT count(*) FROM (SELECT pg_notify('postplay_bench', :g::text) FROM head) AS n) AS told;\n",
+            clients = clients,
             clock = postplay::clock::plan::READS.replace("$1", ":g"),
             mail = postplay::mail::plan::READS.replace("$1", ":g"),
         ),
@@ -206,6 +240,9 @@ fn pgbench(db: &TestDb, clients: u64, seconds: u64, rate: Option<f64>) -> Pgbenc
     std::fs::create_dir_all(&log_dir).unwrap();
     let mut args: Vec<String> = [
         "-n",
+        // Prepared, as sqlx runs them: the move's statements are planned once per connection.
+        "-M",
+        "prepared",
         "-c",
         &clients.to_string(),
         "-j",
@@ -408,47 +445,73 @@ async fn replay_viewer_bench(db: &TestDb, base: &str) {
     );
 }
 
+/// One round's four measurements, side by side.
+struct Round {
+    http: f64,
+    pgbench: f64,
+    http_p99: Duration,
+    pgbench_p99: Duration,
+}
+
 fn main() {
     actix_web::rt::System::new().block_on(async {
         let seconds = env_number("POSTPLAY_LOAD_SECONDS", 10);
         let clients = env_number("POSTPLAY_LOAD_CLIENTS", 32) as usize;
+        let rounds = env_number("POSTPLAY_LOAD_ROUNDS", 3);
         let db = TestDb::new().await;
         let base = spawn_app(&db);
-        let games = new_games(&db, 200, 1).await;
-        let (latencies, elapsed) = drive(&base, games, clients, seconds, None).await;
-        let rate = latencies.len() as f64 / elapsed.as_secs_f64();
-        println!(
-            "moves over HTTP, {clients} clients, 200 games: {:.0} moves/s; p50 {:.2?}, p99 {:.2?}",
-            rate,
-            percentile(&latencies, 0.5),
-            percentile(&latencies, 0.99)
-        );
-        let half = rate / 2.0;
-        let pace = Duration::from_secs_f64(clients as f64 / half);
-        let games = new_games(&db, 200, 10_000).await;
-        let (paced, elapsed) = drive(&base, games, clients, seconds, Some(pace)).await;
-        println!(
-            "moves over HTTP at half that rate ({:.0}/s offered): {:.0} moves/s; p50 {:.2?}, p99 {:.2?}",
-            half,
-            paced.len() as f64 / elapsed.as_secs_f64(),
-            percentile(&paced, 0.5),
-            percentile(&paced, 0.99)
-        );
+        // pgbench's copies of the tables, taken from the first 200 games (ids 1 to 200).
+        let first = new_games(&db, 200, 1).await;
         sqlx::query("CREATE TABLE bench_games AS SELECT * FROM games").execute(db.store.pool()).await.unwrap();
         sqlx::query("CREATE TABLE bench_commands (LIKE commands INCLUDING ALL)").execute(db.store.pool()).await.unwrap();
         sqlx::query("ALTER TABLE bench_commands ADD UNIQUE (game_id, seq)").execute(db.store.pool()).await.ok();
         sqlx::query("ALTER TABLE bench_games ADD PRIMARY KEY (id)").execute(db.store.pool()).await.unwrap();
         sqlx::query("CREATE TABLE bench_clocks (LIKE seat_clocks INCLUDING ALL)").execute(db.store.pool()).await.unwrap();
         sqlx::query("INSERT INTO bench_clocks SELECT * FROM seat_clocks").execute(db.store.pool()).await.unwrap();
-        let limit = pgbench(&db, clients as u64, seconds, None).tps;
-        println!("pgbench, the same SQL per move, {clients} clients: {limit:.0} tps; HTTP reaches {:.0}% of it", 100.0 * rate / limit);
-        let paced_limit = pgbench(&db, clients as u64, seconds, Some(half));
+        // Rounds alternate HTTP and pgbench, so a slow spell of the machine falls on both.
+        let mut results = Vec::new();
+        let mut fresh = Some(first);
+        for round in 0..rounds {
+            let games = match fresh.take() {
+                Some(games) => games,
+                None => new_games(&db, 200, 1 + 20_000 * round).await,
+            };
+            let (latencies, elapsed) = drive(&base, games, clients, seconds, None).await;
+            let http = latencies.len() as f64 / elapsed.as_secs_f64();
+            let pgbench_full = pgbench(&db, clients as u64, seconds, None).tps;
+            println!(
+                "round {round}: moves over HTTP, {clients} clients, 200 games: {http:.0} moves/s (p50 {:.2?}, p99 {:.2?}); pgbench, the same SQL per move: {pgbench_full:.0} tps; HTTP {:.0} % of it",
+                percentile(&latencies, 0.5),
+                percentile(&latencies, 0.99),
+                100.0 * http / pgbench_full
+            );
+            let half = http / 2.0;
+            let pace = Duration::from_secs_f64(clients as f64 / half);
+            let games = new_games(&db, 200, 10_001 + 20_000 * round).await;
+            let (paced, elapsed) = drive(&base, games, clients, seconds, Some(pace)).await;
+            let paced_pgbench = pgbench(&db, clients as u64, seconds, Some(half));
+            let (http_p99, pgbench_p99) = (percentile(&paced, 0.99), paced_pgbench.p99.unwrap());
+            println!(
+                "round {round}: at half that rate ({half:.0}/s offered, Poisson, latency from the scheduled start): HTTP {:.0} moves/s, p50 {:.2?}, p99 {http_p99:.2?}; pgbench {:.0} tps, p99 {pgbench_p99:.2?}; HTTP's p99 {:.2}x",
+                paced.len() as f64 / elapsed.as_secs_f64(),
+                percentile(&paced, 0.5),
+                paced_pgbench.tps,
+                http_p99.as_secs_f64() / pgbench_p99.as_secs_f64().max(1e-9)
+            );
+            results.push(Round { http, pgbench: pgbench_full, http_p99, pgbench_p99 });
+        }
+        let median = |mut v: Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
         println!(
-            "pgbench at the same half rate ({half:.0}/s): {:.0} tps; p99 {:.2?} (HTTP's p99 {:.2?}: {:.2}x)",
-            paced_limit.tps,
-            paced_limit.p99.unwrap(),
-            percentile(&paced, 0.99),
-            percentile(&paced, 0.99).as_secs_f64() / paced_limit.p99.unwrap().as_secs_f64().max(1e-9)
+            "median of {rounds} rounds: HTTP {:.0} moves/s, pgbench {:.0} tps, HTTP/pgbench {:.0} %; at half rate HTTP p99 {:.1} ms, pgbench p99 {:.1} ms, ratio {:.2}x",
+            median(results.iter().map(|r| r.http).collect()),
+            median(results.iter().map(|r| r.pgbench).collect()),
+            100.0 * median(results.iter().map(|r| r.http / r.pgbench).collect()),
+            median(results.iter().map(|r| r.http_p99.as_secs_f64() * 1e3).collect()),
+            median(results.iter().map(|r| r.pgbench_p99.as_secs_f64() * 1e3).collect()),
+            median(results.iter().map(|r| r.http_p99.as_secs_f64() / r.pgbench_p99.as_secs_f64().max(1e-9)).collect()),
         );
         replay_viewer_bench(&db, &base).await;
         let render_games = env_number("POSTPLAY_RENDER_GAMES", 10_000) as usize;

@@ -44,6 +44,31 @@ async fn game_exists(req: &HttpRequest, state: &AppState, id: i64) -> Result<(),
     }
 }
 
+/// The seat the bearer holds in game `id`. A seat's holder may always reach its game, so its
+/// token is read first and the game's gate only when it is not one of the game's: then, as
+/// before, 404 for a game the request may not reach, else 401 (no or an unknown token) or 403
+/// (another game's).
+async fn bearer_seat(req: &HttpRequest, state: &AppState, id: i64) -> Result<Seat, WebError> {
+    let token = bearer(req);
+    let held = match token {
+        Some(token) => state.store.seat_by_token(token).await?,
+        None => None,
+    };
+    match held {
+        Some((game, seat)) if game == id => Ok(seat),
+        Some(_) => {
+            game_exists(req, state, id).await?;
+            Err(WebError::Forbidden(
+                "this token belongs to another game".into(),
+            ))
+        }
+        None => {
+            game_exists(req, state, id).await?;
+            Err(WebError::Unauthorized)
+        }
+    }
+}
+
 async fn view(state: &AppState, id: i64, seat: Option<Seat>) -> Result<HttpResponse, WebError> {
     let loaded = state.store.load(id).await?;
     let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
@@ -149,10 +174,7 @@ pub async fn choices_by_id(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, WebError> {
-    game_exists(&req, &state, *id).await?;
-    let seat = seat_in(&state, *id, bearer(&req))
-        .await?
-        .ok_or(WebError::Unauthorized)?;
+    let seat = bearer_seat(&req, &state, *id).await?;
     choices(&state, *id, seat).await
 }
 
@@ -163,10 +185,7 @@ pub async fn submit_by_id(
     id: web::Path<i64>,
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    game_exists(&req, &state, *id).await?;
-    let seat = seat_in(&state, *id, bearer(&req))
-        .await?
-        .ok_or(WebError::Unauthorized)?;
+    let seat = bearer_seat(&req, &state, *id).await?;
     submit(&state, *id, seat, &body).await
 }
 
