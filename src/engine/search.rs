@@ -1,6 +1,6 @@
-//! The practice bot's search, the same for every game: determinized Monte Carlo over the
-//! seat's candidate moves, each playout on a fresh sample of the hidden cards
-//! ([`Determinize`]), played to the end by the random player, and scored by [`Outcome`].
+//! The practice bot's search, the same for every game: information-set Monte Carlo tree
+//! search, each playout on a fresh sample of the hidden cards ([`Determinize`]), down a tree
+//! of every seat's moves, played to the end by the random player, and scored by [`Outcome`].
 //!
 //! It sees the seat's view and the public [`Table`], never the state, and draws every random
 //! number from the seed it is handed, so a decision is a pure function of (view, table, seed,
@@ -16,7 +16,9 @@ use sha2::{Digest, Sha256};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
-    /// A handful of playouts: avoids what loses at once, otherwise close to random.
+    /// A handful of playouts, then a move at random among those that won at least one of
+    /// them ("random among sensible moves"): avoids what loses at once, otherwise close to
+    /// random, so a beginner can beat it.
     Easy,
     /// A few hundred playouts.
     Medium,
@@ -37,6 +39,15 @@ impl Level {
         }
     }
 
+    /// How the move is taken from the search: at random among the sensible ones (easy), or
+    /// the best (medium, hard).
+    pub fn pick(self) -> Pick {
+        match self {
+            Level::Easy => Pick::Sensible,
+            Level::Medium | Level::Hard => Pick::Best,
+        }
+    }
+
     /// Its name in forms and on the command line: "easy", "medium", "hard".
     pub fn name(self) -> &'static str {
         match self {
@@ -45,6 +56,16 @@ impl Level {
             Level::Hard => "hard",
         }
     }
+}
+
+/// How a decision takes its move from the search's results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    /// The move with the most playouts (then the better mean, then the earlier).
+    Best,
+    /// A move drawn among those whose playouts won at least once, each as likely as its share
+    /// of the playouts; the best when none won.
+    Sensible,
 }
 
 /// At most this many fillings of one choice whose parameters allow many are tried as
@@ -115,13 +136,45 @@ pub fn reward(outcome: &Outcome, seat: Seat, partners: &[Seat]) -> f64 {
     }
 }
 
-/// Decides `seat`'s move from its view with `budget` playouts, every random draw from
+/// Decides `seat`'s move from its view as a bot of `level` plays, every random draw from
+/// `seed`: [`decide_with`] with the level's budget and pick.
+pub fn decide_at<R: Determinize>(
+    view: &R::View,
+    seat: Seat,
+    table: &Table<R::Options>,
+    level: Level,
+    seed: &Seed,
+) -> Result<Decision, BotError> {
+    decide_with::<R>(view, seat, table, level.playouts(), level.pick(), seed)
+}
+
+/// Decides `seat`'s best move from its view with `budget` playouts, every random draw from
 /// `seed`. The same arguments always give the same decision.
 pub fn decide<R: Determinize>(
     view: &R::View,
     seat: Seat,
     table: &Table<R::Options>,
     budget: u32,
+    seed: &Seed,
+) -> Result<Decision, BotError> {
+    decide_with::<R>(view, seat, table, budget, Pick::Best, seed)
+}
+
+/// Decides `seat`'s move from its view with `budget` playouts, taken from the search by
+/// `pick`, every random draw from `seed`. The same arguments always give the same decision.
+///
+/// Single-observer information-set Monte Carlo tree search: each playout deals a fresh sample
+/// of what the seat cannot see, descends a tree of the moves made in earlier samples (the
+/// bot's own and every other seat's, chosen by UCB among those legal in this sample), adds one
+/// move to the tree, and plays the rest at random. Every seat in the tree picks the moves that
+/// have paid it best, so the bot plans against opponents who answer well rather than against
+/// random ones; more playouts grow the tree deeper.
+pub fn decide_with<R: Determinize>(
+    view: &R::View,
+    seat: Seat,
+    table: &Table<R::Options>,
+    budget: u32,
+    pick: Pick,
     seed: &Seed,
 ) -> Result<Decision, BotError> {
     let mut sampling = GameRng::new(seed, 0);
@@ -148,8 +201,7 @@ pub fn decide<R: Determinize>(
             cut_short: 0,
         });
     }
-    let partners = R::partners(&first, seat);
-    let mut stats = vec![(0u32, 0.0f64); candidates.len()];
+    let mut tree = Tree::new(seat, &candidates);
     let mut state = Some(first);
     let mut cut_short = 0;
     for i in 0..budget {
@@ -157,30 +209,234 @@ pub fn decide<R: Determinize>(
             Some(s) => s,
             None => R::sample(view, seat, table, &mut sampling)?,
         };
-        let arm = ucb_arm(&stats, i);
         let mut chance = GameRng::new(seed, 2 + u64::from(i));
-        let value = playout::<R>(sample, seat, &candidates[arm].1, &partners, &mut chance)
-            .unwrap_or_else(|| {
-                cut_short += 1;
-                0.5
-            });
-        stats[arm].0 += 1;
-        stats[arm].1 += value;
+        let arm = tree.root_arm(i);
+        if !tree.iterate::<R>(sample, arm, &candidates[arm].1, table.seats, &mut chance)? {
+            cut_short += 1;
+        }
     }
-    let best = (0..candidates.len())
-        .max_by(|&a, &b| {
-            let key = |i: usize| (stats[i].0, stats[i].1 / f64::from(stats[i].0.max(1)));
-            let (va, ma) = key(a);
-            let (vb, mb) = key(b);
-            va.cmp(&vb).then(ma.total_cmp(&mb)).then(b.cmp(&a))
-        })
-        .expect("two or more candidates");
+    let best = match pick {
+        Pick::Best => tree.most_visited_root_child(),
+        Pick::Sensible => tree.sensible_root_child(&mut filling),
+    };
     Ok(Decision {
         command: candidates[best].0.clone(),
         candidates: candidates.len(),
         playouts: budget,
         cut_short,
     })
+}
+
+/// One move in the search tree: a move some seat made in some of the samples.
+struct Node {
+    /// The seat that made it.
+    mover: Seat,
+    /// The move, as the game's JSON (a node is told apart from its siblings by it).
+    command: Value,
+    /// Playouts that passed through it.
+    visits: u32,
+    /// Times it was legal when its parent was passed (its UCB's count of chances).
+    available: u32,
+    /// The sum of its mover's rewards over those playouts.
+    total: f64,
+    /// Its children, as indices into the tree.
+    children: Vec<usize>,
+}
+
+impl Node {
+    fn new(mover: Seat, command: Value) -> Node {
+        Node {
+            mover,
+            command,
+            visits: 0,
+            available: 0,
+            total: 0.0,
+            children: Vec::new(),
+        }
+    }
+
+    /// UCB1 with availability: the mean reward plus the exploration bonus.
+    fn bound(&self) -> f64 {
+        let n = f64::from(self.visits.max(1));
+        let chances = f64::from(self.available.max(1));
+        self.total / n + (2.0 * chances.ln() / n).sqrt() * EXPLORATION
+    }
+}
+
+/// The search tree of one decision. Index 0 is the root (the position the bot decides in);
+/// its children are the bot's candidate moves, in the candidates' order.
+struct Tree {
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    fn new<C>(seat: Seat, candidates: &[(Value, C)]) -> Tree {
+        let mut nodes = vec![Node::new(seat, Value::Null)];
+        for (json, _) in candidates {
+            let child = nodes.len();
+            nodes.push(Node::new(seat, json.clone()));
+            nodes[0].children.push(child);
+        }
+        Tree { nodes }
+    }
+
+    /// The bot's move this playout tries: each once in order, then UCB1 (every candidate is
+    /// legal in every sample).
+    fn root_arm(&self, done: u32) -> usize {
+        let stats: Vec<(u32, f64)> = self.nodes[0]
+            .children
+            .iter()
+            .map(|&c| (self.nodes[c].visits, self.nodes[c].total))
+            .collect();
+        ucb_arm(&stats, done)
+    }
+
+    /// The bot's move with the most playouts (then the better mean, then the earlier).
+    fn most_visited_root_child(&self) -> usize {
+        let children = &self.nodes[0].children;
+        (0..children.len())
+            .max_by(|&a, &b| {
+                let key = |i: usize| {
+                    let node = &self.nodes[children[i]];
+                    (node.visits, node.total / f64::from(node.visits.max(1)))
+                };
+                let (va, ma) = key(a);
+                let (vb, mb) = key(b);
+                va.cmp(&vb).then(ma.total_cmp(&mb)).then(b.cmp(&a))
+            })
+            .expect("two or more candidates")
+    }
+
+    /// A bot's move drawn among those that won at least one playout, each as likely as its
+    /// share of the playouts (the search gives more to the better ones); the most visited when
+    /// none won.
+    fn sensible_root_child(&self, rng: &mut GameRng) -> usize {
+        let weights: Vec<u32> = self.nodes[0]
+            .children
+            .iter()
+            .map(|&c| {
+                let node = &self.nodes[c];
+                if node.total > 0.0 { node.visits } else { 0 }
+            })
+            .collect();
+        let sum: u32 = weights.iter().sum();
+        if sum == 0 {
+            return self.most_visited_root_child();
+        }
+        let mut ticket = rng.index(sum as usize) as u32;
+        for (i, &w) in weights.iter().enumerate() {
+            if ticket < w {
+                return i;
+            }
+            ticket -= w;
+        }
+        unreachable!("the ticket falls within the weights' sum")
+    }
+
+    /// One playout on `state`: the bot's move `arm`, down the tree, one new node, random play
+    /// to the end, and every node passed credited with its mover's reward. `false` when the
+    /// playout could not finish (scored as a draw for everyone).
+    fn iterate<R: Rules>(
+        &mut self,
+        mut state: R::State,
+        arm: usize,
+        first: &R::Command,
+        seats: usize,
+        rng: &mut GameRng,
+    ) -> Result<bool, BotError> {
+        let root_child = self.nodes[0].children[arm];
+        let mut path = vec![root_child];
+        let mut log = Log::silent();
+        let moved = R::apply(&mut state, self.nodes[0].mover, first, rng, &mut log).is_ok();
+        let outcome = if moved && self.descend::<R>(&mut state, &mut path, rng)? {
+            random_to_end::<R>(&mut state, rng)
+        } else {
+            None
+        };
+        let rewards: Vec<f64> = (0..seats)
+            .map(|s| match &outcome {
+                Some(o) => reward(o, s, &R::partners(&state, s)),
+                None => 0.5,
+            })
+            .collect();
+        for &n in &path {
+            let node = &mut self.nodes[n];
+            node.visits += 1;
+            node.total += rewards.get(node.mover).copied().unwrap_or(0.5);
+        }
+        Ok(outcome.is_some())
+    }
+
+    /// Walks down from the last node of `path` while its nodes have been played before,
+    /// adding one new move at the first that may widen; `false` if the game got stuck or
+    /// refused a move it offered (a rules bug).
+    fn descend<R: Rules>(
+        &mut self,
+        state: &mut R::State,
+        path: &mut Vec<usize>,
+        rng: &mut GameRng,
+    ) -> Result<bool, BotError> {
+        let mut log = Log::silent();
+        let mut at = *path.last().expect("the path starts at the bot's move");
+        while self.nodes[at].visits > 0 && R::outcome(state).is_none() {
+            let active = R::active(state);
+            if active.is_empty() {
+                return Ok(false);
+            }
+            let mover = active[rng.index(active.len())];
+            let choices = R::choices(state, mover);
+            if choices.is_empty() {
+                return Ok(false);
+            }
+            let mut known = Vec::new();
+            let mut new = Vec::new();
+            for (json, command) in candidates::<R>(&choices, rng)? {
+                let child = self.nodes[at]
+                    .children
+                    .iter()
+                    .copied()
+                    .find(|&c| self.nodes[c].mover == mover && self.nodes[c].command == json);
+                match child {
+                    Some(c) => known.push((c, command)),
+                    None => new.push((json, command)),
+                }
+            }
+            for (c, _) in &known {
+                self.nodes[*c].available += 1;
+            }
+            let may_widen = self.nodes[at].children.len() < widening(self.nodes[at].visits);
+            let (next, command) = if !new.is_empty() && (known.is_empty() || may_widen) {
+                let (json, command) = new.swap_remove(rng.index(new.len()));
+                let child = self.nodes.len();
+                let mut node = Node::new(mover, json);
+                node.available = 1;
+                self.nodes.push(node);
+                self.nodes[at].children.push(child);
+                (child, command)
+            } else {
+                let mut best = 0;
+                for k in 1..known.len() {
+                    if self.nodes[known[k].0].bound() > self.nodes[known[best].0].bound() {
+                        best = k;
+                    }
+                }
+                known.swap_remove(best)
+            };
+            if R::apply(state, mover, &command, rng, &mut log).is_err() {
+                return Ok(false);
+            }
+            path.push(next);
+            at = next;
+        }
+        Ok(true)
+    }
+}
+
+/// How many children a node played `visits` times may have (progressive widening): a node
+/// with many possible moves (picks of several cards) grows as it proves worth looking at,
+/// instead of spending every playout on a new move.
+fn widening(visits: u32) -> usize {
+    1 + (2.0 * f64::from(visits).sqrt()) as usize
 }
 
 /// UCB1 over the arms: every arm once in order, then the best upper bound (the lowest index
@@ -205,21 +461,6 @@ fn ucb_arm(stats: &[(u32, f64)], done: u32) -> usize {
 
 /// UCB1's exploration constant (scaled for rewards in 0..=1).
 const EXPLORATION: f64 = 0.7;
-
-/// Plays `first` for `seat` on a sampled state, then random play to the end; the seat's
-/// reward, or `None` when the playout could not finish (the sample refused the first move,
-/// which cannot be as every sample gives the seat the same choices, or a rules bug).
-fn playout<R: Rules>(
-    mut state: R::State,
-    seat: Seat,
-    first: &R::Command,
-    partners: &[Seat],
-    rng: &mut GameRng,
-) -> Option<f64> {
-    let mut log = Log::silent();
-    R::apply(&mut state, seat, first, rng, &mut log).ok()?;
-    random_to_end::<R>(&mut state, rng).map(|outcome| reward(&outcome, seat, partners))
-}
 
 /// Random play from `state` to the end; `None` if it is cut short or gets stuck (a rules
 /// bug, which the property tests rule out).

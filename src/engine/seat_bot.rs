@@ -7,7 +7,7 @@
 
 use super::bot::{Playout, PlayoutError, bot_rng, random_command};
 use super::determinize::{Determinize, Table};
-use super::search::{BotError, Decision, Level, decide, decision_seed};
+use super::search::{BotError, Decision, Level, decide_at, decision_seed};
 use super::{DynGame, DynMatch, Log, Match, Record, RecordedCommand, Seat, Seed, Viewer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -130,7 +130,7 @@ where
             seats: game.seats,
             rules_version,
         };
-        decide::<R>(&view, seat, &table, search.playouts(), seed)
+        decide_at::<R>(&view, seat, &table, search, seed)
     }
 }
 
