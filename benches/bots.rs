@@ -3,7 +3,7 @@
 //! per-iteration figure). `cargo bench --bench bots`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use postplay::engine::search::{Level, decide};
+use postplay::engine::search::{Level, decide_at};
 use postplay::engine::testing::random_midgame;
 use postplay::engine::{Determinize, Seed, Table, Viewer, forced};
 use postplay::games::electoral_combat::ElectoralCombat;
@@ -63,7 +63,7 @@ where
             b.iter(|| {
                 n += 1;
                 let seed = Seed::from_number(n);
-                black_box(decide::<R>(&view, seat, &table, level.playouts(), &seed).unwrap())
+                black_box(decide_at::<R>(&view, seat, &table, level, &seed).unwrap())
             })
         });
     }
