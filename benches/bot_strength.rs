@@ -127,6 +127,11 @@ fn main() {
                 (false, true) => lost += 1,
                 _ => drawn += 1,
             }
+            eprintln!(
+                "{} game {n}: side won {won}, drawn {drawn}, lost {lost} after {:.0} s",
+                m.name(),
+                started.elapsed().as_secs_f64()
+            );
         }
         let score = won as f64 + drawn as f64 / 2.0;
         let (low, high) = wilson(score, games as f64);

@@ -169,14 +169,77 @@ async fn drive(
     (all, elapsed)
 }
 
+/// CPU seconds used so far by PostgreSQL's processes (those that ended are counted in the
+/// postmaster's children's time), by this process (the server and its HTTP clients) and by
+/// this process's ended children (pgbench). Read from /proc; zero elsewhere.
+#[derive(Clone, Copy, Default)]
+struct Cpu {
+    postgres: f64,
+    this: f64,
+    children: f64,
+}
+
+impl Cpu {
+    fn now() -> Cpu {
+        // utime, stime, cutime and cstime: the 14th to 17th fields, after the command's name.
+        let times = |stat: &str| -> Option<(String, [f64; 4])> {
+            let (head, rest) = stat.rsplit_once(") ")?;
+            let name = head.split_once(" (")?.1.to_string();
+            let fields: Vec<f64> = rest
+                .split_whitespace()
+                .skip(11)
+                .take(4)
+                .filter_map(|f| f.parse().ok())
+                .collect();
+            Some((name, fields.try_into().ok()?))
+        };
+        let tick = 100.0;
+        let mut cpu = Cpu::default();
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            if let Some((name, [u, s, cu, cs])) = times(&stat)
+                && name == "postgres"
+            {
+                cpu.postgres += (u + s + cu + cs) / tick;
+            }
+        }
+        if let Some((_, [u, s, cu, cs])) = std::fs::read_to_string("/proc/self/stat")
+            .ok()
+            .as_deref()
+            .and_then(times)
+        {
+            cpu.this = (u + s) / tick;
+            cpu.children = (cu + cs) / tick;
+        }
+        cpu
+    }
+
+    /// Milliseconds of CPU per unit of work since `before`: PostgreSQL's, and the client side's
+    /// (this process for HTTP, pgbench for pgbench).
+    fn per(&self, before: Cpu, units: f64, http: bool) -> (f64, f64) {
+        let client = if http {
+            self.this - before.this
+        } else {
+            self.children - before.children
+        };
+        (
+            1e3 * (self.postgres - before.postgres) / units,
+            1e3 * client / units,
+        )
+    }
+}
+
 /// What pgbench measured: transactions a second, and the p99 latency when paced.
 struct Pgbench {
     tps: f64,
     p99: Option<Duration>,
 }
 
-/// Runs the SQL of one move with pgbench, at full speed or paced to `rate` a second.
-fn pgbench(db: &TestDb, clients: u64, seconds: u64, rate: Option<f64>) -> Pgbench {
+/// Runs the SQL of one move with pgbench in the 200 games from id `first`, at full speed or
+/// paced to `rate` a second.
+fn pgbench(db: &TestDb, first: i64, clients: u64, seconds: u64, rate: Option<f64>) -> Pgbench {
     let beside = postplay::pg::find_binaries().unwrap().join("pgbench");
     let bin = if beside.exists() {
         beside
@@ -193,30 +256,36 @@ fn pgbench(db: &TestDb, clients: u64, seconds: u64, rate: Option<f64>) -> Pgbenc
     };
     let script = std::env::temp_dir().join("postplay-move.sql");
     // Each client moves in its own games, as each HTTP client does (client c takes the games
-    // whose ids are c + 1 modulo the clients): two clients on one game row would wait for each
-    // other's locks, which the HTTP clients never do.
-    // Exactly the SQL of one move (docs/MOVE.md): the seat's token look-up, then the move's
-    // read (the game row, the log's tail past the cached head, the seats' settled moves, the
-    // clock's and mail's reads) and its one write statement (the head update guarded by the
-    // mover's deadline and the pause, the command, the clock's rows for the seat that moved
-    // and the seat now awaited, mail's links, reply addresses, seats and outbox rows (empty:
-    // none of the bench's seats has an address), the NOTIFY). The writes go to the bench's
-    // copies of games, commands and seat_clocks.
+    // whose ids are `first` + c modulo the clients): two clients on one game row would wait
+    // for each other's locks, which the HTTP clients never do.
+    // Exactly the SQL of one move (docs/MOVE.md), on the same tables as the server's moves,
+    // in 200 games of pgbench's own: the move's read (the game row, the log's tail past the
+    // cached head, the seats' settled moves, the clock's and mail's reads, and the seat the
+    // bearer's token opens, by the store's own SQL) and its one write statement (the head
+    // update guarded by the mover's deadline and the pause, the command, the clock's rows for
+    // the seat that moved and the seat now awaited, mail's links, reply addresses, seats and
+    // outbox rows (empty: none of the bench's seats has an address), the NOTIFY).
+    let token = "(SELECT token_hash FROM seats WHERE game_id = :g AND seat = 0)";
+    let seat_by_token = postplay::store::SEAT_BY_TOKEN
+        .replace("$1", token)
+        .replace("$2", "true")
+        .replace("$3", "now()")
+        .replace("$4", &postplay::store::MAIL_LINK_DAYS.to_string())
+        .replace("$5", &postplay::store::MAIL_LINK_GRACE_DAYS.to_string());
     std::fs::write(
         &script,
         format!(
-            "\\set g 1 + :client_id + {clients} * random(0, (200 - {clients}) / {clients})\n\
-             SELECT game_id, seat FROM seats WHERE token_hash = (SELECT token_hash FROM seats WHERE game_id = :g AND seat = 0);\n\
+            "\\set g {first} + :client_id + {clients} * random(0, (200 - {clients}) / {clients})\n\
              SELECT id, kind, rules_version, options, seat_count, seed, commitment, status, head_seq, head_hash, created_at, updated_at, club_id, \
              (SELECT coalesce(jsonb_agg(jsonb_build_array(c.seq, c.seat, c.command, c.created_at, c.hash, c.made_by) ORDER BY c.seq), '[]') FROM commands c WHERE c.game_id = :g AND c.seq > games.head_seq) AS tail, \
              (SELECT coalesce(jsonb_agg(jsonb_build_array(coalesce(s.play_forced, a.play_forced, false), coalesce((SELECT array_agg(o.order_id ORDER BY o.made_at, o.order_id) FROM standing_orders o WHERE o.game_id = s.game_id AND o.seat = s.seat), '{{}}')) ORDER BY s.seat), '[]') FROM seats s LEFT JOIN accounts a ON a.id = s.account_id WHERE s.game_id = :g) AS settled, \
-             ({clock}), ({mail}) FROM games WHERE id = :g;\n\
-             WITH head AS (UPDATE bench_games SET head_seq = head_seq + 1, head_hash = md5(random()::text), status = 'running', updated_at = now(), result = coalesce(NULL, result) \
+             ({clock}), ({mail}), (SELECT h.seat FROM ({seat_by_token}) AS h WHERE h.game_id = :g) AS holder FROM games WHERE id = :g;\n\
+             WITH head AS (UPDATE games SET head_seq = head_seq + 1, head_hash = md5(random()::text), status = 'running', updated_at = now(), result = coalesce(NULL, result) \
              WHERE id = :g AND head_seq = head_seq AND ((paused_at IS NOT NULL) = false) \
-             AND (NOT EXISTS (SELECT 1 FROM bench_clocks WHERE game_id = :g AND seat = 0 AND awaited_seq IS NOT NULL AND due_at <= now() - interval '1 year')) RETURNING id, head_seq), \
-             cmd AS (INSERT INTO bench_commands (game_id, seq, seat, command, created_at, hash, made_by) SELECT :g, head.head_seq, u.seat, u.command::jsonb, now(), u.hash, u.made_by \
+             AND (NOT EXISTS (SELECT 1 FROM seat_clocks WHERE game_id = :g AND seat = 0 AND awaited_seq IS NOT NULL AND due_at <= now() - interval '1 year')) RETURNING id, head_seq), \
+             cmd AS (INSERT INTO commands (game_id, seq, seat, command, created_at, hash, made_by) SELECT :g, head.head_seq, u.seat, u.command::jsonb, now(), u.hash, u.made_by \
              FROM head, unnest('{{0}}'::int[], ARRAY['{{\"type\":\"play\",\"card\":\"CA\"}}'], ARRAY[md5(random()::text)], ARRAY[NULL]::text[]) AS u(seat, command, hash, made_by)), \
-             w0 AS (INSERT INTO bench_clocks (game_id, seat, bank_secs, awaited_seq, waiting_since, allowance_secs, spent_secs, stretch_start, due_at, remind_at, reminders, lease_until) \
+             w0 AS (INSERT INTO seat_clocks (game_id, seat, bank_secs, awaited_seq, waiting_since, allowance_secs, spent_secs, stretch_start, due_at, remind_at, reminders, lease_until) \
              SELECT :g, u.seat, u.bank, u.awaited, u.since, u.allowance, 0, u.stretch, u.due, u.remind, 0, NULL FROM head, \
              unnest('{{0,1}}'::int[], '{{86400,86400}}'::bigint[], ARRAY[NULL, 1]::bigint[], ARRAY[NULL, now()]::timestamptz[], ARRAY[NULL, 86400]::bigint[], ARRAY[NULL, now()]::timestamptz[], \
              ARRAY[NULL, now() + interval '1 day']::timestamptz[], ARRAY[NULL, now() + interval '19 hours']::timestamptz[]) AS u(seat, bank, awaited, since, allowance, stretch, due, remind) \
@@ -460,14 +529,12 @@ fn main() {
         let rounds = env_number("POSTPLAY_LOAD_ROUNDS", 3);
         let db = TestDb::new().await;
         let base = spawn_app(&db);
-        // pgbench's copies of the tables, taken from the first 200 games (ids 1 to 200).
+        // pgbench's own 200 games, in the same tables as the server's (their commands are not
+        // legal moves: nothing reads them as a game).
+        let theirs = new_games(&db, 200, 900_001).await;
+        let pgbench_first = theirs[0].id;
+        assert!(theirs.iter().enumerate().all(|(i, g)| g.id == pgbench_first + i as i64));
         let first = new_games(&db, 200, 1).await;
-        sqlx::query("CREATE TABLE bench_games AS SELECT * FROM games").execute(db.store.pool()).await.unwrap();
-        sqlx::query("CREATE TABLE bench_commands (LIKE commands INCLUDING ALL)").execute(db.store.pool()).await.unwrap();
-        sqlx::query("ALTER TABLE bench_commands ADD UNIQUE (game_id, seq)").execute(db.store.pool()).await.ok();
-        sqlx::query("ALTER TABLE bench_games ADD PRIMARY KEY (id)").execute(db.store.pool()).await.unwrap();
-        sqlx::query("CREATE TABLE bench_clocks (LIKE seat_clocks INCLUDING ALL)").execute(db.store.pool()).await.unwrap();
-        sqlx::query("INSERT INTO bench_clocks SELECT * FROM seat_clocks").execute(db.store.pool()).await.unwrap();
         // Rounds alternate HTTP and pgbench, so a slow spell of the machine falls on both.
         let mut results = Vec::new();
         let mut fresh = Some(first);
@@ -476,9 +543,16 @@ fn main() {
                 Some(games) => games,
                 None => new_games(&db, 200, 1 + 20_000 * round).await,
             };
+            let before = Cpu::now();
             let (latencies, elapsed) = drive(&base, games, clients, seconds, None).await;
             let http = latencies.len() as f64 / elapsed.as_secs_f64();
-            let pgbench_full = pgbench(&db, clients as u64, seconds, None).tps;
+            let (http_pg, http_own) = Cpu::now().per(before, latencies.len() as f64, true);
+            let before = Cpu::now();
+            let pgbench_full = pgbench(&db, pgbench_first, clients as u64, seconds, None).tps;
+            let (bench_pg, bench_own) = Cpu::now().per(before, pgbench_full * seconds as f64, false);
+            println!(
+                "round {round}: CPU per move: HTTP PostgreSQL {http_pg:.2} ms, server and clients {http_own:.2} ms; pgbench PostgreSQL {bench_pg:.2} ms, pgbench {bench_own:.2} ms"
+            );
             println!(
                 "round {round}: moves over HTTP, {clients} clients, 200 games: {http:.0} moves/s (p50 {:.2?}, p99 {:.2?}); pgbench, the same SQL per move: {pgbench_full:.0} tps; HTTP {:.0} % of it",
                 percentile(&latencies, 0.5),
@@ -489,7 +563,7 @@ fn main() {
             let pace = Duration::from_secs_f64(clients as f64 / half);
             let games = new_games(&db, 200, 10_001 + 20_000 * round).await;
             let (paced, elapsed) = drive(&base, games, clients, seconds, Some(pace)).await;
-            let paced_pgbench = pgbench(&db, clients as u64, seconds, Some(half));
+            let paced_pgbench = pgbench(&db, pgbench_first, clients as u64, seconds, Some(half));
             let (http_p99, pgbench_p99) = (percentile(&paced, 0.99), paced_pgbench.p99.unwrap());
             println!(
                 "round {round}: at half that rate ({half:.0}/s offered, Poisson, latency from the scheduled start): HTTP {:.0} moves/s, p50 {:.2?}, p99 {http_p99:.2?}; pgbench {:.0} tps, p99 {pgbench_p99:.2?}; HTTP's p99 {:.2}x",

@@ -7,7 +7,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use postplay::engine::bot::{bot_rng, random_command};
 use postplay::engine::{DynMatch, Log, Seat, Seed, find_game};
-use postplay::store::{GameRow, Loaded};
+use postplay::store::{GameRow, Loaded, LogEntry};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
@@ -30,9 +30,9 @@ fn positions(seed: u64) -> Vec<Loaded> {
     let mut live = game.new_match(&serde_json::json!({}), 2, seed).unwrap();
     live.track_takebacks(true);
     let mut rng = bot_rng(&seed);
-    let mut log: Vec<(i64, Seat, Vec<String>)> = vec![(0, 0, live.opening())];
+    let mut log: Vec<LogEntry> = vec![(0, 0, live.opening().into())];
     let mut out = Vec::new();
-    let loaded = |live: &dyn DynMatch, log: &[(i64, Seat, Vec<String>)]| Loaded {
+    let loaded = |live: &dyn DynMatch, log: &[LogEntry]| Loaded {
         row: GameRow {
             id: 7,
             kind: KIND.into(),
@@ -58,7 +58,7 @@ fn positions(seed: u64) -> Vec<Loaded> {
         let command = random_command(live.as_ref(), seat, &mut rng).unwrap();
         let mut lines = Log::recording();
         live.apply_json(seat, &command, &mut lines).unwrap();
-        log.push((log.len() as i64, seat, lines.take()));
+        log.push((log.len() as i64, seat, lines.take().into()));
         out.push(loaded(live.as_ref(), &log));
     }
     out

@@ -144,7 +144,7 @@ async fn assert_hides_other_hands(db: &TestDb, id: i64, seat: usize, text: &str,
     let names = NAMES.map(String::from);
     let (mut text, mut html) = (text.to_string(), html.to_string());
     for (_, _, lines) in loaded.log.iter() {
-        for line in lines {
+        for line in lines.iter() {
             let line = postplay::engine::log::render(line, &names);
             text = text.replace(&line, "");
             html = html.replace(&line, "");
@@ -262,7 +262,7 @@ async fn a_whole_game_played_through_the_links_in_the_mail() {
                 let since = last_moved.get(&seat).copied().unwrap_or(0);
                 for (seq, _, lines) in loaded.log.iter() {
                     if *seq > since && *seq <= at {
-                        for line in lines {
+                        for line in lines.iter() {
                             let line =
                                 postplay::engine::log::render(line, &NAMES.map(String::from));
                             assert!(text.contains(&line), "{line:?} missing from: {text}");

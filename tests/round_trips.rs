@@ -11,8 +11,19 @@ use sqlx::postgres::PgPoolOptions;
 
 #[actix_web::test]
 async fn an_ordinary_move_is_two_round_trips() {
+    ordinary_moves_take_two_round_trips(false).await;
+}
+
+/// The JSON API's move names its seat by the bearer's token: the token is read in the move's
+/// own read, not in a round trip before it.
+#[actix_web::test]
+async fn a_move_by_a_seat_token_is_two_round_trips_too() {
+    ordinary_moves_take_two_round_trips(true).await;
+}
+
+async fn ordinary_moves_take_two_round_trips(by_token: bool) {
     let db = TestDb::new().await;
-    let (id, _) = common::create_game_for(&db, "nationhood", &["Ann", "Bo"], true, 11).await;
+    let (id, tokens) = common::create_game_for(&db, "nationhood", &["Ann", "Bo"], true, 11).await;
     let proxy = TripProxy::start(&db.options).await;
     let pool = PgPoolOptions::new()
         .max_connections(1)
@@ -31,10 +42,14 @@ async fn an_ordinary_move_is_two_round_trips() {
         let choices = loaded.game.choices(seat);
         let command = fill_at_random(&choices[rng.index(choices.len())], &mut rng);
         let (before, pinged) = (proxy.count(), proxy.pings());
-        let head = store
-            .submit(id, seat, &command, Some(loaded.row.head_seq))
-            .await
-            .unwrap();
+        let expected = Some(loaded.row.head_seq);
+        let head = if by_token {
+            let mover = postplay::store::Mover::Holder(&tokens[seat]);
+            store.submit_as(id, mover, &command, expected).await
+        } else {
+            store.submit(id, seat, &command, expected).await
+        }
+        .unwrap();
         let (trips, pings) = (proxy.count() - before, proxy.pings() - pinged);
         let ended = store.load(id).await.unwrap().game.outcome().is_some();
         // The first moves prepare the statements on the pool's one connection.

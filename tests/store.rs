@@ -218,3 +218,77 @@ async fn bad_games_are_refused_at_creation() {
     assert_eq!(count, 0);
     db.drop().await;
 }
+
+/// A move named by a seat token ([`postplay::store::Mover::Holder`]) is made only for the
+/// seat that token opens in this game: another game's token, a token that opens nothing and
+/// a token a relink ended are refused, and nothing is written.
+#[actix_web::test]
+async fn a_move_by_token_is_made_only_for_the_seat_it_opens() {
+    use postplay::store::Mover;
+    let db = TestDb::new().await;
+    let store = &db.store;
+    let game = store
+        .create_game(
+            "whitehouse",
+            &json!({}),
+            &four_seats(),
+            Seed::from_number(21),
+        )
+        .await
+        .unwrap();
+    let other = store
+        .create_game(
+            "whitehouse",
+            &json!({}),
+            &four_seats(),
+            Seed::from_number(22),
+        )
+        .await
+        .unwrap();
+    let seat = store.load(game.id).await.unwrap().game.active()[0];
+    let pass = json!({"type": "pass"});
+    for token in [
+        other.seat_tokens[seat].as_str(),
+        "0123456789abcdef0123456789abcdef01234567",
+        "not a token",
+    ] {
+        let refused = store
+            .submit_as(game.id, Mover::Holder(token), &pass, Some(0))
+            .await;
+        assert!(
+            matches!(refused, Err(SubmitError::NotHolder)),
+            "{refused:?}"
+        );
+    }
+    // The seat's own token, after a relink ended it.
+    let old = game.seat_tokens[seat].clone();
+    let fresh = store.relink_seat(game.id, seat).await.unwrap().unwrap();
+    let refused = store
+        .submit_as(game.id, Mover::Holder(&old), &pass, Some(0))
+        .await;
+    assert!(
+        matches!(refused, Err(SubmitError::NotHolder)),
+        "{refused:?}"
+    );
+    assert_eq!(store.game(game.id).await.unwrap().unwrap().head_seq, 0);
+    // Another seat's token moves for that seat, which is not awaited.
+    let idle = (seat + 1) % 4;
+    let refused = store
+        .submit_as(
+            game.id,
+            Mover::Holder(&game.seat_tokens[idle]),
+            &pass,
+            Some(0),
+        )
+        .await;
+    assert!(matches!(refused, Err(SubmitError::Rule(_))), "{refused:?}");
+    // The new token moves for its seat.
+    let head = store
+        .submit_as(game.id, Mover::Holder(&fresh.token), &pass, Some(0))
+        .await
+        .unwrap();
+    assert!(head >= 1);
+    let log = store.commands(game.id, 0).await.unwrap();
+    assert_eq!(log[0].seat, seat);
+    db.drop().await;
+}

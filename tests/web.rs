@@ -247,6 +247,15 @@ async fn bad_input_gets_the_right_status_and_changes_nothing() {
         .0,
         403
     );
+    // Who may not move here hears that before anything about the body.
+    for (token, status) in [
+        (Some(other_tokens[active].as_str()), 403),
+        (Some("0123456789abcdef0123456789abcdef01234567"), 401),
+        (Some("not a token"), 401),
+        (None, 401),
+    ] {
+        assert_eq!(post_json(&client, &url, token, "{not json").await.0, status);
+    }
     assert_eq!(
         get_text(
             &client,

@@ -12,7 +12,7 @@ use crate::engine::{DynGame, DynMatch, Seat, Viewer};
 use crate::store::effects::{
     Appended, ClubNews, Creation, EffectError, Effects, LeagueNews, TableNews,
 };
-use crate::store::{new_token, token_hash};
+use crate::store::{LogEntry, new_token, token_hash};
 use chrono::{DateTime, Utc};
 use futures_util::future::BoxFuture;
 use sqlx::{PgConnection, Row};
@@ -207,7 +207,7 @@ pub fn newly_active(before: &[Seat], after: &[Seat]) -> Vec<Seat> {
 
 /// The public lines since a seat's last command (all of them if it never moved), names
 /// filled in, at most the last [`MAX_LINES`].
-pub fn lines_since(log: &[(i64, Seat, Vec<String>)], seat: Seat, names: &[String]) -> Vec<String> {
+pub fn lines_since(log: &[LogEntry], seat: Seat, names: &[String]) -> Vec<String> {
     let start = log
         .iter()
         .rposition(|(_, who, _)| *who == seat)
@@ -359,15 +359,15 @@ mod tests {
     #[test]
     fn lines_since_the_seats_last_move() {
         let names = vec!["Ann".to_string(), "Bo".to_string()];
-        let log = vec![
-            (1, 0, vec!["{s0} bids".to_string()]),
+        let log: Vec<LogEntry> = vec![
+            (1, 0, ["{s0} bids".to_string()].into()),
             (
                 2,
                 1,
-                vec!["{s1} passes".to_string(), "{s1} sighs".to_string()],
+                ["{s1} passes".to_string(), "{s1} sighs".to_string()].into(),
             ),
-            (3, 0, vec!["{s0} leads".to_string()]),
-            (4, 1, vec!["{s1} follows".to_string()]),
+            (3, 0, ["{s0} leads".to_string()].into()),
+            (4, 1, ["{s1} follows".to_string()].into()),
         ];
         assert_eq!(lines_since(&log, 0, &names), vec!["Bo follows"]);
         assert_eq!(lines_since(&log, 1, &names), Vec::<String>::new());

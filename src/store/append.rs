@@ -31,6 +31,17 @@ pub(super) enum Play<'a> {
     Cancel(&'a str),
 }
 
+/// Who makes a move: a seat the caller has already established, or whoever holds a seat
+/// token, whose seat the move's own read finds (one round trip fewer than asking first).
+#[derive(Clone, Copy)]
+pub enum Mover<'a> {
+    /// This seat.
+    Seat(Seat),
+    /// The seat of the game this token opens ([`Store::seat_by_token`]); none is
+    /// [`SubmitError::NotHolder`].
+    Holder(&'a str),
+}
+
 /// One entry made in memory, before it is written.
 struct Pending {
     seat: Seat,
@@ -108,7 +119,7 @@ impl Store {
     pub async fn play_settled(&self, id: i64) -> Result<i64, SubmitError> {
         let mut conn = self.pool.acquire().await?;
         for attempt in 0..2 {
-            let read = self.read_move(&mut conn, id).await?;
+            let read = self.read_move(&mut conn, id, None).await?;
             let head = read.loaded.row.head_seq;
             if read.loaded.game.outcome().is_some() {
                 return Ok(head);
@@ -122,7 +133,12 @@ impl Store {
                 Written::Raced => break,
             }
         }
-        let head = self.read_move(&mut conn, id).await?.loaded.row.head_seq;
+        let head = self
+            .read_move(&mut conn, id, None)
+            .await?
+            .loaded
+            .row
+            .head_seq;
         Err(SubmitError::Conflict { head })
     }
 
@@ -132,17 +148,25 @@ impl Store {
     pub(super) async fn append(
         &self,
         id: i64,
-        seat: Seat,
+        mover: Mover<'_>,
         play: Play<'_>,
         expected_head: Option<i64>,
         after: Option<&dyn AfterAppend>,
     ) -> Result<i64, SubmitError> {
         let mut expected_head = expected_head;
+        let token = match mover {
+            Mover::Seat(_) => None,
+            Mover::Holder(token) => Some(token),
+        };
         // One connection for the read and the write: the pool's test of a connection taken
         // is a round trip of its own.
         let mut conn = self.pool.acquire().await?;
         for attempt in 0..2 {
-            let read = self.read_move(&mut conn, id).await?;
+            let read = self.read_move(&mut conn, id, token).await?;
+            let seat = match mover {
+                Mover::Seat(seat) => seat,
+                Mover::Holder(_) => read.holder.ok_or(SubmitError::NotHolder)?,
+            };
             let head = read.loaded.row.head_seq;
             match self
                 .append_read(&mut conn, read, seat, play, expected_head, after)
@@ -156,7 +180,12 @@ impl Store {
                 Written::Raced => break,
             }
         }
-        let head = self.read_move(&mut conn, id).await?.loaded.row.head_seq;
+        let head = self
+            .read_move(&mut conn, id, None)
+            .await?
+            .loaded
+            .row
+            .head_seq;
         Err(SubmitError::Conflict { head })
     }
 
@@ -222,7 +251,7 @@ impl Store {
             }
         };
         let mut log = (*loaded.log).clone();
-        log.push((head + 1, seat, recorder.take()));
+        log.push((head + 1, seat, recorder.take().into()));
         loaded.log = Arc::new(log);
         let first = Pending {
             seat,
@@ -250,6 +279,7 @@ impl Store {
             mut loaded,
             settled,
             effects: reads,
+            ..
         } = read;
         let id = loaded.row.id;
         let head = loaded.row.head_seq;
@@ -277,7 +307,11 @@ impl Store {
                 if let Some(last) = entries.last_mut() {
                     last.after = Some(snapshot);
                 }
-                log.push((head + entries.len() as i64 + 1, seat, recorder.take()));
+                log.push((
+                    head + entries.len() as i64 + 1,
+                    seat,
+                    recorder.take().into(),
+                ));
                 entries.push(Pending {
                     seat,
                     command,

@@ -2,7 +2,7 @@
 //! list (`bot_games`), claimed with `FOR UPDATE SKIP LOCKED` and a lease so any number of
 //! processes share it and each game is played by one at a time.
 
-use super::append::Play;
+use super::append::{Mover, Play};
 use super::{NewSeat, Store, StoreError, SubmitError};
 use crate::engine::{BotLevel, DynGame, Seat, Seed, find_bot};
 use chrono::{DateTime, Duration, Utc};
@@ -165,7 +165,13 @@ impl Store {
                 seat + 1
             )));
         }
-        self.append(id, seat, Play::BotMove(command), Some(expected_head), None)
-            .await
+        self.append(
+            id,
+            Mover::Seat(seat),
+            Play::BotMove(command),
+            Some(expected_head),
+            None,
+        )
+        .await
     }
 }

@@ -2,7 +2,7 @@
 //! the clock) plug into game creation and every appended entry, so the store never calls up.
 
 use super::plan::MovePlan;
-use super::{GameRow, NewSeat};
+use super::{GameRow, LogEntry, NewSeat};
 use crate::domain::EmailAddress;
 use crate::engine::record::Mark;
 use crate::engine::{DynGame, DynMatch, Seat};
@@ -63,7 +63,7 @@ pub struct Appended<'a> {
     /// The match after it.
     pub game: &'a dyn DynMatch,
     /// The whole public log, this entry's lines included.
-    pub log: &'a [(i64, Seat, Vec<String>)],
+    pub log: &'a [LogEntry],
     /// The seat played for by the next entry of this same transaction (its only move, or its
     /// standing order): the position this entry leaves it in is never put to it.
     pub played_next: Option<Seat>,

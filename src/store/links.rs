@@ -7,6 +7,14 @@ use super::{
 use crate::engine::Seat;
 use sqlx::Row;
 
+/// The game and seat a token opens: `$1` the token's hash, `$2` whether a minted link must
+/// be fresh, `$3` the time now, `$4` [`MAIL_LINK_DAYS`], `$5` [`MAIL_LINK_GRACE_DAYS`].
+/// Public for the HTTP load bench, which runs the same SQL in pgbench.
+pub const SEAT_BY_TOKEN: &str = "SELECT game_id, seat FROM seats WHERE token_hash = $1 \
+     UNION ALL SELECT l.game_id, l.seat FROM seat_links l JOIN games g ON g.id = l.game_id \
+     WHERE l.token_hash = $1 AND (NOT $2 OR (l.created_at > $3 - make_interval(days => $4) \
+     AND (g.status = 'running' OR g.updated_at > $3 - make_interval(days => $5)))) LIMIT 1";
+
 impl Store {
     /// The game and seat a seat token opens: the seat's own token, or a link minted for one
     /// of its notices while that is fresh ([`MAIL_LINK_DAYS`] days, and no more than
@@ -29,19 +37,14 @@ impl Store {
             return Ok(None);
         }
         let now = self.now();
-        let row = sqlx::query(
-            "SELECT game_id, seat FROM seats WHERE token_hash = $1 \
-             UNION ALL SELECT l.game_id, l.seat FROM seat_links l JOIN games g ON g.id = l.game_id \
-             WHERE l.token_hash = $1 AND (NOT $2 OR (l.created_at > $3 - make_interval(days => $4) \
-             AND (g.status = 'running' OR g.updated_at > $3 - make_interval(days => $5)))) LIMIT 1",
-        )
-        .bind(token_hash(token))
-        .bind(fresh)
-        .bind(now)
-        .bind(MAIL_LINK_DAYS)
-        .bind(MAIL_LINK_GRACE_DAYS)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = sqlx::query(SEAT_BY_TOKEN)
+            .bind(token_hash(token))
+            .bind(fresh)
+            .bind(now)
+            .bind(MAIL_LINK_DAYS)
+            .bind(MAIL_LINK_GRACE_DAYS)
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(|r| {
             Ok((
                 r.try_get::<i64, _>("game_id")?,

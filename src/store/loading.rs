@@ -1,7 +1,7 @@
 //! Reading games: rows, seats, the log, and a game replayed to its head, kept in the store's
 //! small process cache keyed by the log's head.
 
-use super::{CommandRow, GameRow, Loaded, SeatRow, Store, StoreError};
+use super::{CommandRow, GameRow, Loaded, LogEntry, SeatRow, Store, StoreError};
 use crate::engine::record::Mark;
 use crate::engine::{ApplyError, DynMatch, Log, Seat, Seed, find_game};
 use chrono::{DateTime, Utc};
@@ -17,7 +17,7 @@ macro_rules! game_columns {
 pub(super) use game_columns;
 
 /// A copy of what the cache holds of a game: its head, the match there and its log.
-pub(super) type CachedCopy = (i64, Box<dyn DynMatch>, Arc<Vec<(i64, Seat, Vec<String>)>>);
+pub(super) type CachedCopy = (i64, Box<dyn DynMatch>, Arc<Vec<LogEntry>>);
 
 /// A replayed game kept in the store's cache, good while its log's head is `head`.
 pub(super) struct Cached {
@@ -25,7 +25,7 @@ pub(super) struct Cached {
     /// The database epoch it was read in ([`Store::with_epoch`]).
     epoch: u64,
     game: Box<dyn DynMatch>,
-    log: Arc<Vec<(i64, Seat, Vec<String>)>>,
+    log: Arc<Vec<LogEntry>>,
 }
 
 impl Store {
@@ -164,7 +164,7 @@ impl Store {
                 let log = if opening.is_empty() {
                     Vec::new()
                 } else {
-                    vec![(0, 0, opening)]
+                    vec![(0, 0, opening.into())]
                 };
                 (0, game, Arc::new(log))
             }
@@ -190,7 +190,7 @@ impl Store {
                 game: id,
                 reason: format!("command {}: {e}", entry.seq),
             })?;
-            lines.push((entry.seq, entry.seat, recorder.take()));
+            lines.push((entry.seq, entry.seat, recorder.take().into()));
         }
         let log = Arc::new(lines);
         self.remember(id, row.head_seq, epoch, game.as_ref(), &log);
@@ -226,7 +226,7 @@ impl Store {
         head: i64,
         epoch: u64,
         game: &dyn DynMatch,
-        log: &Arc<Vec<(i64, Seat, Vec<String>)>>,
+        log: &Arc<Vec<LogEntry>>,
     ) {
         let mut cache = self.cache.lock().expect("cache lock");
         if cache.len() > 4096 {

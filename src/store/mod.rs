@@ -44,7 +44,7 @@ pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS,
 pub use account_seats::{Claim, MAX_DEVICE_LINKS};
 pub use accounts::{Account, MAX_SESSIONS, SESSION_DAYS};
 pub use api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
-pub use append::Settled;
+pub use append::{Mover, Settled};
 pub use bots::BotSeat;
 pub use club_archive::{
     ARCHIVE_PAGE, ArchiveFilter, ArchivePage, ArchivedGame, Choice, MAX_ARCHIVE_PAGE,
@@ -62,6 +62,7 @@ pub use leagues::{
     ENDED_LEAGUES_SHOWN, Entrant, League, LeagueLine, LeagueView, MAX_ACTIVE_LEAGUES,
     MAX_SIGNUP_DAYS, NewLeague, ScheduledGame, meetings_word, mode_word,
 };
+pub use links::SEAT_BY_TOKEN;
 pub use messages::{
     Author, MAX_MESSAGES_PER_GAME, MESSAGES_PER_HOUR, MESSAGES_PER_MINUTE, Message, PostError,
     THREAD_OPEN_DAYS_AFTER_END,
@@ -149,6 +150,9 @@ pub enum SubmitError {
     /// Something that must happen with the move refused it (the seat's time ran out).
     #[error("{0}")]
     Refused(String),
+    /// The token given as the mover opens no seat of this game ([`Mover::Holder`]).
+    #[error("this token opens no seat of this game")]
+    NotHolder,
 }
 
 impl From<EffectError> for SubmitError {
@@ -275,14 +279,18 @@ impl CommandRow {
     }
 }
 
+/// One command's public log lines: (seq, seat, lines); seq 0 holds the setup's lines, if
+/// any. The lines are shared, so a move extends a copy of the log without copying its text.
+pub type LogEntry = (i64, Seat, Arc<[String]>);
+
 /// A game replayed to its head, with its public log.
 pub struct Loaded {
     /// The row, as read.
     pub row: GameRow,
     /// The state at `row.head_seq`.
     pub game: Box<dyn DynMatch>,
-    /// Public log lines by command: (seq, seat, lines); seq 0 holds the setup's lines, if any.
-    pub log: Arc<Vec<(i64, Seat, Vec<String>)>>,
+    /// Public log lines by command ([`LogEntry`]).
+    pub log: Arc<Vec<LogEntry>>,
     /// The database epoch it was read in ([`Store::with_epoch`]); a game built elsewhere
     /// (a benchmark's) says 0.
     pub epoch: u64,

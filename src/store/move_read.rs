@@ -2,29 +2,38 @@
 //! holds, what the seats settled ahead, and what each effect reads to plan its writes.
 
 use super::append::Settled;
+use super::links::SEAT_BY_TOKEN;
 use super::loading::{game_columns, game_row};
-use super::{CommandRow, Loaded, Store, StoreError};
+use super::plan::renumber;
+use super::{
+    CommandRow, Loaded, MAIL_LINK_DAYS, MAIL_LINK_GRACE_DAYS, Store, StoreError, looks_like_token,
+    token_hash,
+};
 use crate::engine::Seat;
 use crate::engine::record::Mark;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::{PgConnection, Row};
 
-/// A move's read: the game at its head, the seats' settled moves, and each effect's read in
-/// the store's order of effects.
+/// A move's read: the game at its head, the seats' settled moves, each effect's read in the
+/// store's order of effects, and the seat of the game a token holds when one was given.
 pub(super) struct MoveRead {
     pub(super) loaded: Loaded,
     pub(super) settled: Settled,
     pub(super) effects: Vec<Value>,
+    pub(super) holder: Option<Seat>,
 }
 
 impl Store {
-    /// Reads everything a move on game `id` decides from, in one round trip.
+    /// Reads everything a move on game `id` decides from, in one round trip: with `holder`,
+    /// also which seat of the game that token opens (as [`Store::seat_by_token`] finds it).
     pub(super) async fn read_move(
         &self,
         conn: &mut PgConnection,
         id: i64,
+        holder: Option<&str>,
     ) -> Result<MoveRead, StoreError> {
+        let holder = holder.filter(|token| looks_like_token(token));
         let epoch = self.epoch_now();
         // The cache may hold a head the database no longer shows (a failover): the tail is
         // read past it, and replayed only if the head read is not behind it.
@@ -45,15 +54,32 @@ impl Store {
             let read = effect.move_reads().unwrap_or("NULL::jsonb");
             text.push_str(&format!(", ({read}) AS effect_{i}"));
         }
+        if holder.is_some() {
+            text.push_str(&format!(
+                ", (SELECT h.seat FROM ({}) AS h WHERE h.game_id = $1) AS holder",
+                renumber(SEAT_BY_TOKEN, 2)
+            ));
+        }
         text.push_str(" FROM games WHERE id = $1");
         let from = cached.as_ref().map_or(0, |c| c.0);
         // The text is the store's and its effects' own fixed SQL.
-        let row = sqlx::query(sqlx::AssertSqlSafe(text))
-            .bind(id)
-            .bind(from)
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(text)).bind(id).bind(from);
+        if let Some(token) = holder {
+            query = query
+                .bind(token_hash(token))
+                .bind(true)
+                .bind(self.now())
+                .bind(MAIL_LINK_DAYS)
+                .bind(MAIL_LINK_GRACE_DAYS);
+        }
+        let row = query
             .fetch_optional(&mut *conn)
             .await?
             .ok_or(StoreError::NotFound)?;
+        let holder = match holder {
+            Some(_) => row.try_get::<Option<i32>, _>("holder")?.map(|s| s as Seat),
+            None => None,
+        };
         let game = game_row(&row)?;
         let tail = parse_tail(id, row.try_get("tail")?)?;
         let settled = parse_settled(id, row.try_get("settled")?)?;
@@ -72,6 +98,7 @@ impl Store {
             loaded,
             settled,
             effects,
+            holder,
         })
     }
 }

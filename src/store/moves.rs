@@ -1,7 +1,7 @@
 //! The ways a game's log grows: a seat's move or undo, the clock's move or forfeit, the
 //! organiser's cancellation. Each is one transaction (`append.rs`).
 
-use super::append::Play;
+use super::append::{Mover, Play};
 use super::effects::AfterAppend;
 use super::{CancelReason, Store, SubmitError};
 use crate::engine::{RuleError, Seat};
@@ -17,7 +17,38 @@ impl Store {
         command: &Value,
         expected_head: Option<i64>,
     ) -> Result<i64, SubmitError> {
-        self.append(id, seat, Play::Seat(command), expected_head, None)
+        self.append(
+            id,
+            Mover::Seat(seat),
+            Play::Seat(command),
+            expected_head,
+            None,
+        )
+        .await
+    }
+
+    /// [`Store::submit`] for whoever `mover` is: with [`Mover::Holder`], the seat a token
+    /// opens is found in the move's own read ([`SubmitError::NotHolder`] when it opens none
+    /// of this game).
+    pub async fn submit_as(
+        &self,
+        id: i64,
+        mover: Mover<'_>,
+        command: &Value,
+        expected_head: Option<i64>,
+    ) -> Result<i64, SubmitError> {
+        self.append(id, mover, Play::Seat(command), expected_head, None)
+            .await
+    }
+
+    /// [`Store::undo`] for whoever `mover` is, as [`Store::submit_as`].
+    pub async fn undo_as(
+        &self,
+        id: i64,
+        mover: Mover<'_>,
+        expected_head: Option<i64>,
+    ) -> Result<i64, SubmitError> {
+        self.append(id, mover, Play::Undo, expected_head, None)
             .await
     }
 
@@ -31,8 +62,14 @@ impl Store {
         expected_head: Option<i64>,
         after: &dyn AfterAppend,
     ) -> Result<i64, SubmitError> {
-        self.append(id, seat, Play::Seat(command), expected_head, Some(after))
-            .await
+        self.append(
+            id,
+            Mover::Seat(seat),
+            Play::Seat(command),
+            expected_head,
+            Some(after),
+        )
+        .await
     }
 
     /// `seat` takes back its last command (see [`crate::engine::Match::undo`]): an entry
@@ -44,7 +81,8 @@ impl Store {
         seat: Seat,
         expected_head: Option<i64>,
     ) -> Result<i64, SubmitError> {
-        self.append(id, seat, Play::Undo, expected_head, None).await
+        self.append(id, Mover::Seat(seat), Play::Undo, expected_head, None)
+            .await
     }
 
     /// [`Store::undo`], with `after` writing its own rows in the undo's transaction.
@@ -55,8 +93,14 @@ impl Store {
         expected_head: Option<i64>,
         after: &dyn AfterAppend,
     ) -> Result<i64, SubmitError> {
-        self.append(id, seat, Play::Undo, expected_head, Some(after))
-            .await
+        self.append(
+            id,
+            Mover::Seat(seat),
+            Play::Undo,
+            expected_head,
+            Some(after),
+        )
+        .await
     }
 
     /// The clock plays the game's timeout move for `seat` at the game's current position (the
@@ -69,7 +113,7 @@ impl Store {
         let command = loaded.game.on_timeout(seat);
         self.append(
             id,
-            seat,
+            Mover::Seat(seat),
             Play::ClockMove(&command),
             Some(loaded.row.head_seq),
             None,
@@ -80,14 +124,21 @@ impl Store {
     /// The clock ends the game: `seat` forfeits (the clock's effect refuses it unless the
     /// seat's deadline has passed).
     pub async fn forfeit(&self, id: i64, seat: Seat) -> Result<i64, SubmitError> {
-        self.append(id, seat, Play::Forfeit, None, None).await
+        self.append(id, Mover::Seat(seat), Play::Forfeit, None, None)
+            .await
     }
 
     /// The organiser ends the game unfinished for `reason`: an entry marked `"by":
     /// "organiser"` in the hash chain, nobody wins, the seed is revealed as for any finished
     /// game, and the effects tell every player. Refused once the game is over.
     pub async fn cancel(&self, id: i64, reason: &CancelReason) -> Result<i64, SubmitError> {
-        self.append(id, 0, Play::Cancel(reason.as_str()), None, None)
-            .await
+        self.append(
+            id,
+            Mover::Seat(0),
+            Play::Cancel(reason.as_str()),
+            None,
+            None,
+        )
+        .await
     }
 }

@@ -7,7 +7,7 @@
 
 use super::{AppState, WebError};
 use crate::engine::{RuleError, Seat, Viewer};
-use crate::store::SubmitError;
+use crate::store::{Mover, SubmitError};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -110,31 +110,46 @@ struct Submission {
     expected_seq: Option<i64>,
 }
 
-async fn submit(
-    state: &AppState,
-    id: i64,
-    seat: Seat,
-    body: &[u8],
-) -> Result<HttpResponse, WebError> {
+/// A submission's request, once its body has parsed.
+enum Request {
+    Command(Value),
+    Undo,
+}
+
+/// Parses a submission's body: 400 with what was expected.
+fn parse_submission(body: &[u8]) -> Result<(Request, Option<i64>), WebError> {
     let submission: Submission = super::json::from_body(body).map_err(|e| {
         WebError::BadRequest(format!(
             "expected {{\"command\": …, \"expected_seq\": n}} or {{\"undo\": true, \"expected_seq\": n}}: {e}"
         ))
     })?;
-    let submitted = match (&submission.command, submission.undo) {
-        (Some(command), false) => {
-            state
-                .store
-                .submit(id, seat, command, submission.expected_seq)
-                .await
-        }
-        (None, true) => state.store.undo(id, seat, submission.expected_seq).await,
+    let request = match (submission.command, submission.undo) {
+        (Some(command), false) => Request::Command(command),
+        (None, true) => Request::Undo,
         _ => {
             return Err(WebError::BadRequest(
                 "send either a command or \"undo\": true".into(),
             ));
         }
     };
+    Ok((request, submission.expected_seq))
+}
+
+/// Makes the move or undo for `mover`, with the store's answer as it stands.
+async fn play(
+    state: &AppState,
+    id: i64,
+    mover: Mover<'_>,
+    (request, expected): &(Request, Option<i64>),
+) -> Result<i64, SubmitError> {
+    match request {
+        Request::Command(command) => state.store.submit_as(id, mover, command, *expected).await,
+        Request::Undo => state.store.undo_as(id, mover, *expected).await,
+    }
+}
+
+/// The answer to a submission the store has answered.
+fn answer(submitted: Result<i64, SubmitError>) -> Result<HttpResponse, WebError> {
     match submitted {
         Ok(seq) => Ok(HttpResponse::Created().json(json!({"seq": seq}))),
         Err(SubmitError::NotFound) => Err(WebError::NotFound),
@@ -185,8 +200,19 @@ pub async fn submit_by_id(
     id: web::Path<i64>,
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let seat = bearer_seat(&req, &state, *id).await?;
-    submit(&state, *id, seat, &body).await
+    let id = *id;
+    let parsed = parse_submission(&body);
+    // The bearer's seat is found in the move's own read. A token that opens no seat of this
+    // game, or a body that does not parse, gets the answers it always got, in their order:
+    // 404 for a game the request may not reach, 401 or 403, then 400.
+    if let (Some(token), Ok(request)) = (bearer(&req), &parsed) {
+        match play(&state, id, Mover::Holder(token), request).await {
+            Err(SubmitError::NotHolder) => {}
+            submitted => return answer(submitted),
+        }
+    }
+    let seat = bearer_seat(&req, &state, id).await?;
+    answer(play(&state, id, Mover::Seat(seat), &parsed?).await)
 }
 
 async fn by_token(state: &AppState, token: &str) -> Result<(i64, Seat), WebError> {
@@ -222,7 +248,7 @@ pub async fn submit_by_token(
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let (id, seat) = by_token(&state, &token).await?;
-    submit(&state, id, seat, &body).await
+    answer(play(&state, id, Mover::Seat(seat), &parse_submission(&body)?).await)
 }
 
 /// `GET /api/games/{id}/export` (or `/api/watch/{token}/export`): the record. While the game runs, as the bearer's seat (or a

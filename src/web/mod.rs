@@ -148,6 +148,7 @@ impl From<SubmitError> for WebError {
     fn from(e: SubmitError) -> WebError {
         match e {
             SubmitError::NotFound => WebError::NotFound,
+            SubmitError::NotHolder => WebError::Unauthorized,
             SubmitError::Db(e) => e.into(),
             other => WebError::Internal(other.to_string()),
         }

@@ -7,6 +7,7 @@ use super::super::notice::{Answer, Ask, GameRef, Notice};
 use super::super::outbox::{self, MailSeat, OUTBOX_CHANNEL};
 use crate::engine::log::render;
 use crate::engine::{DynMatch, Seat, find_game};
+use crate::store::LogEntry;
 use crate::store::effects::{AfterAppend, Appended, EffectError};
 use futures_util::future::BoxFuture;
 use sqlx::{PgConnection, PgPool, Row};
@@ -215,7 +216,7 @@ async fn answer(
     game_id: i64,
     seq: i64,
     game: &dyn DynMatch,
-    log: &[(i64, Seat, Vec<String>)],
+    log: &[LogEntry],
     since: i64,
     reply: &Reply<'_>,
     played: bool,
