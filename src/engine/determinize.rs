@@ -50,6 +50,17 @@ pub trait Determinize: Rules {
         table: &Table<Self::Options>,
         rng: &mut GameRng,
     ) -> Result<Self::State, SampleError>;
+
+    /// The move `seat` makes in a search's playout, for a game whose random play misses what
+    /// the game is about (docs/BOTS.md, "Where search alone plays badly"); `None`, the
+    /// default, plays a move at random. A move the rules refuse is replaced by a random one.
+    fn playout_command(
+        _state: &Self::State,
+        _seat: Seat,
+        _rng: &mut GameRng,
+    ) -> Option<Self::Command> {
+        None
+    }
 }
 
 /// Draws `count` cards from `pool` at random (removing them), for a sampler's deal.

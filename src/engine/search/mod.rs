@@ -230,9 +230,10 @@ pub fn decide_with<R: Determinize>(
     })
 }
 
-/// Random play from `state` to the end; `None` if it is cut short or gets stuck (a rules
-/// bug, which the property tests rule out).
-pub fn random_to_end<R: Rules>(state: &mut R::State, rng: &mut GameRng) -> Option<Outcome> {
+/// Play from `state` to the end, each move the game's playout move
+/// ([`Determinize::playout_command`]) or else one at random; `None` if it is cut short or gets
+/// stuck (a rules bug, which the property tests rule out).
+pub fn random_to_end<R: Determinize>(state: &mut R::State, rng: &mut GameRng) -> Option<Outcome> {
     let mut log = Log::silent();
     for _ in 0..PLAYOUT_LIMIT {
         if let Some(outcome) = R::outcome(state) {
@@ -243,6 +244,11 @@ pub fn random_to_end<R: Rules>(state: &mut R::State, rng: &mut GameRng) -> Optio
             return None;
         }
         let mover = active[rng.index(active.len())];
+        if let Some(command) = R::playout_command(state, mover, rng)
+            && R::apply(state, mover, &command, rng, &mut log).is_ok()
+        {
+            continue;
+        }
         let choices = R::choices(state, mover);
         if choices.is_empty() {
             return None;

@@ -2,7 +2,7 @@
 //! credited with its own mover's rewards (single-observer information-set MCTS).
 
 use super::{BotError, candidates, random_to_end, reward};
-use crate::engine::{GameRng, Log, Rules, Seat};
+use crate::engine::{Determinize, GameRng, Log, Seat};
 use serde_json::Value;
 
 /// One move in the search tree: a move some seat made in some of the samples.
@@ -114,7 +114,7 @@ impl Tree {
     /// One playout on `state`: the bot's move `arm`, down the tree, one new node, random play
     /// to the end, and every node passed credited with its mover's reward. `false` when the
     /// playout could not finish (scored as a draw for everyone).
-    pub(super) fn iterate<R: Rules>(
+    pub(super) fn iterate<R: Determinize>(
         &mut self,
         mut state: R::State,
         arm: usize,
@@ -148,7 +148,7 @@ impl Tree {
     /// Walks down from the last node of `path` while its nodes have been played before,
     /// adding one new move at the first that may widen; `false` if the game got stuck or
     /// refused a move it offered (a rules bug).
-    fn descend<R: Rules>(
+    fn descend<R: Determinize>(
         &mut self,
         state: &mut R::State,
         path: &mut Vec<usize>,

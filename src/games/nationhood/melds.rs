@@ -71,6 +71,23 @@ pub fn longest_sequence(cards: &[Card]) -> usize {
         .unwrap_or(0)
 }
 
+/// How near `cards` are to a nation: the most natural cards of one suit within seven
+/// consecutive ranks (an ace counts low or high). The practice bots' playouts keep what
+/// raises it (`sample.rs`, docs/BOTS.md).
+pub fn nation_progress(cards: &[Card]) -> u32 {
+    Suit::ALL
+        .iter()
+        .map(|&suit| {
+            let bits = rank_bits(cards, suit);
+            (1..=8)
+                .map(|low| ((bits >> low) & 0x7f).count_ones())
+                .max()
+                .unwrap_or(0)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 /// True when `hand` is a nation: exactly seven natural cards of one suit in sequence.
 pub fn is_nation(hand: &[Card]) -> bool {
     hand.len() == 7

@@ -5,13 +5,58 @@
 //! used: every unseen card is equally likely in the hand or the stock.
 
 use super::Nationhood;
+use super::melds::nation_progress;
 use super::play::pack;
-use super::state::{Options, State};
+use super::state::{Command, Options, Phase, State};
 use super::view::View;
 use crate::engine::determinize::{deal, remove_seen};
 use crate::engine::{Determinize, GameRng, SampleError, Seat, Table};
 
 impl Determinize for Nationhood {
+    /// Random play never makes a nation (1,000 random matches: all drawn), so a search over
+    /// random playouts learns nothing of it. In a playout a seat plays for a nation as a
+    /// beginner would: it takes its discard pile's top card when that brings its hand nearer to
+    /// a nation ([`nation_progress`]), else draws from the stock, and discards a card whose
+    /// loss keeps its hand nearest (ties at random). One move in eight, and every other kind
+    /// of move (cities, diplomacy, war), is left to random play.
+    fn playout_command(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Command> {
+        if state.turn != seat || rng.index(8) == 0 {
+            return None;
+        }
+        let hand = &state.hands[seat];
+        match state.phase {
+            Phase::Turn => {
+                let now = nation_progress(hand);
+                let better = state.piles[seat].last().is_some_and(|&top| {
+                    let mut with = hand.clone();
+                    with.push(top);
+                    nation_progress(&with) > now
+                });
+                if better {
+                    Some(Command::DrawPile)
+                } else {
+                    (!state.stock.is_empty()).then_some(Command::DrawStock)
+                }
+            }
+            Phase::Melding => {
+                let kept = |i: usize| {
+                    let rest: Vec<_> = (0..hand.len())
+                        .filter(|&j| j != i)
+                        .map(|j| hand[j])
+                        .collect();
+                    nation_progress(&rest)
+                };
+                let scores: Vec<u32> = (0..hand.len()).map(kept).collect();
+                let best = *scores.iter().max()?;
+                let ties: Vec<usize> = (0..hand.len()).filter(|&i| scores[i] == best).collect();
+                Some(Command::Discard {
+                    card: hand[ties[rng.index(ties.len())]],
+                })
+            }
+            _ => None,
+        }
+    }
+
     fn sample(
         view: &View,
         seat: Seat,

@@ -833,3 +833,38 @@ fn the_house_rule_on_drawn_matches_is_an_option() {
         .is_err()
     );
 }
+
+/// Where random play never makes a nation, the bots' playout moves do: matches played to the
+/// end by them alone have winners (docs/BOTS.md, "Where search alone plays badly").
+#[test]
+fn playouts_that_play_for_a_nation_make_nations_where_random_play_makes_none() {
+    use crate::engine::bot::{bot_rng, random_command};
+    use crate::engine::search::random_to_end;
+    let matches = 60u64;
+    let (mut by_policy, mut by_random) = (0u64, 0u64);
+    for n in 0..matches {
+        let seed = Seed::from_number(n);
+        let mut rng = GameRng::new(&seed, 0);
+        let state = Nationhood::setup(&Options::default(), 2, &mut rng).unwrap();
+        let mut played = state.clone();
+        let outcome = random_to_end::<Nationhood>(&mut played, &mut rng).expect("ends");
+        by_policy += u64::from(!outcome.winners.is_empty());
+        let mut live = crate::engine::find_game("nationhood")
+            .unwrap()
+            .new_match(&serde_json::json!({}), 2, seed)
+            .unwrap();
+        let mut bot = bot_rng(&seed);
+        while live.outcome().is_none() {
+            let seat = live.active()[0];
+            let command = random_command(live.as_ref(), seat, &mut bot).unwrap();
+            live.apply_json(seat, &command, &mut Log::silent()).unwrap();
+        }
+        by_random += u64::from(!live.outcome().unwrap().winners.is_empty());
+    }
+    eprintln!("matches with a winner of {matches}: playout moves {by_policy}, random {by_random}");
+    assert_eq!(
+        by_random, 0,
+        "random play made a nation: the premise changed"
+    );
+    assert!(by_policy * 2 >= matches, "{by_policy} of {matches}");
+}
