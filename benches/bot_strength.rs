@@ -3,7 +3,9 @@
 //! wins and a 95 % Wilson interval. Outside CI: `cargo bench --bench bot_strength`.
 //!
 //! `POSTPLAY_STRENGTH_GAMES` sets the games a matchup (default 20); `POSTPLAY_STRENGTH_ONLY`
-//! keeps the matchups whose name contains it (`electoral-combat`, `hard-vs-easy`).
+//! keeps the matchups whose name contains it (`electoral-combat`, `hard-vs-easy`);
+//! `POSTPLAY_STRENGTH_FIRST` (default 0) is the first game's number, so more games of a
+//! matchup can run in parallel processes.
 //! Budgets are playouts, so the counts do not depend on the machine's load; only the time does.
 
 use postplay::engine::seat_bot::play_bots;
@@ -90,6 +92,10 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(20);
     let only = std::env::var("POSTPLAY_STRENGTH_ONLY").unwrap_or_default();
+    let first: u64 = std::env::var("POSTPLAY_STRENGTH_FIRST")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     // `cargo bench` passes `--bench`; nothing else is read.
     println!(
         "matchup | games | side won | drawn or shared | lost | side's score (95 % Wilson) | seconds"
@@ -105,7 +111,7 @@ fn main() {
         }
         let started = Instant::now();
         let (mut won, mut drawn, mut lost) = (0u64, 0u64, 0u64);
-        for n in 0..games {
+        for n in first..first + games {
             let shift = if m.rotate { n as usize % m.seats } else { 0 };
             let side: Vec<usize> = m.side.iter().map(|s| (s + shift) % m.seats).collect();
             let levels: Vec<BotLevel> = (0..m.seats)
