@@ -21,20 +21,13 @@ mod move_load;
 
 use common::{TestDb, spawn_app};
 use formation::Formation;
-use move_load::{Cpu, drive, new_games, pgbench};
+use move_load::{Cpu, drive, env_number, new_games, pgbench};
 use postplay::store::Store;
 use std::sync::Arc;
 use std::time::Duration;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-fn env_number(key: &str, default: u64) -> u64 {
-    std::env::var(key)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// One database set-up under test: the server on it, pgbench's address of its primary, and
 /// pgbench's own 200 games.

@@ -16,7 +16,7 @@ mod move_load;
 
 use awc::Client;
 use common::{TestDb, spawn_app};
-use move_load::{Cpu, drive, new_games, percentile, pgbench};
+use move_load::{Cpu, drive, env_number, new_games, percentile, pgbench};
 use postplay::engine::audit::{genesis, link};
 use postplay::engine::bot::{bot_rng, play_random};
 use postplay::engine::{Seed, find_game};
@@ -26,13 +26,6 @@ use std::time::{Duration, Instant};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-fn env_number(key: &str, default: u64) -> u64 {
-    std::env::var(key)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// Columns of command rows waiting for one bulk insert.
 type Batch = (

@@ -8,6 +8,14 @@ use postplay::store::{NewSeat, Store};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
+/// A number from the environment, or `default`.
+pub fn env_number(key: &str, default: u64) -> u64 {
+    std::env::var(key)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
