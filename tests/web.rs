@@ -393,7 +393,12 @@ async fn open_pages_hear_of_new_moves() {
         .await
         .unwrap()
         .unwrap();
-    assert!(String::from_utf8_lossy(&hello).starts_with(": connected"));
+    let hello = String::from_utf8_lossy(&hello).into_owned();
+    assert!(hello.starts_with(": connected"), "{hello}");
+    assert!(
+        hello.contains("data: 0\n\n"),
+        "the head as it stands: {hello}"
+    );
     // The process's listener connects to PostgreSQL on its own schedule: move until an event
     // arrives (the first normally does).
     let mut rng = bot_rng(&Seed::from_number(17));
@@ -421,11 +426,128 @@ async fn open_pages_hear_of_new_moves() {
                 .and_then(|n| n.parse().ok())
                 .expect("data: <seq>");
             assert!((1..=attempt).contains(&seq), "{text}");
+            // A page whose stream opens after a move hears the move at once, as the head.
+            let mut later = client
+                .get(format!("{base}/games/{id}/events"))
+                .send()
+                .await
+                .unwrap();
+            let hello = futures_util::StreamExt::next(&mut later)
+                .await
+                .unwrap()
+                .unwrap();
+            let hello = String::from_utf8_lossy(&hello).into_owned();
+            let head = db.store.game(id).await.unwrap().unwrap().head_seq;
+            assert!(
+                head >= 1 && hello.contains(&format!("data: {head}\n\n")),
+                "{hello}"
+            );
             db.drop().await;
             return;
         }
     }
     panic!("no event for five moves");
+}
+
+#[actix_web::test]
+async fn a_move_made_while_the_listener_reconnects_still_reaches_open_pages() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let client = Client::default();
+    let (id, _) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 18).await;
+    // Another process, with its own connection, makes the move below.
+    let other_pool = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .min_connections(1)
+        .connect_with(db.options.clone())
+        .await
+        .unwrap();
+    let other =
+        postplay::startup::store_on(other_pool, std::sync::Arc::new(postplay::time::SystemClock));
+    let loaded = other.load(id).await.unwrap();
+    let mut events = client
+        .get(format!("{base}/games/{id}/events"))
+        .send()
+        .await
+        .unwrap();
+    let hello = futures_util::StreamExt::next(&mut events)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&hello).contains("data: 0\n\n"));
+    let listener = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() \
+                    AND query LIKE 'LISTEN%'";
+    let pid: i32 = common::wait::until(
+        "the server's listener",
+        common::wait::PATIENCE,
+        async || {
+            sqlx::query_scalar::<_, i32>(listener)
+                .fetch_optional(db.store.pool())
+                .await
+                .unwrap()
+                .ok_or("not listening yet")
+        },
+    )
+    .await;
+    // The server can open no new connection and holds no idle one: its listener, cut off,
+    // stays away while the move commits, announced to nobody.
+    let pool = db.store.pool();
+    let mut admin = sqlx::ConnectOptions::connect(&db.options.clone().database("postgres"))
+        .await
+        .unwrap();
+    let close = format!("ALTER DATABASE {} WITH ALLOW_CONNECTIONS false", db.name);
+    sqlx::query(sqlx::AssertSqlSafe(close))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    let mut held = Vec::new();
+    while let Some(conn) = pool.try_acquire() {
+        held.push(conn);
+    }
+    sqlx::query("SELECT pg_terminate_backend($1)")
+        .bind(pid)
+        .execute(&mut *held[0])
+        .await
+        .unwrap();
+    let gone = "SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = $1";
+    common::wait::holds("the listener's connection gone", async || {
+        sqlx::query_scalar::<_, bool>(gone)
+            .bind(pid)
+            .fetch_one(&mut *held[0])
+            .await
+            .unwrap()
+    })
+    .await;
+    let seat = loaded.game.active()[0];
+    let mut rng = bot_rng(&Seed::from_number(18));
+    let command = fill_at_random(&loaded.game.choices(seat)[0], &mut rng);
+    other.submit(id, seat, &command, Some(0)).await.unwrap();
+    let head = other.game(id).await.unwrap().unwrap().head_seq;
+    let open = format!("ALTER DATABASE {} WITH ALLOW_CONNECTIONS true", db.name);
+    sqlx::query(sqlx::AssertSqlSafe(open))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    drop(held);
+    // Listening again, the server has the stream look the head up: the page hears the move.
+    let heard = async {
+        loop {
+            let event = futures_util::StreamExt::next(&mut events)
+                .await
+                .unwrap()
+                .unwrap();
+            let text = String::from_utf8_lossy(&event).into_owned();
+            if !text.starts_with(": keep-alive") {
+                return text;
+            }
+        }
+    };
+    let text = actix_web::rt::time::timeout(common::wait::PATIENCE, heard)
+        .await
+        .expect("an event within the patience");
+    assert_eq!(text, format!("data: {head}\n\n"));
+    other.pool().close().await;
+    db.drop().await;
 }
 
 /// The form fields a browser sends for `choice` (number `index`) filled with `command`.

@@ -20,14 +20,16 @@ use tokio::time::{Instant, MissedTickBehavior};
 const STREAM_LIFETIME: Duration = Duration::from_secs(3600);
 
 /// Listens for moves of every game (in this and other processes) and broadcasts their game
-/// ids. Reconnects after a failure.
+/// ids. Reconnects after a failure, and then has every stream look its game's head up again,
+/// since moves committed while nobody listened were announced to nobody.
 pub fn spawn_listener(pool: PgPool, moves: broadcast::Sender<(i64, i64)>) {
     tokio::spawn(async move {
         loop {
             match listen(&pool, &moves).await {
-                Ok(()) => break,
+                Ok(()) => tracing::info!("move listener lost its connection; listening again"),
+                Err(sqlx::Error::PoolClosed) => break,
                 Err(e) => {
-                    tracing::warn!(error = %e, "move listener lost its connection; retrying");
+                    tracing::warn!(error = %e, "move listener could not listen; retrying");
                     tokio::time::sleep(Duration::from_secs(2)).await;
                 }
             }
@@ -35,11 +37,16 @@ pub fn spawn_listener(pool: PgPool, moves: broadcast::Sender<(i64, i64)>) {
     });
 }
 
+/// The message a (re)connected listener broadcasts: moves may have gone unheard while it was
+/// away, so every stream looks its game's head up again.
+const MAYBE_MISSED: (i64, i64) = (-1, -1);
+
+/// Listens until the connection is lost (`Ok`) or cannot be made (`Err`).
 async fn listen(pool: &PgPool, moves: &broadcast::Sender<(i64, i64)>) -> Result<(), sqlx::Error> {
     let mut listener = PgListener::connect_with(pool).await?;
     listener.listen(MOVES_CHANNEL).await?;
-    loop {
-        let note = listener.recv().await?;
+    let _ = moves.send(MAYBE_MISSED);
+    while let Some(note) = listener.try_recv().await? {
         let mut parts = note.payload().split(':');
         let id = parts.next().and_then(|p| p.parse::<i64>().ok());
         let seq = parts
@@ -50,6 +57,7 @@ async fn listen(pool: &PgPool, moves: &broadcast::Sender<(i64, i64)>) -> Result<
             let _ = moves.send((id, seq));
         }
     }
+    Ok(())
 }
 
 /// The open streams, counted per client address and in all.
@@ -119,11 +127,14 @@ struct Open {
     receiver: broadcast::Receiver<(i64, i64)>,
     keepalive: tokio::time::Interval,
     ends: Instant,
+    /// The latest head this stream has told of.
+    told: i64,
     _slot: StreamSlot,
 }
 
-/// `GET /games/{id}/events` (or `/watch/{token}/events`): an event (`data: <seq>`) each time the game moves, a comment line
-/// every keep-alive interval. 404 for a game that does not exist; 503 with Retry-After when
+/// `GET /games/{id}/events` (or `/watch/{token}/events`): first the game's head as it stands
+/// (`data: <seq>`, so a page older than its stream reloads), then an event each time the game
+/// moves, a comment line every keep-alive interval. 404 for a game that does not exist; 503 with Retry-After when
 /// the client or the server has as many streams open as allowed.
 pub async fn events(
     req: HttpRequest,
@@ -142,32 +153,57 @@ pub async fn events(
         state.settings.stream_keepalive,
     );
     keepalive.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    // Subscribed before the head is read: a move made while this page was on its way to the
+    // browser is either in the head or heard on the stream, never lost between the two.
+    let receiver = state.moves.subscribe();
+    let head = state
+        .store
+        .game(id)
+        .await?
+        .ok_or(WebError::NotFound)?
+        .head_seq;
     let open = Open {
-        receiver: state.moves.subscribe(),
+        receiver,
         keepalive,
         ends: Instant::now() + STREAM_LIFETIME,
+        told: head,
         _slot: slot,
     };
-    let updates = stream::unfold(open, move |mut open| async move {
-        loop {
-            tokio::select! {
-                received = open.receiver.recv() => match received {
-                    Ok((game, seq)) if game == id => {
-                        let event = web::Bytes::from(format!("data: {seq}\n\n"));
-                        return Some((Ok::<_, actix_web::Error>(event), open));
+    let store = state.store.clone();
+    let updates = stream::unfold(open, move |mut open| {
+        let store = store.clone();
+        async move {
+            loop {
+                tokio::select! {
+                    received = open.receiver.recv() => match received {
+                        Ok((game, seq)) if game == id => {
+                            open.told = open.told.max(seq);
+                            let event = web::Bytes::from(format!("data: {seq}\n\n"));
+                            return Some((Ok::<_, actix_web::Error>(event), open));
+                        }
+                        Ok(MAYBE_MISSED) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                            let Ok(Some(row)) = store.game(id).await else { continue };
+                            if row.head_seq <= open.told {
+                                continue;
+                            }
+                            open.told = row.head_seq;
+                            let event = web::Bytes::from(format!("data: {}\n\n", row.head_seq));
+                            return Some((Ok(event), open));
+                        }
+                        Ok(_) => continue,
+                        Err(broadcast::error::RecvError::Closed) => return None,
+                    },
+                    _ = open.keepalive.tick() => {
+                        return Some((Ok(web::Bytes::from_static(b": keep-alive\n\n")), open));
                     }
-                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
-                    Err(broadcast::error::RecvError::Closed) => return None,
-                },
-                _ = open.keepalive.tick() => {
-                    return Some((Ok(web::Bytes::from_static(b": keep-alive\n\n")), open));
+                    _ = tokio::time::sleep_until(open.ends) => return None,
                 }
-                _ = tokio::time::sleep_until(open.ends) => return None,
             }
         }
     });
-    let hello = stream::once(async {
-        Ok::<_, actix_web::Error>(web::Bytes::from_static(b": connected\n\n"))
+    let hello = stream::once(async move {
+        let hello = format!(": connected\n\ndata: {head}\n\n");
+        Ok::<_, actix_web::Error>(web::Bytes::from(hello))
     });
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
