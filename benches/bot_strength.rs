@@ -3,7 +3,7 @@
 //! wins and a 95 % Wilson interval. Outside CI: `cargo bench --bench bot_strength`.
 //!
 //! `POSTPLAY_STRENGTH_GAMES` sets the games a matchup (default 20); `POSTPLAY_STRENGTH_ONLY`
-//! keeps the matchups whose name contains it (`electoral-combat`, `hard-vs-easy`);
+//! keeps the matchups whose name contains it (`electoral-combat`, `hard-vs-medium`);
 //! `POSTPLAY_STRENGTH_FIRST` (default 0) is the first game's number, so more games of a
 //! matchup can run in parallel processes.
 //! Budgets are playouts, so the counts do not depend on the machine's load; only the time does.
@@ -45,7 +45,7 @@ impl Matchup {
 }
 
 fn matchups() -> Vec<Matchup> {
-    use BotLevel::{Easy, Hard, Random};
+    use BotLevel::{Easy, Hard, Medium, Random};
     let mut all = Vec::new();
     for (game, options, seats, side) in [
         ("electoral-combat", json!({}), 2, &[0usize][..]),
@@ -59,7 +59,7 @@ fn matchups() -> Vec<Matchup> {
         ),
         ("votes-for-women", json!({}), 2, &[0][..]),
     ] {
-        for against in [Random, Easy] {
+        for against in [Random, Easy, Medium] {
             all.push(Matchup {
                 game,
                 options: options.clone(),
@@ -71,6 +71,17 @@ fn matchups() -> Vec<Matchup> {
             });
         }
     }
+    // The Suffragist's yardstick: the same seat at easy against the same Opposition, for the
+    // hard Suffragist's score against an easy Opposition to be read against.
+    all.push(Matchup {
+        game: "votes-for-women",
+        options: json!({}),
+        seats: 2,
+        side: &[0],
+        bot: Easy,
+        against: Easy,
+        rotate: false,
+    });
     all
 }
 
