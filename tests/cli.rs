@@ -240,6 +240,19 @@ fn a_reader_that_goes_away_ends_the_output_quietly() {
     assert!(line.starts_with("{\"command\""), "{line}");
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    // A reader gone before the first line (`postplay games | true`).
+    for args in [&["games"][..], &["games", "--json"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_postplay"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("postplay runs");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    }
 }
 
 #[test]

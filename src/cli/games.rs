@@ -1,5 +1,6 @@
 //! `postplay games`: the hosted games, their seat counts and options.
 
+use super::out::Out;
 use crate::engine::{OptionKind, registry};
 use serde_json::json;
 use std::process::ExitCode;
@@ -29,9 +30,11 @@ pub fn run(args: Args) -> ExitCode {
                 })
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&games).expect("JSON"));
+        let json = serde_json::to_string_pretty(&games).expect("JSON");
+        Out::new().line(format_args!("{json}"));
         return ExitCode::SUCCESS;
     }
+    let mut out = Out::new();
     for game in registry() {
         let (min, max) = game.seat_counts();
         let seats = if min == max {
@@ -39,7 +42,7 @@ pub fn run(args: Args) -> ExitCode {
         } else {
             format!("{min}-{max} players")
         };
-        println!("{:<18} {} ({seats})", game.id(), game.name());
+        out.line(format_args!("{:<18} {} ({seats})", game.id(), game.name()));
         for spec in game.option_specs() {
             let allowed = match &spec.kind {
                 OptionKind::Bool => "true | false".to_string(),
@@ -50,10 +53,10 @@ pub fn run(args: Args) -> ExitCode {
                     .join(" | "),
                 OptionKind::Integer { min, max } => format!("{min}..={max}"),
             };
-            println!(
+            out.line(format_args!(
                 "    {:<16} {}: {allowed}; default {}",
                 spec.key, spec.label, spec.default
-            );
+            ));
         }
     }
     ExitCode::SUCCESS

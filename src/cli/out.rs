@@ -1,6 +1,6 @@
-//! Standard output for the verbs that print much (`replay`, `selfplay`): when the reader goes
-//! away (`postplay replay --trace game.json | head`), printing stops quietly instead of
-//! panicking on the broken pipe.
+//! Standard output for the verbs that print (`replay`, `selfplay`, `games`, `export`,
+//! `import`): when the reader goes away (`postplay replay --trace game.json | head`), printing
+//! stops quietly instead of panicking on the broken pipe.
 
 use std::fmt;
 use std::io::{self, ErrorKind, StdoutLock, Write};

@@ -1,5 +1,6 @@
 //! `postplay export` and `postplay import`: moving games between servers as records.
 
+use super::out::Out;
 use crate::config::Config;
 use crate::engine::Viewer;
 use std::path::PathBuf;
@@ -69,7 +70,7 @@ pub fn export(args: ExportArgs) -> ExitCode {
                 }
             },
             None => {
-                println!("{text}");
+                Out::new().line(format_args!("{text}"));
                 ExitCode::SUCCESS
             }
         },
@@ -92,10 +93,14 @@ pub fn import(args: ImportArgs) -> ExitCode {
     let base = Config::from_env().map(|c| c.base_url).unwrap_or_default();
     match with_store(async |store| store.import(&record).await.map_err(|e| e.to_string())) {
         Ok(created) => {
-            println!("imported as game {}", created.id);
-            println!("organiser: {base}/manage/{}", created.organiser_token);
+            let mut out = Out::new();
+            out.line(format_args!("imported as game {}", created.id));
+            out.line(format_args!(
+                "organiser: {base}/manage/{}",
+                created.organiser_token
+            ));
             for (seat, token) in created.seat_tokens.iter().enumerate() {
-                println!("seat {seat}: {base}/play/{token}");
+                out.line(format_args!("seat {seat}: {base}/play/{token}"));
             }
             ExitCode::SUCCESS
         }
