@@ -380,20 +380,7 @@ async fn open_pages_hear_of_new_moves() {
     let base = spawn_app(&db);
     let client = Client::default();
     let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 17).await;
-    let mut events = client
-        .get(format!("{base}/games/{id}/events"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(
-        events.headers().get("content-type").unwrap(),
-        "text/event-stream"
-    );
-    let hello = futures_util::StreamExt::next(&mut events)
-        .await
-        .unwrap()
-        .unwrap();
-    let hello = String::from_utf8_lossy(&hello).into_owned();
+    let (mut events, hello) = open_events(&client, &base, id).await;
     assert!(hello.starts_with(": connected"), "{hello}");
     assert!(
         hello.contains("data: 0\n\n"),
@@ -427,16 +414,7 @@ async fn open_pages_hear_of_new_moves() {
                 .expect("data: <seq>");
             assert!((1..=attempt).contains(&seq), "{text}");
             // A page whose stream opens after a move hears the move at once, as the head.
-            let mut later = client
-                .get(format!("{base}/games/{id}/events"))
-                .send()
-                .await
-                .unwrap();
-            let hello = futures_util::StreamExt::next(&mut later)
-                .await
-                .unwrap()
-                .unwrap();
-            let hello = String::from_utf8_lossy(&hello).into_owned();
+            let (_later, hello) = open_events(&client, &base, id).await;
             let head = db.store.game(id).await.unwrap().unwrap().head_seq;
             assert!(
                 head >= 1 && hello.contains(&format!("data: {head}\n\n")),
@@ -465,16 +443,8 @@ async fn a_move_made_while_the_listener_reconnects_still_reaches_open_pages() {
     let other =
         postplay::startup::store_on(other_pool, std::sync::Arc::new(postplay::time::SystemClock));
     let loaded = other.load(id).await.unwrap();
-    let mut events = client
-        .get(format!("{base}/games/{id}/events"))
-        .send()
-        .await
-        .unwrap();
-    let hello = futures_util::StreamExt::next(&mut events)
-        .await
-        .unwrap()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&hello).contains("data: 0\n\n"));
+    let (mut events, hello) = open_events(&client, &base, id).await;
+    assert!(hello.contains("data: 0\n\n"), "{hello}");
     let listener = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() \
                     AND query LIKE 'LISTEN%'";
     let pid: i32 = common::wait::until(
@@ -548,6 +518,33 @@ async fn a_move_made_while_the_listener_reconnects_still_reaches_open_pages() {
     assert_eq!(text, format!("data: {head}\n\n"));
     other.pool().close().await;
     db.drop().await;
+}
+
+/// Opens game `id`'s live-refresh stream and reads its first chunk (the hello and the head).
+async fn open_events(
+    client: &Client,
+    base: &str,
+    id: i64,
+) -> (
+    awc::ClientResponse<
+        impl futures_util::Stream<Item = Result<actix_web::web::Bytes, awc::error::PayloadError>>,
+    >,
+    String,
+) {
+    let mut events = client
+        .get(format!("{base}/games/{id}/events"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        events.headers().get("content-type").unwrap(),
+        "text/event-stream"
+    );
+    let hello = futures_util::StreamExt::next(&mut events)
+        .await
+        .unwrap()
+        .unwrap();
+    (events, String::from_utf8_lossy(&hello).into_owned())
 }
 
 /// The form fields a browser sends for `choice` (number `index`) filled with `command`.
