@@ -292,3 +292,82 @@ async fn a_move_by_token_is_made_only_for_the_seat_it_opens() {
     assert_eq!(log[0].seat, seat);
     db.drop().await;
 }
+
+/// An Electoral College Combat game played at random until both seats must choose their
+/// sealed sign at once (Russian Collusion); `None` when this seed's game ended first.
+async fn at_sealed_signs(db: &TestDb, seed: u64) -> Option<i64> {
+    let seats: Vec<NewSeat> = four_seats().into_iter().take(2).collect();
+    let created = db
+        .store
+        .create_game(
+            "electoral-combat",
+            &json!({}),
+            &seats,
+            Seed::from_number(seed),
+        )
+        .await
+        .unwrap();
+    common::play_until(db, created.id, seed, |loaded| {
+        loaded.game.active().len() == 2
+    })
+    .await;
+    let loaded = db.store.load(created.id).await.unwrap();
+    (loaded.game.active().len() == 2).then_some(created.id)
+}
+
+#[tokio::test]
+async fn a_move_on_a_head_that_passed_only_by_the_others_sealed_choice_is_taken() {
+    let db = TestDb::new().await;
+    let store = &db.store;
+    let mut found = None;
+    for seed in 1..40 {
+        if let Some(id) = at_sealed_signs(&db, seed).await {
+            found = Some(id);
+            break;
+        }
+    }
+    let id = found.expect("a seed reaches Russian Collusion");
+    let shown = store.game(id).await.unwrap().unwrap().head_seq;
+    // Bo seals first; Ann chose on the position she was shown.
+    store
+        .submit(id, 1, &json!({"type": "rps", "sign": "rock"}), Some(shown))
+        .await
+        .unwrap();
+    // A head before the signs is refused: Ann was not choosing then (or made that move).
+    assert!(matches!(
+        store
+            .submit(id, 0, &json!({"type": "rps", "sign": "paper"}), Some(shown - 1))
+            .await,
+        Err(SubmitError::Conflict { head }) if head == shown + 1
+    ));
+    let head = store
+        .submit(id, 0, &json!({"type": "rps", "sign": "paper"}), Some(shown))
+        .await
+        .expect("only Bo's sealed sign came since");
+    assert!(head >= shown + 2);
+    let commands = store.commands(id, shown).await.unwrap();
+    assert_eq!(
+        (commands[0].seat, commands[1].seat),
+        (1, 0),
+        "Bo's sign, then Ann's"
+    );
+    assert_eq!(commands[1].command, json!({"type": "rps", "sign": "paper"}));
+    let row = store.game(id).await.unwrap().unwrap();
+    let record = store.export(id, Viewer::Auditor).await.unwrap();
+    verify(&record, Some(&row.head_hash)).unwrap();
+    // Once the signs are resolved, a move on the head Ann was shown is refused again.
+    let loaded = store.load(id).await.unwrap();
+    if let Some(&seat) = loaded.game.active().first() {
+        let command = random_command(
+            loaded.game.as_ref(),
+            seat,
+            &mut bot_rng(&Seed::from_number(5)),
+        )
+        .unwrap();
+        assert!(matches!(
+            store.submit(id, seat, &command, Some(shown)).await,
+            Err(SubmitError::Conflict { .. })
+        ));
+    }
+    db.drop().await;
+}

@@ -777,3 +777,74 @@ async fn a_choice_with_a_question_names_itself_before_the_question() {
     assert!(at < question, "take first, then the discard");
     db.drop().await;
 }
+
+#[actix_web::test]
+async fn a_sealed_sign_sent_from_a_page_shown_before_the_other_sealed_is_taken() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let mut game = None;
+    for seed in 1..40 {
+        let (id, tokens) = create_game(&db, "electoral-combat", &["Ann", "Bo"], seed).await;
+        common::play_until(&db, id, seed, |loaded| loaded.game.active().len() == 2).await;
+        if db.store.load(id).await.unwrap().game.active().len() == 2 {
+            game = Some((id, tokens));
+            break;
+        }
+    }
+    let (id, tokens) = game.expect("a seed reaches Russian Collusion");
+    let ann = common::visitor::Visitor::new(&base);
+    let page = ann.get(&format!("/play/{}", tokens[0])).await;
+    assert_eq!(page.status, 200);
+    let shown = db.store.game(id).await.unwrap().unwrap().head_seq;
+    assert!(
+        page.body
+            .contains(&format!("name=\"seq\" value=\"{shown}\""))
+    );
+    let choice = db
+        .store
+        .load(id)
+        .await
+        .unwrap()
+        .game
+        .choices(0)
+        .iter()
+        .position(|c| c.command["sign"] == "scissors")
+        .expect("scissors is offered");
+    // Bo seals his sign while Ann's page is open.
+    db.store
+        .submit(id, 1, &json!({"type": "rps", "sign": "rock"}), None)
+        .await
+        .unwrap();
+    let csrf = common::visitor::csrf_of(&page.body).unwrap();
+    let sent = ann
+        .post(
+            &format!("/play/{}", tokens[0]),
+            &[
+                ("csrf", &csrf),
+                ("seq", &shown.to_string()),
+                ("choice", &choice.to_string()),
+            ],
+        )
+        .await;
+    assert_eq!(sent.status, 303, "{}", sent.body);
+    let commands = db.store.commands(id, shown).await.unwrap();
+    assert_eq!(commands[1].seat, 0);
+    assert_eq!(
+        commands[1].command,
+        json!({"type": "rps", "sign": "scissors"})
+    );
+    // The same form once more: the signs are resolved and Ann's own sign came since.
+    let again = ann
+        .post(
+            &format!("/play/{}", tokens[0]),
+            &[
+                ("csrf", &csrf),
+                ("seq", &shown.to_string()),
+                ("choice", &choice.to_string()),
+            ],
+        )
+        .await;
+    assert_eq!(again.status, 409, "{}", again.body);
+    assert!(again.body.contains("moved on"), "{}", again.body);
+    db.drop().await;
+}

@@ -168,6 +168,14 @@ impl Store {
                 Mover::Holder(_) => read.holder.ok_or(SubmitError::NotHolder)?,
             };
             let head = read.loaded.row.head_seq;
+            if let (Some(since), Play::Seat(_)) = (expected_head, play)
+                && since != head
+                && self
+                    .only_sealed_since(&mut conn, &read.loaded, seat, since)
+                    .await?
+            {
+                expected_head = Some(head);
+            }
             match self
                 .append_read(&mut conn, read, seat, play, expected_head, after)
                 .await?

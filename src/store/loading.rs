@@ -80,31 +80,7 @@ impl Store {
 
     /// A game's commands after `after`, in order.
     pub async fn commands(&self, id: i64, after: i64) -> Result<Vec<CommandRow>, sqlx::Error> {
-        let rows = sqlx::query(
-            "SELECT seq, seat, command, created_at, hash, made_by FROM commands \
-             WHERE game_id = $1 AND seq > $2 ORDER BY seq",
-        )
-        .bind(id)
-        .bind(after)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(CommandRow {
-                    seq: r.try_get("seq")?,
-                    seat: r.try_get::<i32, _>("seat")? as Seat,
-                    command: r.try_get("command")?,
-                    created_at: r.try_get("created_at")?,
-                    hash: r.try_get("hash")?,
-                    mark: match r.try_get::<Option<String>, _>("made_by")? {
-                        None => None,
-                        Some(word) => Some(Mark::parse(&word).ok_or_else(|| {
-                            sqlx::Error::Decode(format!("{word:?} is no mark").into())
-                        })?),
-                    },
-                })
-            })
-            .collect()
+        commands_on(&self.pool, id, after).await
     }
 
     /// The entries after `after` made by someone other than their seat's hand, with the mark
@@ -294,4 +270,38 @@ pub(super) fn apply_entry(
     log: &mut Log,
 ) -> Result<(), ApplyError> {
     crate::engine::record::apply_entry(game, entry.seat, entry.by(), &entry.command, log)
+}
+
+/// Game `id`'s commands after `after`, in order, read through `on` (the pool, or a connection
+/// a move already holds).
+pub(super) async fn commands_on<'e>(
+    on: impl sqlx::PgExecutor<'e>,
+    id: i64,
+    after: i64,
+) -> Result<Vec<CommandRow>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT seq, seat, command, created_at, hash, made_by FROM commands \
+         WHERE game_id = $1 AND seq > $2 ORDER BY seq",
+    )
+    .bind(id)
+    .bind(after)
+    .fetch_all(on)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(CommandRow {
+                seq: r.try_get("seq")?,
+                seat: r.try_get::<i32, _>("seat")? as Seat,
+                command: r.try_get("command")?,
+                created_at: r.try_get("created_at")?,
+                hash: r.try_get("hash")?,
+                mark: match r.try_get::<Option<String>, _>("made_by")? {
+                    None => None,
+                    Some(word) => Some(Mark::parse(&word).ok_or_else(|| {
+                        sqlx::Error::Decode(format!("{word:?} is no mark").into())
+                    })?),
+                },
+            })
+        })
+        .collect()
 }

@@ -32,6 +32,7 @@ mod orders;
 pub mod plan;
 pub mod ratings;
 mod records;
+mod sealed_since;
 mod seat_keys;
 mod sign_in;
 mod table_start;

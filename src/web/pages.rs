@@ -1169,16 +1169,24 @@ async fn move_from_form(
             StatusCode::BAD_REQUEST,
             "the form is incomplete: reload the page".to_string(),
         ))?;
-    if seq != loaded.row.head_seq {
-        return Err((
+    // A page shown before the head: the store still takes the move when only other seats'
+    // sealed choices came since (a simultaneous step), else it is refused as moved on.
+    let stale = seq != loaded.row.head_seq;
+    let moved_on = || {
+        (
             StatusCode::CONFLICT,
-            "the game moved on since this page was shown: here it is as it stands now; decide again".into(),
-        ));
-    }
+            "the game moved on since this page was shown: here it is as it stands now; decide again"
+                .to_string(),
+        )
+    };
     let submitted = if field(fields, "undo").is_some() {
+        if stale {
+            return Err(moved_on());
+        }
         state.store.undo(loaded.row.id, seat, Some(seq)).await
     } else {
-        let command = command_from_form(loaded, seat, fields)?;
+        let command = command_from_form(loaded, seat, fields)
+            .map_err(|refused| if stale { moved_on() } else { refused })?;
         state
             .store
             .submit(loaded.row.id, seat, &command, Some(seq))
@@ -1186,6 +1194,7 @@ async fn move_from_form(
     };
     match submitted {
         Ok(_) => Ok(()),
+        Err(SubmitError::Conflict { .. }) if stale => Err(moved_on()),
         Err(SubmitError::Conflict { .. }) => Err((
             StatusCode::CONFLICT,
             "someone moved first: here is the game as it stands now; decide again".into(),
