@@ -310,6 +310,16 @@ pub fn position(v: &View, names: &Names) -> Position {
             card_names(&drawn),
         ));
     }
+    for (opponent, hand) in shown_hands(v) {
+        parts.push(Part::labelled(
+            &seen_hand_label(&names.of(opponent)),
+            if hand.is_empty() {
+                "no cards".to_string()
+            } else {
+                card_names(&hand)
+            },
+        ));
+    }
     for &s in &order {
         if let Some(Some(hand)) = v.hands.get(s) {
             let who = if you == Some(s) {
@@ -333,6 +343,21 @@ pub fn position(v: &View, names: &Names) -> Position {
             .join("\n"),
         html: parts.into_iter().map(|p| p.html).collect(),
     }
+}
+
+/// The opponent's hands the viewer is looking at (Change In Plans: "See opponent's hand"),
+/// with whose they are.
+pub fn shown_hands(v: &View) -> Vec<(Seat, Vec<CardView>)> {
+    v.resolving
+        .iter()
+        .filter(|r| v.you == Some(r.seat))
+        .filter_map(|r| Some((1 - r.seat, r.shown.clone()?)))
+        .collect()
+}
+
+/// The words over an opponent's hand the viewer is looking at ([`shown_hands`]).
+pub fn seen_hand_label(owner: &str) -> String {
+    format!("{owner}'s hand, which Change In Plans lets you see")
 }
 
 /// The first line: the turn and its stage, and who is awaited.

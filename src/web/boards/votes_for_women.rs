@@ -9,7 +9,8 @@ mod moves;
 use super::{Board, Seating, seat_name};
 use crate::engine::{Choice, Seat};
 use crate::games::votes_for_women::present::{
-    button_cap, last_roll_words, resolving_words, stage_words, vote_words,
+    button_cap, last_roll_words, resolving_words, seen_hand_label, shown_hands, stage_words,
+    vote_words,
 };
 use crate::games::votes_for_women::{CardView, View, VotesForWomen};
 use askama::Template;
@@ -146,9 +147,16 @@ impl Board for VotesForWomen {
             strategy_deck: v.strategy_deck_size,
             hand,
             open_hands: match v.you {
-                Some(_) => Vec::new(),
+                Some(_) => shown_hands(v)
+                    .into_iter()
+                    .map(|(s, h)| (seen_hand_label(&name(s)), h))
+                    .collect(),
                 None => (0..2)
-                    .filter_map(|s| v.hands[s].clone().map(|h| (name(s), h)))
+                    .filter_map(|s| {
+                        v.hands[s]
+                            .clone()
+                            .map(|h| (format!("{}'s hand", name(s)), h))
+                    })
                     .collect(),
             },
             drawn,
@@ -178,6 +186,7 @@ impl Board for VotesForWomen {
 #[cfg(test)]
 mod tests {
     use crate::engine::{Log, Seed, Viewer, bot, find_game};
+    use crate::games::votes_for_women::shows_opponents_hand;
 
     /// Every step of random games, for both seats and a spectator, through this board (never
     /// the generic rendering): each seat sees its own hand and never the other's.
@@ -207,11 +216,17 @@ mod tests {
                         "seed {n}: generic rendering"
                     );
                     for seat in 0..2 {
+                        // Change In Plans shows its player the other's hand.
+                        let shown_by_card = state.stack.iter().any(|f| {
+                            f.seat != seat
+                                && viewer == Viewer::Seat(f.seat)
+                                && shows_opponents_hand(f)
+                        });
                         for &c in &state.hands[seat] {
                             let shown = html.contains(&format!("data-card=\"{c}\""));
                             assert_eq!(
                                 shown,
-                                viewer == Viewer::Seat(seat),
+                                viewer == Viewer::Seat(seat) || shown_by_card,
                                 "seed {n}: {viewer:?} and hand card {c} of seat {seat}"
                             );
                         }
@@ -341,5 +356,40 @@ mod tests {
     fn first_counts(kind: &crate::engine::ParamKind) -> Vec<u32> {
         serde_json::from_value(crate::games::votes_for_women::first_value(kind))
             .expect("an allotment's value is its counts")
+    }
+
+    /// Change In Plans ("See opponent's hand"): its player's board shows the other's whole
+    /// hand under its own heading while the card to discard is chosen.
+    #[test]
+    fn change_in_plans_draws_the_opposing_hand_for_its_player() {
+        let game = find_game("votes-for-women").unwrap();
+        let names = vec!["Ann".to_string(), "Bo".to_string()];
+        for n in 0..400 {
+            let seed = Seed::from_number(n);
+            let mut live = game.new_match(&serde_json::json!({}), 2, seed).unwrap();
+            let mut rng = bot::bot_rng(&seed);
+            while live.outcome().is_none() {
+                let state: crate::games::votes_for_women::State =
+                    serde_json::from_value(live.state_json()).unwrap();
+                if let Some(frame) = state.stack.iter().find(|f| shows_opponents_hand(f)) {
+                    let other = 1 - frame.seat;
+                    let view = live.view(Viewer::Seat(frame.seat));
+                    let html = super::super::game_board("votes-for-women", &view, &names).unwrap();
+                    let heading = format!(
+                        "<h2>{}</h2>",
+                        super::seen_hand_label(&names[other]).replace('\'', "&#39;")
+                    );
+                    assert!(html.contains(&heading), "{html}");
+                    for &c in &state.hands[other] {
+                        assert!(html.contains(&format!("data-card=\"{c}\"")), "card {c}");
+                    }
+                    return;
+                }
+                let seat = live.active()[0];
+                let command = bot::random_command(live.as_ref(), seat, &mut rng).unwrap();
+                live.apply_json(seat, &command, &mut Log::silent()).unwrap();
+            }
+        }
+        panic!("no random game reached Change In Plans");
     }
 }

@@ -257,3 +257,58 @@ fn the_end_names_the_winner_and_tallies_the_states() {
         ]
     );
 }
+
+/// Change In Plans reads "See opponent's hand": while its player chooses the card to discard,
+/// their position lists the whole hand (campaigner cards too, which may not be chosen), and
+/// nobody else's does.
+#[test]
+fn change_in_plans_shows_the_whole_opposing_hand_to_its_player_only() {
+    use crate::engine::{Log, bot, find_game};
+    let game = find_game("votes-for-women").unwrap();
+    let seat_names = names();
+    let names = Names::new(&seat_names);
+    let mut seen = 0;
+    for n in 0..400 {
+        let seed = Seed::from_number(n);
+        let mut live = game.new_match(&serde_json::json!({}), 2, seed).unwrap();
+        let mut rng = bot::bot_rng(&seed);
+        while live.outcome().is_none() && seen < 3 {
+            let state: State = serde_json::from_value(live.state_json()).unwrap();
+            if let Some(frame) = state
+                .stack
+                .iter()
+                .find(|f| super::super::shows_opponents_hand(f))
+            {
+                seen += 1;
+                let looker = frame.seat;
+                let other = 1 - looker;
+                let label = super::seen_hand_label(&names.of(other));
+                let text = position(
+                    &super::super::view::view(&state, Viewer::Seat(looker)),
+                    &names,
+                )
+                .text;
+                assert!(text.contains(&label), "{text}");
+                let line = text.lines().find(|l| l.starts_with(&label)).unwrap();
+                for &c in &state.hands[other] {
+                    let name = &super::super::data::card(c).name;
+                    assert!(line.contains(name.as_str()), "{name} missing: {line}");
+                }
+                for viewer in [Viewer::Seat(other), Viewer::Spectator] {
+                    let text = position(&super::super::view::view(&state, viewer), &names).text;
+                    assert!(
+                        !text.contains("Change In Plans lets you"),
+                        "{viewer:?}: {text}"
+                    );
+                }
+            }
+            let seat = live.active()[0];
+            let command = bot::random_command(live.as_ref(), seat, &mut rng).unwrap();
+            live.apply_json(seat, &command, &mut Log::silent()).unwrap();
+        }
+        if seen >= 3 {
+            break;
+        }
+    }
+    assert_eq!(seen, 3, "random games reach Change In Plans");
+}
