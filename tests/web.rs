@@ -40,10 +40,20 @@ async fn post_json(client: &Client, url: &str, token: Option<&str>, body: &str) 
     (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
 }
 
-/// Every card code in the other seats' hands, from the auditor's state.
+/// Every card code in the other seats' hands, from the auditor's state, but an opposing
+/// hand that Votes for Women's Change In Plans ("See opponent's hand") shows `seat` now.
 async fn others_cards(db: &TestDb, id: i64, seat: usize) -> Vec<String> {
     let loaded = db.store.load(id).await.unwrap();
-    common::hidden::hidden_from(&loaded.game.state_json(), Some(seat))
+    let mut hidden = common::hidden::hidden_from(&loaded.game.state_json(), Some(seat));
+    let view = loaded.game.view(postplay::engine::Viewer::Seat(seat));
+    for frame in view["resolving"].as_array().into_iter().flatten() {
+        if let Some(shown) = frame["shown"].as_array() {
+            assert_eq!(frame["seat"], seat, "only the card's player sees the hand");
+            let shown: Vec<String> = shown.iter().map(|c| c["id"].to_string()).collect();
+            hidden.retain(|c| !shown.contains(c));
+        }
+    }
+    hidden
 }
 
 #[actix_web::test]
