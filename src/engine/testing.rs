@@ -350,7 +350,7 @@ where
 }
 
 /// The number of random games a property test plays: `base`, times `POSTPLAY_SOAK` when that
-/// is set (a long soak run: `POSTPLAY_SOAK=50 cargo test --release --test properties_x`).
+/// is set (a long soak run: `POSTPLAY_SOAK=50 cargo test --release --test rules properties_x`).
 pub fn cases(base: u32) -> u32 {
     let factor = std::env::var("POSTPLAY_SOAK")
         .ok()

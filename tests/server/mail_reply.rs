@@ -1,0 +1,672 @@
+//! Moves by replying to the mail, end to end: real PostgreSQL, the outbox worker sending over
+//! SMTP to a sink, replies delivered over LMTP and SMTP on loopback and through
+//! `postplay receive` on standard input. Whole games played by a bot that reads only the mail;
+//! every kind of reply a person (or a machine) might send.
+
+use crate::common;
+
+use common::mime::header;
+use common::replyrig::{
+    NAMES, Rig, email, line_for, listed, receive_by_pipe, reply, reply_address, rng, text,
+};
+use common::wait::{PATIENCE, until};
+use postplay::mail::inbound::{InboundSettings, Outcome};
+use postplay::mail::sink::Received;
+use serde_json::json;
+
+/// The subject of the first mail to `seat` after the first `before` of them, once it came.
+async fn next_answer(rig: &Rig, seat: usize, before: usize) -> Received {
+    until(&format!("an answer to seat {seat}"), PATIENCE, async || {
+        let mails = rig.mails_to(seat).await;
+        let count = mails.len();
+        mails
+            .into_iter()
+            .skip(before)
+            .find(|m| header(&m.data, "Subject").is_some_and(|s| s.starts_with("Re:")))
+            .ok_or(format!("{count} mails, none new with Re:"))
+    })
+    .await
+}
+
+async fn inbound_done(rig: &Rig, game: i64) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM inbound_mail WHERE game_id = $1 AND status = 'done'")
+        .bind(game)
+        .fetch_one(rig.db.store.pool())
+        .await
+        .unwrap()
+}
+
+/// How a reply reaches the server.
+#[derive(Clone, Copy, Debug)]
+enum Via {
+    Lmtp,
+    Smtp,
+    Pipe,
+}
+
+/// Delivers a reply with `line` from `seat` to `to`.
+async fn send(rig: &mut Rig, via: Via, seat: usize, to: &str, line: &str) {
+    let id = rig.message_id();
+    let body = format!(
+        "{line}\n\nOn Monday, postplay <games@pp.example> wrote:\n> it is your turn\n> 1  Pass\n\n-- \n{}\nSent from my phone",
+        NAMES[seat]
+    );
+    let raw = reply(&id, &email(seat), to, &body);
+    match via {
+        Via::Lmtp | Via::Smtp => {
+            let status = rig
+                .deliver(matches!(via, Via::Lmtp), &email(seat), to, &raw)
+                .await;
+            assert!(status.starts_with("250"), "{status}");
+        }
+        Via::Pipe => {
+            receive_by_pipe(rig, to, raw.as_bytes(), &[]);
+        }
+    }
+}
+
+/// Words in a refusal that mean the reader failed to read a line made from the mail (not a
+/// rule of the game the mail cannot show, such as a cap on cubes or a sum of votes).
+const MISREAD: &[&str] = &[
+    "names none",
+    "could be",
+    "not one of the options",
+    "not understood",
+    "not a whole number",
+    "not a count",
+    "no choice",
+    "named twice",
+];
+
+/// Plays a whole game by replies only, driven by the mails that arrive: each time a seat's
+/// latest mail asks it to move (at an address not yet answered), the bot answers it with a
+/// line made from that mail's text, choosing at random among the choices and options listed
+/// and writing them by number and codes or by their printed words, in turn. One nonsense reply
+/// per game is refused and changes nothing. Ends at the game-over mail.
+async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: u64, via: Via) {
+    let started = std::time::Instant::now();
+    let mut rig = Rig::new().await;
+    let game = rig.game(kind, options, seats, seed).await;
+    let mut rng = rng(seed);
+    let mut answered: Vec<String> = Vec::new();
+    let mut moves = 0;
+    let mut refused = 0;
+    let mut stale = 0;
+    let mut nonsense_sent = false;
+    let mut undone = false;
+    loop {
+        let asks = until(
+            "a mail asking a seat to move, or the game over",
+            PATIENCE,
+            async || {
+                let all = rig.settle().await;
+                if all
+                    .iter()
+                    .any(|m| header(&m.data, "Subject").is_some_and(|s| s.ends_with(": game over")))
+                {
+                    return Ok(Vec::new());
+                }
+                let mut asks = Vec::new();
+                for seat in 0..seats {
+                    let latest = rig
+                        .mails_to(seat)
+                        .await
+                        .into_iter()
+                        .rev()
+                        .find(|m| header(&m.data, "Reply-To").is_some());
+                    if let Some(mail) = latest {
+                        let to = reply_address(&mail);
+                        if !answered.contains(&to) {
+                            asks.push((seat, to, text(&mail)));
+                        }
+                    }
+                }
+                if asks.is_empty() {
+                    Err(format!(
+                        "{} mails, {} addresses answered",
+                        all.len(),
+                        answered.len()
+                    ))
+                } else {
+                    Ok(asks)
+                }
+            },
+        )
+        .await;
+        if asks.is_empty() {
+            break;
+        }
+        let (seat, to, body) = asks[rng.index(asks.len())].clone();
+        let choices = listed(&body);
+        assert!(
+            !choices.is_empty(),
+            "a mail that asks lists choices:\n{body}"
+        );
+        if !nonsense_sent && moves >= 2 && choices.len() > 1 {
+            nonsense_sent = true;
+            let head_before = head(&rig, game).await;
+            let before = rig.mails_to(seat).await.len();
+            send(&mut rig, via, seat, &to, "yes please, the usual").await;
+            let answer = text(&next_answer(&rig, seat, before).await);
+            assert!(answer.contains("not played: "), "{answer}");
+            assert_eq!(
+                head(&rig, game).await,
+                head_before,
+                "a refused reply changes nothing"
+            );
+        }
+        let mut tries = 0;
+        let mut played = false;
+        let mut open = choices.clone();
+        loop {
+            let pick = rng.index(open.len());
+            let choice = &open[pick];
+            let line = line_for(choice, (moves + tries) % 2 == 0, &mut rng);
+            let before = rig.mails_to(seat).await.len();
+            send(&mut rig, via, seat, &to, &line).await;
+            let answer = next_answer(&rig, seat, before).await;
+            let words = text(&answer);
+            let subject = header(&answer.data, "Subject").unwrap();
+            if subject.ends_with("done") {
+                assert!(words.contains("done: "), "{words}");
+                played = true;
+                let now = rig.db.store.load(game).await.unwrap();
+                if !undone && now.game.can_undo(seat) {
+                    undone = true;
+                    take_back_by_mail(&mut rig, via, game, seat, &answer).await;
+                }
+                break;
+            }
+            assert!(subject.ends_with("not played"), "{subject}");
+            if ["not your turn", "has moved on", "game is over"]
+                .iter()
+                .any(|w| words.contains(w))
+            {
+                // Another seat moved since this mail: a newer one asks, or none.
+                stale += 1;
+                break;
+            }
+            assert!(
+                !MISREAD.iter().any(|m| words.contains(m)),
+                "the reader refused a line made from the mail: {line}\n{words}\n--- the mail:\n{body}"
+            );
+            refused += 1;
+            tries += 1;
+            if open.len() > 1 {
+                open.remove(pick);
+            }
+            // Cubes meet caps the mail states only in words ("at most 1 on West"): the bot
+            // tries other states until they fit.
+            assert!(tries < 300, "stuck: {line}\n{words}");
+        }
+        answered.push(to);
+        moves += i64::from(played);
+    }
+    assert!(
+        nonsense_sent,
+        "the game was long enough for a nonsense reply"
+    );
+    assert!(
+        undone || kind != "votes-for-women",
+        "a Votes for Women game by mail has a move to take back"
+    );
+    let loaded = rig.db.store.load(game).await.unwrap();
+    assert!(loaded.game.outcome().is_some(), "the game ended");
+    assert_eq!(
+        inbound_done(&rig, game).await,
+        moves + i64::from(undone),
+        "every reply that played (or took back) was recorded"
+    );
+    eprintln!(
+        "{kind}: {moves} moves by mail of {} commands, {refused} replies refused by the rules, \
+         {stale} stale, {:?}",
+        loaded.row.head_seq,
+        started.elapsed()
+    );
+    rig.stop().await;
+}
+
+/// The seat replies "undo" to the answer that says its move was done and asks its next
+/// decision: the move is taken back (the state is as before it), and the answer says so and
+/// asks the decision again. An "undo" to that older answer is then refused.
+async fn take_back_by_mail(rig: &mut Rig, via: Via, game: i64, seat: usize, answer: &Received) {
+    let body = text(answer);
+    assert!(
+        body.contains("Reply \"undo\""),
+        "the answer offers the undo:\n{body}"
+    );
+    let loaded = rig.db.store.load(game).await.unwrap();
+    let head = loaded.row.head_seq;
+    let to = reply_address(answer);
+    let before = rig.mails_to(seat).await.len();
+    send(rig, via, seat, &to, "Undo").await;
+    let taken = next_answer(rig, seat, before).await;
+    let subject = header(&taken.data, "Subject").unwrap();
+    assert!(subject.ends_with("done"), "{subject}: {}", text(&taken));
+    assert!(text(&taken).contains("takes back"), "{}", text(&taken));
+    let now = rig.db.store.load(game).await.unwrap();
+    assert_eq!(now.row.head_seq, head + 1);
+    let export = rig
+        .db
+        .store
+        .export(game, postplay::engine::Viewer::Auditor)
+        .await
+        .unwrap();
+    assert_eq!(export.commands.last().unwrap().by.as_deref(), Some("undo"));
+    // The same "undo" again, to the answer now out of date, takes nothing more back.
+    let before = rig.mails_to(seat).await.len();
+    send(rig, via, seat, &to, "undo").await;
+    let stale = next_answer(rig, seat, before).await;
+    assert!(
+        header(&stale.data, "Subject")
+            .unwrap()
+            .ends_with("not played"),
+        "{}",
+        text(&stale)
+    );
+    assert_eq!(
+        rig.db.store.load(game).await.unwrap().row.head_seq,
+        head + 1
+    );
+}
+
+#[actix_web::test]
+async fn a_whole_whitehouse_game_by_replies_over_lmtp() {
+    whole_game("whitehouse", json!({"target": 3}), 4, 18, Via::Lmtp).await;
+}
+
+#[actix_web::test]
+async fn a_whole_statehood_game_by_replies_over_smtp() {
+    whole_game("statehood", json!({"target": 12}), 3, 19, Via::Smtp).await;
+}
+
+#[actix_web::test]
+async fn a_whole_electoral_combat_game_by_replies_through_the_pipe() {
+    whole_game("electoral-combat", json!({}), 2, 20, Via::Pipe).await;
+}
+
+#[actix_web::test]
+async fn a_whole_nationhood_game_by_replies_over_lmtp() {
+    whole_game("nationhood", json!({}), 2, 21, Via::Lmtp).await;
+}
+
+#[actix_web::test]
+async fn a_whole_votes_for_women_game_by_replies_over_smtp() {
+    whole_game("votes-for-women", json!({}), 2, 22, Via::Smtp).await;
+}
+
+async fn head(rig: &Rig, game: i64) -> i64 {
+    rig.db.store.game(game).await.unwrap().unwrap().head_seq
+}
+
+#[actix_web::test]
+async fn every_kind_of_reply_gets_the_right_answer_or_none() {
+    let mut rig = Rig::new().await;
+    let game = rig.game("whitehouse", json!({}), 4, 7).await;
+    let loaded = rig.db.store.load(game).await.unwrap();
+    let first = loaded.game.active()[0];
+    let me = email(first);
+    let invite = rig.latest_ask(first).await;
+    let to = reply_address(&invite);
+    let invite_text = text(&invite);
+    assert!(invite_text.contains("Your position:"), "{invite_text}");
+    assert!(invite_text.contains("  1  Pass"), "{invite_text}");
+    assert!(
+        invite_text.contains("  2  Bid <amount: 270 to"),
+        "{invite_text}"
+    );
+    let mut expected = 0;
+
+    // An out-of-office notice: stored, ignored, never answered.
+    let id = rig.message_id();
+    let auto = reply(&id, &me, &to, "I am away until Monday.").replace(
+        "Subject: Re: your turn",
+        "Subject: Out of Office: Re: your turn\r\nAuto-Submitted: auto-replied",
+    );
+    assert_eq!(
+        rig.inbox.receive(auto.as_bytes(), &[]).await.unwrap(),
+        Outcome::Ignored("written by a machine (auto-reply, list or bounce)")
+    );
+
+    // A forged sender: refused, and the answer goes to the seat, not to the forger.
+    let id = rig.message_id();
+    let forged = reply(&id, "mallory@example.net", &to, "1");
+    let status = rig.deliver(true, "mallory@example.net", &to, &forged).await;
+    assert!(status.starts_with("250"), "{status}");
+    expected += 1;
+
+    // A NUL in the line.
+    let id = rig.message_id();
+    let outcome = rig
+        .inbox
+        .receive(reply(&id, &me, &to, "pa\0ss").as_bytes(), &[])
+        .await
+        .unwrap();
+    assert!(
+        matches!(&outcome, Outcome::Refused(r) if r.contains("control characters")),
+        "{outcome:?}"
+    );
+    expected += 1;
+
+    // A header injection attempt in the sender's name, with a line that is no choice.
+    let id = rig.message_id();
+    let injection = reply(&id, &me, &to, "fold").replace(
+        "From: Player <",
+        "From: =?utf-8?q?Ann=0D=0ABcc:_victim@example.net?= <",
+    );
+    let outcome = rig.inbox.receive(injection.as_bytes(), &[]).await.unwrap();
+    assert!(
+        matches!(&outcome, Outcome::Refused(r) if r.contains("\"fold\" names none")),
+        "{outcome:?}"
+    );
+    expected += 1;
+
+    // Too large, through `postplay receive` on standard input.
+    let id = rig.message_id();
+    let big = reply(&id, &me, &to, &format!("pass\n\n{}", "x".repeat(80 * 1024)));
+    let printed = receive_by_pipe(&rig, &to, big.as_bytes(), &[]);
+    assert!(printed.contains("too large"), "{printed}");
+    expected += 1;
+    assert_eq!(head(&rig, game).await, 0, "nothing was played");
+
+    // HTML only, in capitals: played. Delivered twice: played once, answered once.
+    let id = rig.message_id();
+    let html = reply(
+        &id,
+        &me,
+        &to,
+        "<html><body><div>BID 270</div><div class=\"gmail_quote\">\
+        On Monday postplay wrote:<blockquote>1  Pass</blockquote></div></body></html>",
+    )
+    .replace("text/plain", "text/html");
+    assert_eq!(
+        rig.inbox.receive(html.as_bytes(), &[]).await.unwrap(),
+        Outcome::Done(1)
+    );
+    assert_eq!(
+        rig.inbox.receive(html.as_bytes(), &[]).await.unwrap(),
+        Outcome::Duplicate
+    );
+    expected += 1;
+
+    // The same address again, now that the seat is not to move.
+    let id = rig.message_id();
+    let outcome = rig
+        .inbox
+        .receive(reply(&id, &me, &to, "pass").as_bytes(), &[])
+        .await
+        .unwrap();
+    assert!(
+        matches!(&outcome, Outcome::Refused(r) if r.contains("not your turn")),
+        "{outcome:?}"
+    );
+    expected += 1;
+
+    // The others pass on the page: the seat won the auction and must name trump; its first
+    // mail is stale and "bid" no longer means anything.
+    while rig.db.store.load(game).await.unwrap().game.active() != vec![first] {
+        let seat = rig.db.store.load(game).await.unwrap().game.active()[0];
+        rig.db
+            .store
+            .submit(game, seat, &json!({"type": "pass"}), None)
+            .await
+            .unwrap();
+    }
+    let before = head(&rig, game).await;
+    let id = rig.message_id();
+    let outcome = rig
+        .inbox
+        .receive(reply(&id, &me, &to, "2 270").as_bytes(), &[])
+        .await
+        .unwrap();
+    assert!(
+        matches!(&outcome, Outcome::Refused(r) if r.contains("moved on")),
+        "{outcome:?}"
+    );
+    assert_eq!(head(&rig, game).await, before);
+    expected += 1;
+
+    // The latest mail's first choice, by number, above quoted history and a signature,
+    // through `postplay receive`.
+    let latest = rig.latest_ask(first).await;
+    let to_now = reply_address(&latest);
+    assert_ne!(to_now, to, "a new position, a new address");
+    let id = rig.message_id();
+    let quoted = reply(
+        &id,
+        &me,
+        &to_now,
+        "1\n\nOn Monday postplay wrote:\n> 2  Bid\n-- \nAnn",
+    );
+    let printed = receive_by_pipe(&rig, &to_now, quoted.as_bytes(), &[]);
+    assert!(printed.starts_with("Done("), "{printed}");
+    assert_eq!(head(&rig, game).await, before + 1);
+    expected += 1;
+
+    let mails = rig.mails_to(first).await;
+    let mails: Vec<_> = mails
+        .into_iter()
+        .filter(|m| header(&m.data, "Subject").is_some_and(|s| s.starts_with("Re:")))
+        .collect();
+    assert_eq!(
+        mails.len(),
+        expected,
+        "one answer for each reply a person wrote"
+    );
+    let answers: Vec<String> = mails.iter().map(text).collect();
+    for says in [
+        "not played: the reply came from another address",
+        "not played: the reply line holds control characters",
+        "not played: \"fold\" names none of the choices or their options",
+        "not played: the message is too large",
+        "done: Bid: 270",
+        "not played: it is not your turn",
+        "not played: the game has moved on",
+        "done: Name ",
+    ] {
+        let found = answers.iter().filter(|a| a.contains(says)).count();
+        assert_eq!(found, 1, "{says} in\n{answers:#?}");
+    }
+    let forged = answers
+        .iter()
+        .find(|a| a.contains("another address"))
+        .unwrap();
+    assert!(
+        forged.contains("To move, reply to this mail"),
+        "the choices again:\n{forged}"
+    );
+    let all = rig.settle().await;
+    assert!(all.iter().all(|m| {
+        m.to.iter()
+            .all(|t| !t.contains("mallory") && !t.contains("victim"))
+    }));
+    assert!(all.iter().all(|m| header(&m.data, "Bcc").is_none()));
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM inbound_mail")
+        .fetch_one(rig.db.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(
+        stored, 9,
+        "every message stored once, the duplicate not again"
+    );
+    let leaked: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM inbound_mail WHERE position($1 in raw) > 0")
+            .bind(
+                to.split('@')
+                    .next()
+                    .unwrap()
+                    .trim_start_matches("play+")
+                    .as_bytes(),
+            )
+            .fetch_one(rig.db.store.pool())
+            .await
+            .unwrap();
+    assert_eq!(leaked, 0, "no reply secret kept in the stored messages");
+    rig.stop().await;
+}
+
+#[actix_web::test]
+async fn replies_over_the_hourly_limit_are_ignored_without_an_answer() {
+    let rig = Rig::start(InboundSettings {
+        reply_domain: Some("pp.example".into()),
+        max_bytes: 64 * 1024,
+        per_hour: 2,
+        ..InboundSettings::default()
+    })
+    .await;
+    let game = rig.game("whitehouse", json!({}), 4, 8).await;
+    let first = rig.db.store.load(game).await.unwrap().game.active()[0];
+    let to = reply_address(&rig.latest_ask(first).await);
+    let mut outcomes = Vec::new();
+    for n in 0..3 {
+        let raw = reply(
+            &format!("<limit{n}@example.org>"),
+            &email(first),
+            &to,
+            "fold",
+        );
+        outcomes.push(rig.inbox.receive(raw.as_bytes(), &[]).await.unwrap());
+    }
+    assert!(matches!(outcomes[1], Outcome::Refused(_)));
+    assert_eq!(outcomes[2], Outcome::Ignored("too many replies this hour"));
+    rig.stop().await;
+}
+
+async fn queued_for(rig: &Rig, game: i64, seat: i32) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM outbox WHERE game_id = $1 AND seat = $2")
+        .bind(game)
+        .bind(seat)
+        .fetch_one(rig.db.store.pool())
+        .await
+        .unwrap()
+}
+
+/// Plays at random on the page until both seats of an Electoral College Combat game must
+/// choose a sealed sign at once; false if the game ended first.
+async fn until_sealed_signs(rig: &Rig, game: i64, seed: u64) -> bool {
+    let mut bot = rng(seed);
+    for _ in 0..3000 {
+        let loaded = rig.db.store.load(game).await.unwrap();
+        let active = loaded.game.active();
+        if active.len() == 2 {
+            return true;
+        }
+        let Some(&seat) = active.first() else {
+            return false;
+        };
+        let command =
+            postplay::engine::bot::random_command(loaded.game.as_ref(), seat, &mut bot).unwrap();
+        rig.db
+            .store
+            .submit(game, seat, &command, None)
+            .await
+            .unwrap();
+    }
+    false
+}
+
+/// The latest mail of game `game` to `seat` that asks it to choose a sealed sign, if any.
+async fn asked_for_sign(rig: &Rig, game: i64, seat: usize) -> Option<Received> {
+    let title = format!("#{game}:");
+    rig.mails_to(seat)
+        .await
+        .into_iter()
+        .rev()
+        .find(|m| {
+            header(&m.data, "Subject").is_some_and(|s| s.contains(&title))
+                && header(&m.data, "Reply-To").is_some()
+        })
+        .filter(|m| text(m).contains("Russian Collusion: rock"))
+}
+
+/// A game at the sealed signs where one seat (returned) was just asked by mail.
+async fn game_at_signs(rig: &Rig, seeds: &mut std::ops::Range<u64>) -> (i64, usize, Received) {
+    for seed in seeds.by_ref() {
+        let game = rig.game("electoral-combat", json!({}), 2, seed).await;
+        if !until_sealed_signs(rig, game, seed).await {
+            continue;
+        }
+        for seat in 0..2 {
+            if let Some(mail) = asked_for_sign(rig, game, seat).await {
+                return (game, seat, mail);
+            }
+        }
+    }
+    panic!("no game reached the signs with a mail asking for one");
+}
+
+#[actix_web::test]
+async fn a_sealed_sign_by_mail_stays_sealed() {
+    let mut rig = Rig::new().await;
+    let (game, seat, ask) = game_at_signs(&rig, &mut (1..60)).await;
+    let other = 1 - seat;
+    let seen_by_other = rig.mails_to(other).await.len();
+    let queued_for_other = queued_for(&rig, game, other as i32).await;
+    let id = rig.message_id();
+    let to = reply_address(&ask);
+    let before = rig.mails_to(seat).await.len();
+    let outcome = rig
+        .inbox
+        .receive(
+            reply(&id, &email(seat), &to, "russian collusion: scissors").as_bytes(),
+            &[],
+        )
+        .await
+        .unwrap();
+    assert!(matches!(outcome, Outcome::Done(_)), "{outcome:?}");
+    let answer = next_answer(&rig, seat, before).await;
+    assert!(
+        text(&answer).contains("done: Russian Collusion: scissors"),
+        "{}",
+        text(&answer)
+    );
+    // Nothing of it reaches the other seat while its own sign is open.
+    assert_eq!(
+        rig.mails_to(other).await.len(),
+        seen_by_other,
+        "no mail to the other seat"
+    );
+    assert_eq!(
+        queued_for(&rig, game, other as i32).await,
+        queued_for_other,
+        "nothing queued"
+    );
+    let loaded = rig.db.store.load(game).await.unwrap();
+    assert_eq!(
+        loaded.game.active(),
+        vec![other],
+        "the other seat still chooses"
+    );
+    let view = loaded
+        .game
+        .view(postplay::engine::Viewer::Seat(other))
+        .to_string();
+    assert!(
+        !view.contains("scissors"),
+        "the other seat's view shows no sign: {view}"
+    );
+    rig.stop().await;
+}
+
+#[actix_web::test]
+async fn a_stale_reply_still_legal_and_meaning_the_same_is_played() {
+    let mut rig = Rig::new().await;
+    let (game, seat, ask) = game_at_signs(&rig, &mut (1..60)).await;
+    // The other seat chooses on the page first: the mail is now about an older position.
+    let other = 1 - seat;
+    let head_before = head(&rig, game).await;
+    rig.db
+        .store
+        .submit(game, other, &json!({"type": "rps", "sign": "rock"}), None)
+        .await
+        .unwrap();
+    let id = rig.message_id();
+    let to = reply_address(&ask);
+    let outcome = rig
+        .inbox
+        .receive(reply(&id, &email(seat), &to, "2").as_bytes(), &[])
+        .await
+        .unwrap();
+    assert_eq!(outcome, Outcome::Done(head_before + 2));
+    rig.stop().await;
+}
