@@ -34,6 +34,16 @@ impl Store {
         if since < 0 || since >= head || head - since > MAX_SEALED_BETWEEN {
             return Ok(false);
         }
+        // What the loaded game already tells, before any replay: the mover is awaited now and
+        // made none of the entries since.
+        let others_only = loaded
+            .log
+            .iter()
+            .filter(|(seq, _, _)| *seq > since)
+            .all(|&(_, by, _)| by != seat);
+        if !others_only || !loaded.game.active().contains(&seat) {
+            return Ok(false);
+        }
         let id = loaded.row.id;
         let corrupt = |seq: i64, e: String| StoreError::Corrupt {
             game: id,
