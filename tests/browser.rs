@@ -1697,6 +1697,82 @@ async fn every_fifth_position_of_a_whole_votes_for_women_game_fits_a_phone() {
     db.drop().await;
 }
 
+/// Change In Plans reads "See opponent's hand": its player's page, at phone size, shows the
+/// other's whole hand (campaigner cards too) under its own heading while the card to discard
+/// is chosen, and the page fits the screen's width. Random games through the store find one.
+#[actix_web::test]
+async fn change_in_plans_shows_the_opposing_hand_on_a_phone() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let mut found = None;
+    'games: for seed in 40..200 {
+        let (id, tokens) = create_game(&db, "votes-for-women", &["Ann", "Bo"], seed).await;
+        let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(seed));
+        loop {
+            let loaded = db.store.load(id).await.unwrap();
+            if loaded.game.outcome().is_some() {
+                continue 'games;
+            }
+            let seat = loaded.game.active()[0];
+            let view = loaded.game.view(postplay::engine::Viewer::Seat(seat));
+            let shown = view["resolving"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find_map(|f| f["shown"].as_array().cloned());
+            if let Some(shown) = shown {
+                found = Some((id, tokens[seat].clone(), seat, shown));
+                break 'games;
+            }
+            let command =
+                postplay::engine::bot::random_command(loaded.game.as_ref(), seat, &mut rng)
+                    .unwrap();
+            db.store
+                .submit(id, seat, &command, Some(loaded.row.head_seq))
+                .await
+                .unwrap();
+        }
+    }
+    let (_, token, seat, shown) = found.expect("a random game reaches Change In Plans");
+    let other = ["Ann", "Bo"][1 - seat];
+    let driver = Driver::start().await;
+    driver.viewport(390, 844).await;
+    driver.goto(&format!("{base}/play/{token}")).await;
+    let page = driver.source().await;
+    let heading = format!("{other}'s hand, which Change In Plans lets you see");
+    let headings = driver
+        .script("return [...document.querySelectorAll('h2')].map(h => h.textContent);")
+        .await;
+    assert!(
+        headings
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h.as_str() == Some(heading.as_str())),
+        "{heading} among {headings}"
+    );
+    for card in &shown {
+        assert!(
+            page.contains(&format!("data-card=\"{}\"", card["id"])),
+            "card {} of the shown hand",
+            card["name"]
+        );
+    }
+    let fits = driver
+        .script("return [document.documentElement.scrollWidth, window.innerWidth];")
+        .await;
+    assert!(
+        fits[0].as_i64().unwrap() <= fits[1].as_i64().unwrap(),
+        "nothing runs off the screen: {fits}"
+    );
+    driver
+        .script("[...document.querySelectorAll('h2')].find(h => h.textContent.includes('Change In Plans')).scrollIntoView(); return null;")
+        .await;
+    driver.screenshot("vfw-change-in-plans-phone").await;
+    driver.stop().await;
+    db.drop().await;
+}
+
 /// Waits for the mail to `email` carrying a link with `marker` (as `/clubs/invite/`); the
 /// link's token.
 async fn mailed_token(sink: &postplay::mail::sink::SmtpSink, email: &str, marker: &str) -> String {
