@@ -183,3 +183,17 @@ pub async fn play_until(
             .unwrap();
     }
 }
+
+/// An Electoral College Combat game between Ann and Bo played at random through the store
+/// until both must choose their sealed sign at once (Russian Collusion): its id and seat
+/// tokens, from the first seed whose game gets there.
+pub async fn game_at_sealed_signs(db: &TestDb) -> (i64, Vec<String>) {
+    for seed in 1..40 {
+        let (id, tokens) = create_game(db, "electoral-combat", &["Ann", "Bo"], seed).await;
+        play_until(db, id, seed, |loaded| loaded.game.active().len() == 2).await;
+        if db.store.load(id).await.unwrap().game.active().len() == 2 {
+            return (id, tokens);
+        }
+    }
+    panic!("no seed reaches Russian Collusion");
+}

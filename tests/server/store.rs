@@ -293,40 +293,11 @@ async fn a_move_by_token_is_made_only_for_the_seat_it_opens() {
     db.drop().await;
 }
 
-/// An Electoral College Combat game played at random until both seats must choose their
-/// sealed sign at once (Russian Collusion); `None` when this seed's game ended first.
-async fn at_sealed_signs(db: &TestDb, seed: u64) -> Option<i64> {
-    let seats: Vec<NewSeat> = four_seats().into_iter().take(2).collect();
-    let created = db
-        .store
-        .create_game(
-            "electoral-combat",
-            &json!({}),
-            &seats,
-            Seed::from_number(seed),
-        )
-        .await
-        .unwrap();
-    common::play_until(db, created.id, seed, |loaded| {
-        loaded.game.active().len() == 2
-    })
-    .await;
-    let loaded = db.store.load(created.id).await.unwrap();
-    (loaded.game.active().len() == 2).then_some(created.id)
-}
-
 #[tokio::test]
 async fn a_move_on_a_head_that_passed_only_by_the_others_sealed_choice_is_taken() {
     let db = TestDb::new().await;
     let store = &db.store;
-    let mut found = None;
-    for seed in 1..40 {
-        if let Some(id) = at_sealed_signs(&db, seed).await {
-            found = Some(id);
-            break;
-        }
-    }
-    let id = found.expect("a seed reaches Russian Collusion");
+    let (id, _) = common::game_at_sealed_signs(&db).await;
     let shown = store.game(id).await.unwrap().unwrap().head_seq;
     // Bo seals first; Ann chose on the position she was shown.
     store

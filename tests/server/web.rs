@@ -792,16 +792,7 @@ async fn a_choice_with_a_question_names_itself_before_the_question() {
 async fn a_sealed_sign_sent_from_a_page_shown_before_the_other_sealed_is_taken() {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
-    let mut game = None;
-    for seed in 1..40 {
-        let (id, tokens) = create_game(&db, "electoral-combat", &["Ann", "Bo"], seed).await;
-        common::play_until(&db, id, seed, |loaded| loaded.game.active().len() == 2).await;
-        if db.store.load(id).await.unwrap().game.active().len() == 2 {
-            game = Some((id, tokens));
-            break;
-        }
-    }
-    let (id, tokens) = game.expect("a seed reaches Russian Collusion");
+    let (id, tokens) = common::game_at_sealed_signs(&db).await;
     let ann = common::visitor::Visitor::new(&base);
     let page = ann.get(&format!("/play/{}", tokens[0])).await;
     assert_eq!(page.status, 200);
