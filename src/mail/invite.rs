@@ -9,8 +9,8 @@ use super::notice::{GameRef, Invite, Notice, Seated};
 use super::outbox::{MailSeat, NewRow, announce, ask, insert, mail_seats, mint_link, player};
 use crate::domain::ClockSettings;
 use crate::engine::{DynGame, DynMatch, Seat};
-use crate::store::GameRow;
 use crate::store::effects::Creation;
+use crate::store::{Changer, GameRow};
 use sqlx::{PgConnection, PgPool};
 
 /// A game as its invitations describe it.
@@ -179,19 +179,36 @@ pub async fn invite_again(
 /// ends every older credential of the seat (its links, reply addresses, an account's claim:
 /// DESIGN.md "Identity"); the seat's owner is then the new address's account, if any. The
 /// seat's mail preference starts again at "every turn" (the old address's reader chose the old
-/// one), and messages still waiting for the old address are not sent. The old address is not
-/// told. Returns the old address, if there was one.
+/// one), and messages still waiting for the old address are not sent. Every player sees the
+/// change with `by` as its maker, and the old address is told at once (DESIGN.md "Seats change
+/// hands in the open"). Returns the old address, if there was one.
 pub async fn change_address(
     store: &crate::store::Store,
     row: &GameRow,
     game: &dyn DynMatch,
     seat: Seat,
     new: &EmailAddress,
+    by: &Changer,
+) -> Result<Option<String>, InviteError> {
+    let mut tx = store.pool().begin().await?;
+    let old = change_address_in(&mut tx, store, row, game, seat, new, by).await?;
+    tx.commit().await?;
+    Ok(old)
+}
+
+/// [`change_address`] inside the caller's transaction.
+pub async fn change_address_in(
+    tx: &mut PgConnection,
+    store: &crate::store::Store,
+    row: &GameRow,
+    game: &dyn DynMatch,
+    seat: Seat,
+    new: &EmailAddress,
+    by: &Changer,
 ) -> Result<Option<String>, InviteError> {
     if game.outcome().is_some() {
         return Err(InviteError::Over);
     }
-    let mut tx = store.pool().begin().await?;
     let old: Option<String> =
         sqlx::query_scalar("SELECT email FROM seats WHERE game_id = $1 AND seat = $2 FOR UPDATE")
             .bind(row.id)
@@ -203,13 +220,13 @@ pub async fn change_address(
         return Err(InviteError::SameAddress);
     }
     store
-        .rekey_seat_in(&mut tx, row.id, seat, Some(new))
+        .rekey_seat_in(&mut *tx, row.id, seat, Some(new), by)
         .await?
         .ok_or(InviteError::NoSeat)?;
     if let Some(old) = &old {
         sqlx::query(
             "UPDATE outbox SET status = 'failed', \
-             last_error = 'not sent: the organiser changed the seat''s address' \
+             last_error = 'not sent: the seat''s address changed' \
              WHERE game_id = $1 AND seat = $2 AND recipient = $3 AND status = 'pending'",
         )
         .bind(row.id)
@@ -218,8 +235,7 @@ pub async fn change_address(
         .execute(&mut *tx)
         .await?;
     }
-    queue_invitation(&mut tx, row, game, seat).await?;
-    tx.commit().await?;
+    queue_invitation(&mut *tx, row, game, seat).await?;
     Ok(old)
 }
 

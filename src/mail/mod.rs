@@ -13,6 +13,7 @@ pub mod outbox;
 pub mod plan;
 pub mod render;
 pub mod reply;
+pub mod seat_change;
 pub mod settings;
 pub mod sign_in;
 pub mod sink;

@@ -63,6 +63,9 @@ pub enum Notice {
     Club(ClubNotice),
     /// News of a club's league for an entrant: about no game.
     League(LeagueNotice),
+    /// To the address a seat was taken from: who changed the seat's hands, and a link to tell
+    /// the other players (or take the seat back).
+    SeatChange(SeatChangeNotice),
 }
 
 impl Notice {
@@ -79,6 +82,7 @@ impl Notice {
             Notice::Link(n) => Some(&n.game),
             Notice::SignIn(_) => None,
             Notice::Message(n) => Some(&n.game),
+            Notice::SeatChange(n) => Some(&n.game),
             Notice::Table(_) | Notice::Club(_) | Notice::League(_) => None,
         }
     }
@@ -97,6 +101,7 @@ impl Notice {
             Notice::SignIn(_) => "signin",
             Notice::Message(_) => "message",
             Notice::Table(_) => "table",
+            Notice::SeatChange(_) => "seat_change",
             Notice::Club(_) => "club",
             Notice::League(_) => "league",
         }
@@ -344,6 +349,19 @@ pub struct LinkNotice {
     /// True for the organiser's page, false for a seat's.
     pub manage: bool,
     /// The raw token (removed from the outbox once sent).
+    pub token: String,
+}
+
+/// The mail to the address a seat was taken from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatChangeNotice {
+    /// The game.
+    pub game: GameRef,
+    /// The subject after the game's title.
+    pub headline: String,
+    /// The sentences before the link.
+    pub lines: Vec<String>,
+    /// The raw token of the change's link (removed from the outbox once sent).
     pub token: String,
 }
 

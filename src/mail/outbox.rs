@@ -632,6 +632,17 @@ impl Effects for MailEffects {
         })
     }
 
+    fn seat_changed<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        news: &'a crate::store::SeatChangeNews<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>> {
+        Box::pin(async move {
+            super::seat_change::enqueue_seat_change(tx, news).await?;
+            Ok(())
+        })
+    }
+
     fn move_reads(&self) -> Option<&'static str> {
         Some(super::plan::READS)
     }

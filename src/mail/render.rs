@@ -163,6 +163,10 @@ mail_templates!(TableText, TableHtml, "mail/table.txt", "mail/table.html", {
     unsubscribe: Option<String>,
 });
 
+mail_templates!(SeatChangeText, SeatChangeHtml, "mail/seat_change.txt", "mail/seat_change.html", {
+    title: String, lines: Vec<String>, link: String, unsubscribe: Option<String>,
+});
+
 mail_templates!(LeagueText, LeagueHtml, "mail/league.txt", "mail/league.html", {
     title: String, lines: Vec<String>, link: String, unsubscribe: Option<String>,
 });
@@ -383,6 +387,16 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 lines: n.lines.clone(),
                 link,
                 invitation: n.token.is_some(),
+                unsubscribe: None,
+            }
+            .both()?;
+            (format!("{title}: {}", n.headline), None, parts)
+        }
+        Notice::SeatChange(n) => {
+            let parts = SeatChangeText {
+                title: title.clone(),
+                lines: n.lines.clone(),
+                link: format!("{}/seat-change/{}", ctx.base_url, n.token),
                 unsubscribe: None,
             }
             .both()?;

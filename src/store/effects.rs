@@ -246,6 +246,16 @@ pub trait Effects: Send + Sync {
         Box::pin(async { Ok(()) })
     }
 
+    /// Inside the transaction that changes who holds a seat, when the address the seat was taken
+    /// from is to be told ([`super::SeatChangeNews`]). Nothing by default.
+    fn seat_changed<'a>(
+        &'a self,
+        _tx: &'a mut PgConnection,
+        _news: &'a super::SeatChangeNews<'a>,
+    ) -> BoxFuture<'a, Result<(), EffectError>> {
+        Box::pin(async { Ok(()) })
+    }
+
     /// Inside the transaction that stores a message of the game's thread (not a command).
     fn message_posted<'a>(
         &'a self,

@@ -67,10 +67,12 @@ impl Store {
     }
 
     /// Ends every credential of a seat and gives it new keys ([`Store::rekey_seat_in`]) in a
-    /// transaction of its own. `None` if no such seat.
+    /// transaction of its own, as the organiser does. `None` if no such seat.
     pub async fn relink_seat(&self, id: i64, seat: Seat) -> Result<Option<Rekeyed>, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let rekeyed = self.rekey_seat_in(&mut tx, id, seat, None).await?;
+        let rekeyed = self
+            .rekey_seat_in(&mut tx, id, seat, None, &super::Changer::Organiser)
+            .await?;
         tx.commit().await?;
         Ok(rekeyed)
     }

@@ -30,6 +30,9 @@ pub enum Author {
     Seat(Seat),
     /// A signed-in account without a seat in the game.
     Spectator(i64),
+    /// The address a seat was taken from, by the link of that change (named after the seat:
+    /// "Bo's previous address").
+    Former(Seat),
 }
 
 /// One message of a thread.
@@ -41,6 +44,8 @@ pub struct Message {
     pub game_id: i64,
     /// The author's seat, if a player wrote it.
     pub seat: Option<Seat>,
+    /// The seat whose previous address wrote it, after the seat changed hands.
+    pub former_seat: Option<Seat>,
     /// The author's display name when it was written.
     pub author: String,
     /// The text; empty once hidden.
@@ -98,7 +103,7 @@ impl From<super::effects::EffectError> for PostError {
 
 macro_rules! message_columns {
     () => {
-        "id, game_id, seat, author_name, body, head_seq, created_at, hidden_at, hidden_by"
+        "id, game_id, seat, former_seat, author_name, body, head_seq, created_at, hidden_at, hidden_by"
     };
 }
 
@@ -110,6 +115,9 @@ fn message(row: &PgRow) -> Result<Message, sqlx::Error> {
         id: row.try_get("id")?,
         game_id: row.try_get("game_id")?,
         seat: row.try_get::<Option<i32>, _>("seat")?.map(|s| s as Seat),
+        former_seat: row
+            .try_get::<Option<i32>, _>("former_seat")?
+            .map(|s| s as Seat),
         author: row.try_get("author_name")?,
         text: if hidden.is_some() {
             String::new()
@@ -207,18 +215,30 @@ impl Store {
                 "this game's thread is full ({MAX_MESSAGES_PER_GAME} messages)"
             )));
         }
-        let (seat, account, name) = match author {
+        let seat_name = |seat: Seat| {
+            sqlx::query_scalar::<sqlx::Postgres, String>(
+                "SELECT name FROM seats WHERE game_id = $1 AND seat = $2",
+            )
+            .bind(game_id)
+            .bind(seat as i32)
+        };
+        let (seat, account, name, former) = match author {
             Author::Seat(seat) => {
-                let name: String =
-                    sqlx::query_scalar("SELECT name FROM seats WHERE game_id = $1 AND seat = $2")
-                        .bind(game_id)
-                        .bind(seat as i32)
-                        .fetch_optional(&mut *tx)
-                        .await?
-                        .ok_or(PostError::NotFound)?;
-                (Some(seat as i32), None, name)
+                let name = seat_name(seat)
+                    .fetch_optional(&mut *tx)
+                    .await?
+                    .ok_or(PostError::NotFound)?;
+                (Some(seat as i32), None, name, None)
             }
-            Author::Spectator(account) => (None, Some(account), spectator_name.to_string()),
+            Author::Spectator(account) => (None, Some(account), spectator_name.to_string(), None),
+            Author::Former(seat) => {
+                let name = seat_name(seat)
+                    .fetch_optional(&mut *tx)
+                    .await?
+                    .ok_or(PostError::NotFound)?;
+                let name = format!("{name}'s previous address");
+                (None, None, name, Some(seat as i32))
+            }
         };
         let recent: Vec<DateTime<Utc>> = sqlx::query_scalar(
             "SELECT created_at FROM game_messages WHERE game_id = $1 \
@@ -247,8 +267,8 @@ impl Store {
             }
         }
         let row = sqlx::query(concat!(
-            "INSERT INTO game_messages (game_id, seat, account_id, author_name, body, head_seq, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ",
+            "INSERT INTO game_messages (game_id, seat, account_id, author_name, body, head_seq, created_at, former_seat) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ",
             message_columns!()
         ))
         .bind(game_id)
@@ -258,6 +278,7 @@ impl Store {
         .bind(text.as_str())
         .bind(head)
         .bind(now)
+        .bind(former)
         .fetch_one(&mut *tx)
         .await?;
         let posted = message(&row)?;
@@ -285,8 +306,9 @@ impl Store {
     }
 
     /// Hides a message of the game: it stays stored, marked hidden `by` whom and when; its
-    /// text is shown, mailed and exported no more. False when the game has no such message or
-    /// it was hidden already.
+    /// text is shown, mailed and exported no more. False when the game has no such message, it
+    /// was hidden already, or a seat's previous address wrote it (whoever took the seat must
+    /// not silence the warning).
     pub async fn hide_message(
         &self,
         game_id: i64,
@@ -295,7 +317,7 @@ impl Store {
     ) -> Result<bool, sqlx::Error> {
         let done = sqlx::query(
             "UPDATE game_messages SET hidden_at = $3, hidden_by = $4 \
-             WHERE game_id = $1 AND id = $2 AND hidden_at IS NULL",
+             WHERE game_id = $1 AND id = $2 AND hidden_at IS NULL AND former_seat IS NULL",
         )
         .bind(game_id)
         .bind(message_id)

@@ -33,6 +33,7 @@ pub mod plan;
 pub mod ratings;
 mod records;
 mod sealed_since;
+mod seat_changes;
 mod seat_keys;
 mod sign_in;
 mod table_start;
@@ -71,6 +72,10 @@ pub use messages::{
 pub use my_games::{MAX_FINISHED, MyGame, MyGames, Standing};
 pub use orders::OrderError;
 pub use ratings::{GameResult, RatingPoint, RatingRow, StandingsPage};
+pub use seat_changes::{
+    CHANGE_LINK_DAYS, ChangeKind, ChangeLink, Changer, MESSAGES_PER_CHANGE, RECLAIM_HOURS,
+    ReclaimRefused, SeatChange, SeatChangeNews,
+};
 pub use seat_keys::{ENDED_LINKS_KEPT, Handover, Rekeyed, SeatKeys, TakeUp};
 pub use sign_in::{
     LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem, PendingSignIn, SIGN_IN_MINUTES,

@@ -4,6 +4,7 @@
 //! address gets its new link by mail only; a seat without one is handed over by a one-time
 //! link that the first person to open it takes up.
 
+use super::seat_changes::{ChangeKind, Changer, SeatChange};
 use super::tokens::{looks_like_token, new_token, token_hash};
 use super::{Store, StoreError};
 use crate::domain::EmailAddress;
@@ -85,18 +86,21 @@ impl Store {
     /// (mailed by the caller to the seat's address), or, for a seat without an address, a
     /// one-time handover link. With `readdress` the seat first gets that address (its mail
     /// choice starts again at "every turn" unless the address has an account). The seat's owner
-    /// is afterwards whoever its address reaches: that address's account, or nobody. `None` if
-    /// there is no such seat.
+    /// is afterwards whoever its address reaches: that address's account, or nobody. The change
+    /// is written for every player to see, with `by` as its maker, and the address the seat was
+    /// taken from is told ([`Store::record_seat_change_in`]). `None` if there is no such seat.
     pub async fn rekey_seat_in(
         &self,
         tx: &mut PgConnection,
         id: i64,
         seat: Seat,
         readdress: Option<&EmailAddress>,
+        by: &Changer,
     ) -> Result<Option<Rekeyed>, StoreError> {
         let Some(row) = sqlx::query(
-            "SELECT name, email, bot IS NOT NULL AS bot FROM seats \
-             WHERE game_id = $1 AND seat = $2 FOR UPDATE",
+            "SELECT s.name, s.email, s.bot IS NOT NULL AS bot, a.email AS owner_email \
+             FROM seats s LEFT JOIN accounts a ON a.id = s.account_id \
+             WHERE s.game_id = $1 AND s.seat = $2 FOR UPDATE OF s",
         )
         .bind(id)
         .bind(seat as i32)
@@ -112,6 +116,8 @@ impl Store {
             ));
         }
         let name: String = row.try_get("name")?;
+        let old_email: Option<String> = row.try_get("email")?;
+        let owner_email: Option<String> = row.try_get("owner_email")?;
         let email: Option<String> = match readdress {
             Some(new) => {
                 sqlx::query(
@@ -153,6 +159,22 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         self.end_other_keys(tx, id, seat).await?;
+        let kind = match (readdress, &email) {
+            (Some(_), _) if *by == Changer::PreviousAddress => ChangeKind::Reclaimed,
+            (Some(_), _) => ChangeKind::Address,
+            (None, Some(_)) => ChangeKind::Relink,
+            (None, None) => ChangeKind::Handover,
+        };
+        let change = SeatChange {
+            seat,
+            kind,
+            by: by.clone(),
+            at: now,
+        };
+        // The seat is taken from its old address, or from the account that held it.
+        let previous = old_email.or(owner_email);
+        self.record_seat_change_in(tx, id, &change, previous.as_deref(), email.as_deref())
+            .await?;
         Ok(Some(Rekeyed {
             token,
             email,
@@ -209,7 +231,9 @@ impl Store {
         }
         let mut tx = self.pool.begin().await?;
         let row = sqlx::query(
-            "SELECT game_id, seat, taken_up_at FROM seats WHERE handover_hash = $1 FOR UPDATE",
+            "SELECT s.game_id, s.seat, s.taken_up_at, a.email AS owner_email \
+             FROM seats s LEFT JOIN accounts a ON a.id = s.account_id \
+             WHERE s.handover_hash = $1 FOR UPDATE OF s",
         )
         .bind(token_hash(token))
         .fetch_optional(&mut *tx)
@@ -235,6 +259,15 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         self.end_other_keys(&mut tx, game_id, seat).await?;
+        let change = SeatChange {
+            seat,
+            kind: ChangeKind::TakenUp,
+            by: Changer::Handover,
+            at: self.now(),
+        };
+        let owner_email: Option<String> = row.try_get("owner_email")?;
+        self.record_seat_change_in(&mut tx, game_id, &change, owner_email.as_deref(), None)
+            .await?;
         tx.commit().await?;
         tracing::info!(game = game_id, seat, "seat taken up by its handover link");
         Ok(TakeUp::Yours {
@@ -244,23 +277,41 @@ impl Store {
         })
     }
 
-    /// Ends an account's claim on a seat (the organiser's release): the seat is nobody's, and
-    /// the links minted for the account's devices stop working. False if it had no owner.
-    pub async fn release_owner(&self, id: i64, seat: Seat) -> Result<bool, StoreError> {
+    /// Ends an account's claim on a seat (the organiser's release, `by`): the seat is nobody's,
+    /// and the links minted for the account's devices stop working; every player sees the
+    /// change, and the account's address is told. False if it had no owner.
+    pub async fn release_owner(
+        &self,
+        id: i64,
+        seat: Seat,
+        by: &Changer,
+    ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let released = sqlx::query(
-            "UPDATE seats SET account_id = NULL \
-             WHERE game_id = $1 AND seat = $2 AND account_id IS NOT NULL",
+        let owner_email: Option<String> = sqlx::query_scalar(
+            "WITH old AS (SELECT s.game_id, s.seat, a.email FROM seats s \
+             JOIN accounts a ON a.id = s.account_id \
+             WHERE s.game_id = $1 AND s.seat = $2 FOR UPDATE OF s) \
+             UPDATE seats SET account_id = NULL FROM old \
+             WHERE seats.game_id = old.game_id AND seats.seat = old.seat RETURNING old.email",
         )
         .bind(id)
         .bind(seat as i32)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
-            == 1;
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(owner_email) = owner_email else {
+            return Ok(false);
+        };
         end_links(&mut tx, Ending::Owners, id, seat, self.now()).await?;
+        let change = SeatChange {
+            seat,
+            kind: ChangeKind::Released,
+            by: by.clone(),
+            at: self.now(),
+        };
+        self.record_seat_change_in(&mut tx, id, &change, Some(&owner_email), None)
+            .await?;
         tx.commit().await?;
-        Ok(released)
+        Ok(true)
     }
 
     /// Each seat's owner and handover, by seat, for the organiser's desk.

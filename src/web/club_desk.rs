@@ -42,6 +42,7 @@ async fn desk_for(
         game,
         base: format!("/clubs/{club}/games/{game}/desk"),
         club: Some((club, name)),
+        by: crate::store::Changer::ClubAdmin(account.name.clone()),
     }))
 }
 

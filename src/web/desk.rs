@@ -15,6 +15,7 @@ use super::{AppState, WebError, csrf};
 use crate::engine::{Seat, find_game};
 use crate::mail::EmailAddress;
 use crate::mail::invite::{InviteError, change_address as readdress, invite_again};
+use crate::store::Changer;
 use crate::store::{CancelReason, SubmitError};
 use actix_web::cookie::{Cookie, SameSite, time::Duration};
 use actix_web::http::StatusCode;
@@ -82,6 +83,8 @@ struct Desk {
     clock: String,
     paused: bool,
     messages: Vec<super::messages::ThreadLine>,
+    /// Who changed the seats' hands, newest first.
+    seat_changes: Vec<super::seat_changes::ChangeLine>,
 }
 
 fn when(at: &DateTime<Utc>) -> String {
@@ -98,6 +101,8 @@ pub(super) struct DeskAt {
     pub(super) base: String,
     /// The club (id, name) whose admin acts, on a club's desk.
     pub(super) club: Option<(i64, String)>,
+    /// Who acts, as every player is told when a seat changes hands.
+    pub(super) by: Changer,
 }
 
 impl DeskAt {
@@ -107,6 +112,7 @@ impl DeskAt {
             game: organised(state, token).await?,
             base: format!("/manage/{token}"),
             club: None,
+            by: Changer::Organiser,
         })
     }
 
@@ -174,6 +180,11 @@ async fn desk_page(state: &AppState, at: &DeskAt, csrf_token: String) -> Result<
             .then(|| format!("{}{}", state.base_url, public.base)),
         public: public.base,
         messages: super::messages::thread_lines(&state.store.messages(id).await?),
+        seat_changes: super::seat_changes::change_lines(
+            &state.store.seat_changes(id).await?,
+            &names,
+            state.store.now(),
+        ),
         clock: clock.describe(),
         paused,
         mail_sent,
@@ -395,7 +406,7 @@ pub(super) async fn relink_at(
     let mut tx = state.store.pool().begin().await?;
     let rekeyed = state
         .store
-        .rekey_seat_in(&mut tx, id, seat, None)
+        .rekey_seat_in(&mut tx, id, seat, None, &at.by)
         .await?
         .ok_or(WebError::NotFound)?;
     let flash = match &rekeyed.email {
@@ -435,14 +446,14 @@ pub async fn release(
 }
 
 /// The account that owns the seat owns it no more (the links made for its devices end); the
-/// seat's own link is untouched.
+/// seat's own link is untouched. Every player sees the change; the account's address is told.
 pub(super) async fn release_at(
     req: &HttpRequest,
     state: &AppState,
     at: &DeskAt,
     seat: usize,
 ) -> Result<HttpResponse, WebError> {
-    if !state.store.release_owner(at.game, seat).await? {
+    if !state.store.release_owner(at.game, seat, &at.by).await? {
         return refused(
             req,
             state,
@@ -453,7 +464,7 @@ pub(super) async fn release_at(
         .await;
     }
     let note = "The seat is no account's any more; the links made for that account's devices no \
-                longer open it."
+                longer open it. Every player sees this change, and the account's address was told."
         .to_string();
     Ok(back_to_desk(state, at, NOTE_COOKIE, &note))
 }
@@ -512,9 +523,10 @@ pub async fn address(
     address_at(&req, &state, &at, seat, &fields).await
 }
 
-/// The seat's new address (`email`), which gets the invitation with a fresh link. The old
-/// address is not told, and the links already mailed to it keep working until the seat is
-/// given a new link.
+/// The seat's new address (`email`), which gets the invitation with a fresh link. Every older
+/// credential of the seat ends; every player sees the change with who made it, and the old
+/// address is told at once, with a day to take the seat back (DESIGN.md "Seats change hands in
+/// the open").
 pub(super) async fn address_at(
     req: &HttpRequest,
     state: &AppState,
@@ -541,13 +553,15 @@ pub(super) async fn address_at(
         loaded.game.as_ref(),
         seat,
         &email,
+        &at.by,
     )
     .await
     {
         Ok(_) => {
             let note = format!(
                 "New address for {}: the invitation with a new link was mailed to {}. Every \
-                 older link, reply address and account claim of the seat has ended.",
+                 older link, reply address and account claim of the seat has ended; every player \
+                 sees this change, and the old address was told, with a day to take the seat back.",
                 seat_name_of(state, id, seat).await?,
                 crate::domain::masked(email.as_str())
             );

@@ -48,6 +48,8 @@ struct LogPage {
     seed: Option<String>,
     head_hash: String,
     messages: Vec<super::messages::ThreadLine>,
+    /// Who changed the seats' hands, newest first.
+    seat_changes: Vec<super::seat_changes::ChangeLine>,
 }
 
 /// "Tue 24 Nov, 10:04 UTC": when a move was made.
@@ -160,6 +162,11 @@ pub async fn public_log(
             } else {
                 Vec::new()
             },
+            seat_changes: super::seat_changes::change_lines(
+                &state.store.seat_changes(row.id).await?,
+                &names,
+                state.store.now(),
+            ),
         },
     )
 }

@@ -22,6 +22,8 @@ pub struct ThreadLine {
     pub author: String,
     /// True when a spectator (no seat) wrote it.
     pub spectator: bool,
+    /// True when a seat's previous address wrote it: nobody may hide it.
+    pub former: bool,
     /// "Tue 24 Nov, 10:04 UTC".
     pub when: String,
     /// The move after which it was written.
@@ -47,7 +49,8 @@ pub fn thread_lines(messages: &[Message]) -> Vec<ThreadLine> {
         .map(|m| ThreadLine {
             id: m.id,
             author: m.author.clone(),
-            spectator: m.seat.is_none(),
+            spectator: m.seat.is_none() && m.former_seat.is_none(),
+            former: m.former_seat.is_some(),
             when: when(&m.at),
             head: m.head,
             text: m.visible_text().map(str::to_string),

@@ -31,6 +31,7 @@ mod public;
 pub mod rating_chart;
 pub mod render;
 mod rules;
+mod seat_changes;
 pub mod session;
 mod signin;
 mod webhooks;
@@ -436,6 +437,15 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/manage/{token}/clock", web::post().to(desk::clock_control))
         .route("/games/{id}", get().to(pages::spectate))
+        .route("/seat-change/{token}", get().to(seat_changes::show))
+        .route(
+            "/seat-change/{token}/reclaim",
+            web::post().to(seat_changes::reclaim),
+        )
+        .route(
+            "/seat-change/{token}/message",
+            web::post().to(seat_changes::message),
+        )
         .route("/take/{token}", get().to(handover::offer))
         .route("/take/{token}", web::post().to(handover::take))
         .route("/games/{id}/lost-link", web::post().to(handover::lost_link))

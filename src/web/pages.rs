@@ -600,6 +600,9 @@ struct Play {
     settled: Option<super::orders::SettledPanel>,
     /// On a seat's page, when the seat may take back its last move ([`crate::engine::Match::undo`]).
     undo: bool,
+    /// Who changed the seats' hands lately, newest first (DESIGN.md "Seats change hands in the
+    /// open").
+    seat_changes: Vec<super::seat_changes::ChangeLine>,
 }
 
 /// What the game's public page offers a player who is not on their seat's page.
@@ -704,6 +707,7 @@ struct Around {
     vacation: Option<VacationForm>,
     settled: Option<super::orders::SettledPanel>,
     thread: super::messages::ThreadPanel,
+    seat_changes: Vec<super::seat_changes::ChangeLine>,
 }
 
 async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result<Play, WebError> {
@@ -779,6 +783,11 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
     } else {
         super::messages::ThreadPanel::closed()
     };
+    let seat_changes = super::seat_changes::change_lines(
+        &state.store.seat_changes(loaded.row.id).await?,
+        &names,
+        state.store.now(),
+    );
     let around = Around {
         names,
         practice,
@@ -792,6 +801,7 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
         vacation,
         settled,
         thread,
+        seat_changes,
     };
     compose_play(loaded, to, around)
 }
@@ -834,6 +844,7 @@ pub fn seat_page_html(
             readable: true,
             hide_action: Some(format!("/play/{token}/messages")),
         },
+        seat_changes: Vec::new(),
     };
     compose_play(loaded, to, around)?
         .render()
@@ -864,6 +875,7 @@ fn compose_play(loaded: &Loaded, to: PageFor<'_>, around: Around) -> Result<Play
         vacation,
         settled,
         thread,
+        seat_changes,
     } = around;
     let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
     let view = loaded.game.view(viewer);
@@ -995,6 +1007,7 @@ fn compose_play(loaded: &Loaded, to: PageFor<'_>, around: Around) -> Result<Play
         seat_account: None,
         seat_help: None,
         thread,
+        seat_changes,
     })
 }
 

@@ -30,6 +30,7 @@ mod messages;
 mod move_races;
 mod ratings;
 mod round_trips;
+mod seat_changes;
 mod security;
 mod signin;
 mod store;

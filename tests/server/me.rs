@@ -641,7 +641,12 @@ async fn an_ended_link_tells_anyone_but_the_seats_owner_nothing() {
     }
     // Once the organiser releases the seat from Ann's account, her old links lead nowhere.
     let again = open_seat(&devices[0], game).await;
-    assert!(db.store.release_owner(game, 0).await.unwrap());
+    assert!(
+        db.store
+            .release_owner(game, 0, &postplay::store::Changer::Organiser)
+            .await
+            .unwrap()
+    );
     assert_eq!(device_links(&db, game).await, 0);
     for dead in [&link, &again] {
         assert_eq!(devices[0].get(dead).await.status, 404, "{dead}");
