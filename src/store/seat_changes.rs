@@ -85,7 +85,8 @@ pub enum ChangeKind {
 }
 
 impl ChangeKind {
-    fn stored(self) -> &'static str {
+    /// Its name in the database and the JSON API ("address", "taken_up", …).
+    pub fn name(self) -> &'static str {
         match self {
             ChangeKind::Address => "address",
             ChangeKind::Relink => "relink",
@@ -248,7 +249,7 @@ impl Store {
         )
         .bind(game_id)
         .bind(change.seat as i32)
-        .bind(change.kind.stored())
+        .bind(change.kind.name())
         .bind(by_kind)
         .bind(by_name)
         .bind(change.at)
@@ -265,7 +266,7 @@ impl Store {
         tracing::info!(
             game = game_id,
             seat = change.seat,
-            kind = change.kind.stored(),
+            kind = change.kind.name(),
             by = by_kind,
             "seat changed hands"
         );

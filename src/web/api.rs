@@ -73,8 +73,26 @@ async fn view(state: &AppState, id: i64, seat: Option<Seat>) -> Result<HttpRespo
     let loaded = state.store.load(id).await?;
     let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
     let (clock, deadlines) = crate::clock::deadlines(&state.store, id).await?;
+    let names: Vec<String> = state
+        .store
+        .seats(id)
+        .await?
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    let seat_changes: Vec<serde_json::Value> = state
+        .store
+        .seat_changes(id)
+        .await?
+        .iter()
+        .map(|c| {
+            let name = names.get(c.seat).map_or("", String::as_str);
+            json!({"seat": c.seat, "kind": c.kind.name(), "at": c.at, "text": c.sentence(name)})
+        })
+        .collect();
     Ok(HttpResponse::Ok().json(json!({
         "clock": clock.describe(),
+        "seat_changes": seat_changes,
         "deadlines": deadlines,
         "game": id,
         "kind": loaded.row.kind,

@@ -651,5 +651,20 @@ async fn an_ended_link_tells_anyone_but_the_seats_owner_nothing() {
     for dead in [&link, &again] {
         assert_eq!(devices[0].get(dead).await.status, 404, "{dead}");
     }
+    // The release is a change of hands: every player sees it, and the account is told.
+    let changes = db.store.seat_changes(game).await.unwrap();
+    assert_eq!(
+        changes.first().map(|c| (c.seat, c.kind)),
+        Some((0, postplay::store::ChangeKind::Released))
+    );
+    let told: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM outbox o JOIN seats s ON s.game_id = o.game_id AND s.seat = 0 \
+         WHERE o.game_id = $1 AND o.kind = 'seat_change' AND lower(o.recipient) = lower(s.email)",
+    )
+    .bind(game)
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(told, 1, "the released account's address is told");
     db.drop().await;
 }

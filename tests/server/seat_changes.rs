@@ -87,6 +87,21 @@ async fn an_address_changed_at_the_desk_is_seen_by_every_player_and_the_old_addr
         }
     }
 
+    // The JSON API says it too.
+    let mut res = client
+        .get(format!("{base}/api/play/{}/view", game.seat_tokens[0]))
+        .send()
+        .await
+        .unwrap();
+    let view: serde_json::Value = res.json().limit(1 << 22).await.unwrap();
+    assert_eq!(view["seat_changes"][0]["kind"], "address", "{view}");
+    assert!(
+        view["seat_changes"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with(said)
+    );
+
     // The old address is told at once, with where the seat goes (masked) and a link.
     let mails = expect_mail(&sink, 5, 10).await;
     let told = mails_to(&mails, "bo@example.org");
