@@ -2260,3 +2260,123 @@ async fn a_game_against_a_bot_is_made_and_played_by_tapping_at_phone_size() {
     driver.stop().await;
     db.drop().await;
 }
+
+/// Issue 45: a seat taken over by a new address is seen and undone, at phone size. The
+/// organiser (who plays Ann) gives Bo's seat an address they read, through the desk's form;
+/// Ann's page shows who did it at once; Bo's old address gets the news by mail, opens its
+/// link, writes to the players and taps "Take my seat back"; Ann's page then shows the message
+/// and the seat taken back, and the taker's link no longer opens the seat.
+#[actix_web::test]
+async fn a_seat_given_another_address_is_seen_by_every_player_and_taken_back_at_phone_size() {
+    use postplay::store::{EmailAddress, NewSeat, PlayerName};
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let sink = postplay::mail::sink::SmtpSink::start().await.unwrap();
+    let worker = common::mailrig::spawn_worker(&db, &base, sink.port(), common::mailrig::quick());
+    let seats: Vec<NewSeat> = ["Ann", "Bo"]
+        .iter()
+        .map(|n| NewSeat {
+            name: PlayerName::parse(n).unwrap(),
+            email: Some(EmailAddress::parse(&format!("{}@example.org", n.to_lowercase())).unwrap()),
+            bot: None,
+        })
+        .collect();
+    let game = db
+        .store
+        .create_game_with(
+            "electoral-combat",
+            &json!({}),
+            &seats,
+            postplay::engine::Seed::from_number(45),
+            Some(&EmailAddress::parse("ann@example.org").unwrap()),
+            &json!({}),
+        )
+        .await
+        .unwrap();
+    let driver = Driver::start().await;
+    driver.viewport(390, 844).await;
+    driver
+        .goto(&format!("{base}/manage/{}", game.organiser_token))
+        .await;
+    driver
+        .script(
+            "document.querySelector(\"form[action$='/address/1'] input[name=email]\").value = 'mallory@example.net'; return true;",
+        )
+        .await;
+    driver
+        .click("form[action$='/address/1'] button[type=submit]")
+        .await;
+    driver
+        .wait_source("the desk's note", |s| s.contains("New address for Bo"))
+        .await;
+
+    let ann = format!("{base}/play/{}", game.seat_tokens[0]);
+    driver.goto(&ann).await;
+    let panel = driver
+        .wait_script(
+            "the change on Ann's page",
+            "const p = document.querySelector('#seat-changes'); return p ? p.innerText : null;",
+        )
+        .await;
+    let panel = panel.as_str().unwrap_or_default().to_string();
+    assert!(
+        panel.contains("The organiser gave Bo's seat a new address"),
+        "{panel}"
+    );
+    driver.screenshot("seat-change-seen-phone").await;
+
+    let change = mailed_token(&sink, "bo@example.org", "/seat-change/").await;
+    let mallory = mailed_token(&sink, "mallory@example.net", "/play/").await;
+    driver.goto(&format!("{base}/seat-change/{change}")).await;
+    driver.screenshot("seat-change-link-phone").await;
+    driver
+        .script("document.querySelector('textarea[name=text]').value = 'This is Bo: I did not ask for this.'; return true;")
+        .await;
+    driver
+        .click("form[action$='/message'] button[type=submit]")
+        .await;
+    driver
+        .wait_source("the message sent", |s| {
+            s.contains("Your message is in the game")
+        })
+        .await;
+    driver
+        .click("form[action$='/reclaim'] button[type=submit]")
+        .await;
+    driver
+        .wait_source("the seat taken back", |s| {
+            s.contains("The seat is yours again")
+        })
+        .await;
+
+    driver.goto(&ann).await;
+    let text = driver
+        .script("return document.body.innerText;")
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(text.contains("Bo's seat was taken back"), "{text}");
+    assert!(
+        text.contains("Bo's previous address") && text.contains("I did not ask for this"),
+        "{text}"
+    );
+    let width = driver
+        .script("return document.documentElement.scrollWidth;")
+        .await;
+    assert!(
+        width.as_i64().unwrap() <= 390,
+        "the page fits the phone: {width}"
+    );
+    driver.screenshot("seat-change-taken-back-phone").await;
+    let status = Client::default()
+        .get(format!("{base}/play/{mallory}"))
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(status.as_u16(), 404, "the taker's link ends");
+    driver.stop().await;
+    worker.stop().await;
+    db.drop().await;
+}
