@@ -202,7 +202,7 @@ pub async fn reclaim(
         &Changer::PreviousAddress,
     )
     .await;
-    match outcome {
+    let refused = match outcome {
         Ok(_) => {
             tx.commit().await?;
             tracing::info!(
@@ -210,38 +210,24 @@ pub async fn reclaim(
                 seat,
                 "seat taken back by its previous address"
             );
-            Ok(see(&token, "reclaimed"))
+            return Ok(see(&token, "reclaimed"));
         }
-        Err(InviteError::SameAddress) => {
-            drop(tx);
-            let error = Some("the seat already goes to your address".to_string());
-            page(
-                &req,
-                &state,
-                &token,
-                StatusCode::CONFLICT,
-                None,
-                error,
-                String::new(),
-            )
-            .await
-        }
-        Err(InviteError::Over) => {
-            drop(tx);
-            let error = Some("the game is over".to_string());
-            page(
-                &req,
-                &state,
-                &token,
-                StatusCode::CONFLICT,
-                None,
-                error,
-                String::new(),
-            )
-            .await
-        }
-        Err(e) => Err(WebError::Internal(e.to_string())),
-    }
+        Err(InviteError::SameAddress) => "the seat already goes to your address",
+        Err(InviteError::Over) => "the game is over",
+        Err(e) => return Err(WebError::Internal(e.to_string())),
+    };
+    drop(tx);
+    let error = Some(refused.to_string());
+    page(
+        &req,
+        &state,
+        &token,
+        StatusCode::CONFLICT,
+        None,
+        error,
+        String::new(),
+    )
+    .await
 }
 
 /// `POST /seat-change/{token}/message` with `text`: a message to the game's thread from the

@@ -12,7 +12,8 @@ use common::TestDb;
 use common::mailrig::{expect_mail, play_token, quick, spawn_worker};
 use common::mime::header;
 use postplay::config::WebSettings;
-use postplay::store::Changer;
+use postplay::mail::sink::{Received, SmtpSink};
+use postplay::store::{Changer, CreatedGame};
 
 /// The link to a seat change's page in a mail's text.
 fn change_link(text: &str) -> String {
@@ -38,31 +39,43 @@ async fn page_csrf(client: &Client, url: &str) -> (String, String) {
     csrf_pair(client, url).await
 }
 
-#[actix_web::test]
-async fn an_address_changed_at_the_desk_is_seen_by_every_player_and_the_old_address_takes_it_back()
-{
-    let db = TestDb::new().await;
-    let base = spawn(&db, WebSettings::default());
-    let sink = postplay::mail::sink::SmtpSink::start().await.unwrap();
-    let worker = spawn_worker(&db, &base, sink.port(), quick());
-    let client = Client::builder().disable_redirects().finish();
-    let game = create(&db, "electoral-combat", 2, 2, 45).await;
-    expect_mail(&sink, 3, 10).await;
-    let ann_page = format!("{base}/play/{}", game.seat_tokens[0]);
-    let (_, before) = get(&client, &ann_page).await;
-    assert!(!before.contains("Who holds the seats"), "no change yet");
-
-    // The organiser gives Bo's seat an address they read.
+/// A game of Ann and Bo (both with addresses) whose organiser has given Bo's seat the address
+/// mallory@example.net at the desk, over HTTP; the five mails sent so far.
+async fn bo_given_another_address(
+    db: &TestDb,
+    base: &str,
+    sink: &SmtpSink,
+    client: &Client,
+    seed: u64,
+) -> (CreatedGame, Vec<Received>) {
+    let game = create(db, "electoral-combat", 2, 2, seed).await;
+    expect_mail(sink, 3, 10).await;
     let desk = format!("{base}/manage/{}", game.organiser_token);
-    let (csrf, cookie) = csrf_pair(&client, &desk).await;
+    let (csrf, cookie) = csrf_pair(client, &desk).await;
     let (status, _, _) = post(
-        &client,
+        client,
         &format!("{desk}/address/1"),
         &cookie,
         &[("csrf", &csrf), ("email", "mallory@example.net")],
     )
     .await;
     assert_eq!(status, 303);
+    let mails = expect_mail(sink, 5, 10).await;
+    (game, mails)
+}
+
+#[actix_web::test]
+async fn an_address_changed_at_the_desk_is_seen_by_every_player_and_the_old_address_takes_it_back()
+{
+    let db = TestDb::new().await;
+    let base = spawn(&db, WebSettings::default());
+    let sink = SmtpSink::start().await.unwrap();
+    let worker = spawn_worker(&db, &base, sink.port(), quick());
+    let client = Client::builder().disable_redirects().finish();
+    // The organiser gives Bo's seat an address they read.
+    let (game, mails) = bo_given_another_address(&db, &base, &sink, &client, 45).await;
+    let ann_page = format!("{base}/play/{}", game.seat_tokens[0]);
+    let desk = format!("{base}/manage/{}", game.organiser_token);
 
     // Every player sees it at once: Ann's page, the public page and log, the desk.
     let said = "The organiser gave Bo's seat a new address";
@@ -103,7 +116,6 @@ async fn an_address_changed_at_the_desk_is_seen_by_every_player_and_the_old_addr
     );
 
     // The old address is told at once, with where the seat goes (masked) and a link.
-    let mails = expect_mail(&sink, 5, 10).await;
     let told = mails_to(&mails, "bo@example.org");
     assert_eq!(told.len(), 2, "the invitation, then the news");
     let news = text(told[1]);
@@ -216,22 +228,10 @@ async fn an_address_changed_at_the_desk_is_seen_by_every_player_and_the_old_addr
 async fn a_day_after_the_change_the_seat_can_no_longer_be_taken_back() {
     let db = TestDb::new().await;
     let base = spawn(&db, WebSettings::default());
-    let sink = postplay::mail::sink::SmtpSink::start().await.unwrap();
+    let sink = SmtpSink::start().await.unwrap();
     let worker = spawn_worker(&db, &base, sink.port(), quick());
     let client = Client::builder().disable_redirects().finish();
-    let game = create(&db, "electoral-combat", 2, 2, 46).await;
-    expect_mail(&sink, 3, 10).await;
-    let desk = format!("{base}/manage/{}", game.organiser_token);
-    let (csrf, cookie) = csrf_pair(&client, &desk).await;
-    let (status, _, _) = post(
-        &client,
-        &format!("{desk}/address/1"),
-        &cookie,
-        &[("csrf", &csrf), ("email", "mallory@example.net")],
-    )
-    .await;
-    assert_eq!(status, 303);
-    let mails = expect_mail(&sink, 5, 10).await;
+    let (game, mails) = bo_given_another_address(&db, &base, &sink, &client, 46).await;
     let link = change_link(&text(mails_to(&mails, "bo@example.org")[1]));
     // A day passes.
     sqlx::query("UPDATE seat_changes SET reclaim_until = now() - interval '1 minute'")
