@@ -8,7 +8,9 @@
 use super::bot::{Playout, PlayoutError, bot_rng, random_command};
 use super::determinize::{Determinize, Table};
 use super::search::{BotError, Decision, Level, decide_at, decision_seed};
-use super::{DynGame, DynMatch, Log, Match, Record, RecordedCommand, Seat, Seed, Viewer};
+use super::{
+    DynGame, DynMatch, Log, Match, Record, RecordedCommand, Seat, Seed, Viewer, record::Mark,
+};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::marker::PhantomData;
@@ -153,7 +155,8 @@ pub fn seat_bot_seed(bots_seed: &Seed, seat: Seat) -> Seed {
 }
 
 /// Plays a whole game with a bot in every seat, `levels[seat]` each (`postplay selfplay
-/// --bots`, the strength benchmark): each decides from its own view, as in a stored game.
+/// --bots`, the strength benchmark): each decides from its own view, as in a stored game, and
+/// each entry of the record is marked `bot`, as a stored game marks a bot's move.
 /// Seat `seat`'s bot draws from [`seat_bot_seed`]`(bots_seed, seat)`.
 pub fn play_bots(
     game: &dyn DynGame,
@@ -211,7 +214,10 @@ pub fn play_bots(
                 command: command.clone(),
                 error,
             })?;
-        commands.push(RecordedCommand::new(seat, command));
+        commands.push(RecordedCommand {
+            by: Some(Mark::Bot.as_str().to_string()),
+            ..RecordedCommand::new(seat, command)
+        });
     };
     let record = Record::of_play(live.as_ref(), seed, commands);
     Ok(Playout { record, outcome })

@@ -197,3 +197,17 @@ pub async fn game_at_sealed_signs(db: &TestDb) -> (i64, Vec<String>) {
     }
     panic!("no seed reaches Russian Collusion");
 }
+
+/// A Statehood game between Ann, Bo, Cy and Di played at random through the store until the
+/// three players other than the declarer must answer Puerto Rico at once, sealed: its id and
+/// seat tokens, from the first seed whose game gets there.
+pub async fn game_at_puerto_rico_answers(db: &TestDb) -> (i64, Vec<String>) {
+    for seed in 1..40 {
+        let (id, tokens) = create_game(db, "statehood", &["Ann", "Bo", "Cy", "Di"], seed).await;
+        play_until(db, id, seed, |loaded| loaded.game.active().len() == 3).await;
+        if db.store.load(id).await.unwrap().game.active().len() == 3 {
+            return (id, tokens);
+        }
+    }
+    panic!("no seed reaches Puerto Rico's answers");
+}

@@ -93,3 +93,46 @@ fn every_golden_record_still_verifies_and_its_commands_pass_the_canonical_check(
         );
     }
 }
+
+/// The Opposition chooses which Suffragist colour its red cubes remove only under Votes for
+/// Women's rules version 3: a record of version 1 or 2 whose command carries `takes` is refused
+/// (RULES.md, "Events"), where version 3 accepts the same command.
+#[test]
+fn a_votes_for_women_record_before_version_3_refuses_a_colour_taken() {
+    let (_, golden) = golden()
+        .into_iter()
+        .find(|(name, _)| name == "votes-for-women-final-voting.json")
+        .expect("the golden record");
+    let at = golden
+        .commands
+        .iter()
+        .position(|e| {
+            e.seat == 1 && ["place", "assign"].contains(&e.command["type"].as_str().unwrap_or(""))
+        })
+        .expect("the Opposition places red cubes");
+    for version in [1, 2, 3] {
+        let mut record = golden.clone();
+        record.rules_version = version;
+        record.final_state_hash = None;
+        record.commands.truncate(at + 1);
+        record
+            .replay()
+            .unwrap_or_else(|e| panic!("version {version}, without a colour: {e}"));
+        record.commands[at].command["takes"] = "yellow".into();
+        let replayed = record.replay();
+        if version < 3 {
+            let refusal = replayed
+                .err()
+                .expect("a colour taken is refused")
+                .to_string();
+            assert!(
+                refusal.contains(&format!(
+                    "version {version}), the Opposition does not choose which colour"
+                )),
+                "{refusal}"
+            );
+        } else {
+            replayed.unwrap_or_else(|e| panic!("version 3 takes the colour: {e}"));
+        }
+    }
+}

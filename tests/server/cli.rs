@@ -56,6 +56,68 @@ fn games_lists_every_hosted_game() {
     }
 }
 
+/// The rows of the table in `doc` whose header line starts with `header`: each row's cells.
+fn table_rows(doc: &str, header: &str) -> Vec<Vec<String>> {
+    doc.lines()
+        .skip_while(|l| !l.starts_with(header))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().trim_matches('`').to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// docs/record-format.md names every game's current rules version, as `postplay games --json`
+/// reports it, and every mark an entry can carry.
+#[test]
+fn the_record_format_names_every_current_rules_version_and_every_mark() {
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/record-format.md"),
+    )
+    .unwrap();
+    let out = postplay(&["games", "--json"]);
+    assert!(out.status.success());
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut versions: Vec<(String, String)> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["id"].as_str().unwrap().to_string(),
+                g["rules_version"].to_string(),
+            )
+        })
+        .collect();
+    let mut documented: Vec<(String, String)> = table_rows(&doc, "| game | current rules version")
+        .into_iter()
+        .map(|row| (row[0].clone(), row[1].clone()))
+        .collect();
+    versions.sort();
+    documented.sort();
+    assert_eq!(
+        documented, versions,
+        "docs/record-format.md, \"Rules versions\""
+    );
+
+    let mut marks: Vec<&str> = postplay::engine::record::Mark::ALL
+        .iter()
+        .map(|m| m.as_str())
+        .collect();
+    let mut documented: Vec<String> = table_rows(&doc, "| mark |")
+        .into_iter()
+        .map(|row| row[0].clone())
+        .filter(|mark| mark != "absent")
+        .collect();
+    marks.sort();
+    documented.sort();
+    assert_eq!(documented, marks, "docs/record-format.md, \"Marks\"");
+}
+
 #[test]
 fn selfplay_records_replay_to_the_same_hash() {
     for game in registry() {
@@ -312,6 +374,15 @@ fn selfplay_with_bots_plays_again_from_the_printed_seeds() {
         "the same seeds, the same games"
     );
     for (record, line) in records_in(&dir).iter().zip(&lines) {
+        let played: Record =
+            serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
+        assert!(
+            played
+                .commands
+                .iter()
+                .all(|entry| entry.by.as_deref() == Some("bot")),
+            "every entry of a bots' game is marked bot"
+        );
         let out = postplay(&["replay", record.to_str().unwrap()]);
         assert!(out.status.success(), "{}", stderr(&out));
         let hash = line

@@ -34,21 +34,21 @@ fn address(name: &str) -> String {
     format!("{}@example.org", name.to_lowercase())
 }
 
-struct Reply {
-    status: u16,
-    body: String,
-    location: String,
+pub(super) struct Reply {
+    pub(super) status: u16,
+    pub(super) body: String,
+    pub(super) location: String,
 }
 
 /// A browser's and a script's requests: the CSRF cookie and field, a session, a bearer token.
-struct Http {
+pub(super) struct Http {
     client: Client,
     base: String,
     csrf: String,
 }
 
 impl Http {
-    fn new(base: &str) -> Http {
+    pub(super) fn new(base: &str) -> Http {
         Http {
             client: Client::builder()
                 .disable_redirects()
@@ -95,13 +95,23 @@ impl Http {
         }
     }
 
-    async fn get(&self, path: &str, session: Option<&str>, bearer: Option<&str>) -> Reply {
+    pub(super) async fn get(
+        &self,
+        path: &str,
+        session: Option<&str>,
+        bearer: Option<&str>,
+    ) -> Reply {
         let req = self.client.get(format!("{}{path}", self.base));
         self.send(req, session, bearer, None).await
     }
 
     /// A form posted as `session`, with the CSRF token.
-    async fn post(&self, path: &str, session: Option<&str>, fields: &[(&str, &str)]) -> Reply {
+    pub(super) async fn post(
+        &self,
+        path: &str,
+        session: Option<&str>,
+        fields: &[(&str, &str)],
+    ) -> Reply {
         let mut all = vec![("csrf", self.csrf.as_str())];
         all.extend_from_slice(fields);
         let body: String = form_urlencoded::Serializer::new(String::new())
@@ -112,7 +122,7 @@ impl Http {
     }
 
     /// An API POST with a bearer token and a JSON body.
-    async fn post_json(&self, path: &str, bearer: Option<&str>, body: &Value) -> Reply {
+    pub(super) async fn post_json(&self, path: &str, bearer: Option<&str>, body: &Value) -> Reply {
         let mut req = self
             .client
             .post(format!("{}{path}", self.base))
@@ -130,13 +140,13 @@ impl Http {
 }
 
 /// A member: account, session, personal API token.
-struct Member {
-    account: Account,
-    session: String,
-    api: String,
+pub(super) struct Member {
+    pub(super) account: Account,
+    pub(super) session: String,
+    pub(super) api: String,
 }
 
-async fn member(store: &Store, name: &str) -> Member {
+pub(super) async fn member(store: &Store, name: &str) -> Member {
     let account = store
         .account_for_email(
             &EmailAddress::parse(&address(name)).unwrap(),
@@ -161,7 +171,7 @@ async fn member(store: &Store, name: &str) -> Member {
 }
 
 /// A club made by `members[0]` (its admin), the others added as members.
-async fn club(store: &Store, members: &[&Member], private: bool) -> i64 {
+pub(super) async fn club(store: &Store, members: &[&Member], private: bool) -> i64 {
     let id = store
         .create_club(
             &members[0].account,
@@ -187,7 +197,7 @@ async fn club(store: &Store, members: &[&Member], private: bool) -> i64 {
 }
 
 /// A store and scheduler whose clock reads `at` (the scheduler's pass "later").
-fn scheduler_at(db: &TestDb, at: DateTime<Utc>) -> Scheduler {
+pub(super) fn scheduler_at(db: &TestDb, at: DateTime<Utc>) -> Scheduler {
     Scheduler::new(Arc::new(postplay::startup::store_on(
         db.store.pool().clone(),
         Arc::new(ManualClock::at(at)),
@@ -200,14 +210,14 @@ type TableRow = (String, String, String, u64, u64, u64, bool, Value);
 
 /// One league game as the test reads it from the database.
 #[derive(Debug, Clone)]
-struct LGame {
+pub(super) struct LGame {
     round: i32,
-    seats: Vec<i64>,
-    game_id: Option<i64>,
-    ended: bool,
+    pub(super) seats: Vec<i64>,
+    pub(super) game_id: Option<i64>,
+    pub(super) ended: bool,
 }
 
-async fn league_games(db: &TestDb, league: i64) -> Vec<LGame> {
+pub(super) async fn league_games(db: &TestDb, league: i64) -> Vec<LGame> {
     let rows: Vec<(i32, Vec<i64>, Option<i64>, bool)> = sqlx::query_as(
         "SELECT round, seats, game_id, ended_at IS NOT NULL FROM league_games \
          WHERE league_id = $1 ORDER BY number",
@@ -229,7 +239,7 @@ async fn league_games(db: &TestDb, league: i64) -> Vec<LGame> {
 /// Random moves on a copy of the game (whose seed it holds, so every draw is the real one)
 /// until a playout ends with `winner` the only winner: the commands, in order. A seat's only
 /// move is the one the store may play for it.
-fn plan(game: &dyn DynMatch, winner: Seat) -> Vec<(Seat, Value)> {
+pub(super) fn plan(game: &dyn DynMatch, winner: Seat) -> Vec<(Seat, Value)> {
     for attempt in 0..400 {
         let mut g = game.clone_box();
         let mut rng = bot_rng(&Seed::from_number(attempt));
@@ -896,7 +906,7 @@ async fn a_league_of_six_played_to_its_end_through_the_store_the_api_and_mail() 
     rig.stop().await;
 }
 
-fn new_league(kind: &str, seats: usize, closes: DateTime<Utc>) -> NewLeague {
+pub(super) fn new_league(kind: &str, seats: usize, closes: DateTime<Utc>) -> NewLeague {
     NewLeague {
         name: LeagueName::parse("Winter").unwrap(),
         kind: kind.into(),

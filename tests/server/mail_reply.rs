@@ -163,6 +163,7 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
             let choice = &open[pick];
             let line = line_for(choice, (moves + tries) % 2 == 0, &mut rng);
             let before = rig.mails_to(seat).await.len();
+            let hash_before = rig.db.store.load(game).await.unwrap().game.state_hash();
             send(&mut rig, via, seat, &to, &line).await;
             let answer = next_answer(&rig, seat, before).await;
             let words = text(&answer);
@@ -173,7 +174,7 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
                 let now = rig.db.store.load(game).await.unwrap();
                 if !undone && now.game.can_undo(seat) {
                     undone = true;
-                    take_back_by_mail(&mut rig, via, game, seat, &answer).await;
+                    take_back_by_mail(&mut rig, via, game, seat, &answer, &hash_before).await;
                 }
                 break;
             }
@@ -227,9 +228,18 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
 }
 
 /// The seat replies "undo" to the answer that says its move was done and asks its next
-/// decision: the move is taken back (the state is as before it), and the answer says so and
-/// asks the decision again. An "undo" to that older answer is then refused.
-async fn take_back_by_mail(rig: &mut Rig, via: Via, game: i64, seat: usize, answer: &Received) {
+/// decision: the move is taken back (the state is again `before`, its hash before the move),
+/// and the answer says so and asks the decision again; every other seat reads "takes back" in
+/// its own view of the log and is mailed nothing for it. An "undo" to that older answer is
+/// then refused.
+async fn take_back_by_mail(
+    rig: &mut Rig,
+    via: Via,
+    game: i64,
+    seat: usize,
+    answer: &Received,
+    before_move: &str,
+) {
     let body = text(answer);
     assert!(
         body.contains("Reply \"undo\""),
@@ -238,6 +248,11 @@ async fn take_back_by_mail(rig: &mut Rig, via: Via, game: i64, seat: usize, answ
     let loaded = rig.db.store.load(game).await.unwrap();
     let head = loaded.row.head_seq;
     let to = reply_address(answer);
+    let seats = loaded.game.seats();
+    let mut others_mailed = Vec::new();
+    for other in (0..seats).filter(|&s| s != seat) {
+        others_mailed.push(rig.mails_to(other).await.len());
+    }
     let before = rig.mails_to(seat).await.len();
     send(rig, via, seat, &to, "Undo").await;
     let taken = next_answer(rig, seat, before).await;
@@ -246,6 +261,31 @@ async fn take_back_by_mail(rig: &mut Rig, via: Via, game: i64, seat: usize, answ
     assert!(text(&taken).contains("takes back"), "{}", text(&taken));
     let now = rig.db.store.load(game).await.unwrap();
     assert_eq!(now.row.head_seq, head + 1);
+    assert_eq!(
+        now.game.state_hash(),
+        before_move,
+        "the reply took the move back"
+    );
+    for (other, mailed) in (0..seats).filter(|&s| s != seat).zip(others_mailed) {
+        let seen = rig
+            .db
+            .store
+            .export(game, postplay::engine::Viewer::Seat(other))
+            .await
+            .unwrap();
+        let last = seen.commands.last().unwrap();
+        assert_eq!((last.seat, last.by.as_deref()), (seat, Some("undo")));
+        assert_eq!(
+            rig.mails_to(other).await.len(),
+            mailed,
+            "seat {other} is mailed nothing for a position taken back"
+        );
+    }
+    let (_, _, lines) = now.log.last().unwrap();
+    assert!(
+        lines.iter().any(|l| l.contains("takes back")),
+        "everyone's log reads it: {lines:?}"
+    );
     let export = rig
         .db
         .store

@@ -19,6 +19,7 @@ mod desk;
 mod durability;
 mod forced;
 mod hidden;
+mod league_results;
 mod leagues;
 mod lobby;
 mod mail_inbound_limits;

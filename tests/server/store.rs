@@ -293,6 +293,74 @@ async fn a_move_by_token_is_made_only_for_the_seat_it_opens() {
     db.drop().await;
 }
 
+/// Statehood's answers to Puerto Rico are sealed like Russian Collusion's signs: a player who
+/// answers on the position shown before the others sealed theirs is taken at the current head;
+/// a head before the answers, or once they are revealed, is refused as the game having moved.
+#[tokio::test]
+async fn an_answer_to_puerto_rico_on_a_head_that_passed_only_by_the_others_answers_is_taken() {
+    let db = TestDb::new().await;
+    let store = &db.store;
+    let (id, _) = common::game_at_puerto_rico_answers(&db).await;
+    let shown = store.game(id).await.unwrap().unwrap().head_seq;
+    let loaded = store.load(id).await.unwrap();
+    let answerers = loaded.game.active();
+    let answers: Vec<_> = answerers
+        .iter()
+        .map(|&seat| {
+            let command = random_command(
+                loaded.game.as_ref(),
+                seat,
+                &mut bot_rng(&Seed::from_number(seat as u64)),
+            )
+            .unwrap();
+            (seat, command)
+        })
+        .collect();
+    let (first, second, last) = (&answers[0], &answers[1], &answers[2]);
+    store
+        .submit(id, first.0, &first.1, Some(shown))
+        .await
+        .unwrap();
+    // A head before the answers is refused: nobody was answering then.
+    assert!(matches!(
+        store.submit(id, second.0, &second.1, Some(shown - 1)).await,
+        Err(SubmitError::Conflict { head }) if head == shown + 1
+    ));
+    store
+        .submit(id, second.0, &second.1, Some(shown))
+        .await
+        .expect("only another's sealed answer came since");
+    let head = store
+        .submit(id, last.0, &last.1, Some(shown))
+        .await
+        .expect("only the others' sealed answers came since");
+    assert!(head >= shown + 3);
+    let commands = store.commands(id, shown).await.unwrap();
+    let seats: Vec<usize> = commands[..3].iter().map(|c| c.seat).collect();
+    assert_eq!(seats, vec![first.0, second.0, last.0], "in the order sent");
+    for (entry, (_, command)) in commands.iter().zip(&answers) {
+        assert_eq!(&entry.command, command);
+    }
+    let row = store.game(id).await.unwrap().unwrap();
+    let record = store.export(id, Viewer::Auditor).await.unwrap();
+    verify(&record, Some(&row.head_hash)).unwrap();
+    // The answers are revealed: a move on the head the answerers were shown is refused again.
+    let loaded = store.load(id).await.unwrap();
+    if let Some(&seat) = loaded.game.active().first() {
+        let command = random_command(
+            loaded.game.as_ref(),
+            seat,
+            &mut bot_rng(&Seed::from_number(5)),
+        )
+        .unwrap();
+        assert!(matches!(
+            store.submit(id, seat, &command, Some(shown)).await,
+            Err(SubmitError::Conflict { .. })
+        ));
+    }
+    db.drop().await;
+}
+
 #[tokio::test]
 async fn a_move_on_a_head_that_passed_only_by_the_others_sealed_choice_is_taken() {
     let db = TestDb::new().await;

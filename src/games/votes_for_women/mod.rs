@@ -225,6 +225,13 @@ impl Rules for VotesForWomen {
                 "only the Opposition's red cubes take a colour".into(),
             ));
         }
+        if command.takes().is_some() && !state.v3() {
+            return Err(RuleError::Illegal(format!(
+                "under the rules this game began with (version {}), the Opposition does not \
+                 choose which colour its red cubes remove",
+                state.rules_version
+            )));
+        }
         // `flow` and `decide` check everything before they change anything, so a refused
         // command leaves the state as it was without a copy to fall back on.
         state.red_takes = command.takes();

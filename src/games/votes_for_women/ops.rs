@@ -391,7 +391,10 @@ fn exec(state: &mut State, op: &Op, rng: &mut GameRng, log: &mut Log) {
                 log.push(|| format!("{} discards {}", who(seat), card(c).name));
             }
         }
-        Op::ShuffleDeck => rng.shuffle(&mut state.decks[seat]),
+        Op::ShuffleDeck => {
+            rng.shuffle(&mut state.decks[seat]);
+            log.push(|| format!("{} shuffles the draw deck", who(seat)));
+        }
         Op::Riots => {
             let mut n = 0;
             for _ in 0..2 {

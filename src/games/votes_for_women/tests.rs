@@ -1048,7 +1048,22 @@ fn op_search_the_deck_eye_on_the_future() {
         panic!()
     };
     assert!(options.contains(&22));
-    apply(&mut state, SUFF, Command::Card { card: 22 }, 2);
+    let mut log = Log::recording();
+    let mut rng = GameRng::new(&Seed::from_number(99), 2);
+    VotesForWomen::apply(
+        &mut state,
+        SUFF,
+        &Command::Card { card: 22 },
+        &mut rng,
+        &mut log,
+    )
+    .expect("the searched card is played");
+    assert_eq!(
+        log.lines().last().map(String::as_str),
+        Some("{s0} shuffles the draw deck"),
+        "the closing shuffle is in the log: {:?}",
+        log.lines()
+    );
     assert_eq!(state.buttons[SUFF], 4);
     assert!(!state.decks[SUFF].contains(&22));
     state.turn = 4;
