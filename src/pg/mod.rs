@@ -11,9 +11,12 @@
 //! stopping happen under a lock on `postplay.lock`, so an old `serve` on its way out cannot
 //! stop the server a new one has just started; a start waits a while for an old owner still
 //! alive to finish before it starts a server of its own.
+//!
+//! While `serve` runs it starts the server again when its postmaster dies ([`watch`]).
 
 pub mod primary;
 pub mod tools;
+pub mod watch;
 
 use sqlx::postgres::PgConnectOptions;
 use std::os::unix::process::CommandExt;

@@ -556,8 +556,8 @@ pub fn start_with(
     Ok(server)
 }
 
-/// `postplay serve`: the private PostgreSQL (unless DATABASE_URL), migrations, the web app;
-/// stops the private cluster on shutdown.
+/// `postplay serve`: the private PostgreSQL (unless DATABASE_URL), started again whenever its
+/// postmaster dies, migrations, the web app; stops the private cluster on shutdown.
 pub async fn serve(config: Config) -> Result<(), String> {
     let open_files = crate::fds::raise_open_files();
     let (store, cluster) = crate::startup::connect(&config).await?;
@@ -580,6 +580,10 @@ pub async fn serve(config: Config) -> Result<(), String> {
         let bots = crate::bots::BotWorker::new(store.clone(), config.bot_searches);
         let stopped = stopped.clone();
         actix_web::rt::spawn(async move { bots.run(crate::bots::TICK, stopped).await })
+    });
+    let watcher = cluster.clone().map(|cluster| {
+        let stopped = stopped.clone();
+        actix_web::rt::spawn(crate::pg::watch::watch(cluster, stopped))
     });
     let worker =
         crate::mail::settings::worker(&config.mail, store.pool().clone(), &config.base_url)?;
@@ -628,6 +632,11 @@ pub async fn serve(config: Config) -> Result<(), String> {
     if let Some(bots) = bots {
         let _ = bots.await;
     }
+    // The watcher's handle owns what it started again; the first one is left if it failed.
+    let cluster = match watcher {
+        Some(watcher) => watcher.await.ok().or(cluster),
+        None => cluster,
+    };
     if let Some(cluster) = cluster.filter(|c| c.started_here) {
         cluster.stop().map_err(|e| e.to_string())?;
     }

@@ -29,6 +29,7 @@ mod mail_smtp;
 mod me;
 mod messages;
 mod move_races;
+mod private_cluster;
 mod ratings;
 mod round_trips;
 mod seat_changes;
