@@ -377,7 +377,7 @@ impl Store {
             return Ok(Err(ReclaimRefused::Over));
         }
         let until: Option<DateTime<Utc>> = r.try_get("reclaim_until")?;
-        if !until.is_some_and(|until| until > now) {
+        if until.is_none_or(|until| until <= now) {
             return Ok(Err(ReclaimRefused::TooLate));
         }
         let id: i64 = r.try_get("id")?;
