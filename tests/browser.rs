@@ -1819,11 +1819,11 @@ async fn id_in_path(driver: &Driver, prefix: &str) -> i64 {
 }
 
 /// Issue 33: a club as its admin and members use it, at phone size. Ann signs in by mail,
-/// makes a private club and invites Bo and Cy by address; they join by the mailed link (which
-/// signs them in). Ann opens a league by its form and all three sign up on the club's page;
-/// Ann opens a club table, Bo and Cy join it, and its game is played by clicking. The league's
-/// games are played through the store (to keep within CI's time) and its table read in the
-/// browser. The club's page then shows the standings and a member's chart, the archive
+/// makes a private club and invites Bo and Cy by address; they open the mailed invitation,
+/// sign in by the link it mails to their address, and join. Ann opens a league by its form and
+/// all three sign up on the club's page; Ann opens a club table, Bo and Cy join it, and its
+/// game is played by clicking. The league's games are played through the store (to keep
+/// within CI's time) and its table read in the browser. The club's page then shows the standings and a member's chart, the archive
 /// filtered by the league its games with their replays; a signed-in stranger gets the answer
 /// of a club that does not exist.
 #[actix_web::test]
@@ -1863,11 +1863,23 @@ async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_st
         let token = mailed_token(&sink, email, "/clubs/invite/").await;
         driver.call("DELETE", "/cookie", None).await;
         driver.goto(&format!("{base}/clubs/invite/{token}")).await;
+        // The invitation alone signs nobody in: its page mails a sign-in link to the invited
+        // address, which leads back to the invitation.
+        driver.click("#sign-in-to-join").await;
+        driver
+            .wait_source("the sign-in link to be on its way", |page| {
+                page.contains("A sign-in link is on its way")
+            })
+            .await;
+        let signin = mailed_token(&sink, email, "/signin/").await;
+        driver.goto(&format!("{base}/signin/{signin}")).await;
         driver
             .script(&format!(
                 "document.querySelector('input[name=name]').value = '{name}';"
             ))
             .await;
+        driver.click("form button.primary").await;
+        wait_for_url(&driver, &format!("/clubs/invite/{token}")).await;
         driver.click("#join-club").await;
         assert_eq!(id_in_path(&driver, "/clubs/").await, club);
         driver
@@ -1878,7 +1890,7 @@ async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_st
         sessions.push(
             driver.call("GET", "/cookie/pp_session", None).await["value"]
                 .as_str()
-                .expect("joining signs the reader in")
+                .expect("the sign-in by mail gave a session")
                 .to_string(),
         );
     }

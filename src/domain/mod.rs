@@ -20,7 +20,7 @@ pub use club::{
     MAX_CLUB_DESCRIPTION_CHARS, MAX_CLUB_NAME_CHARS,
 };
 pub use message::{InvalidMessage, MAX_MESSAGE_CHARS, MessageText};
-pub use names::{InvalidName, MAX_NAME_CHARS, PlayerName};
+pub use names::{InvalidName, MAX_NAME_CHARS, PlayerName, look_alikes};
 pub use reason::{CancelReason, InvalidReason, MAX_REASON_CHARS};
 pub use table::{
     DEFAULT_EXPIRY_DAYS, ExpiryDays, InvalidExpiry, InvalidSeating, MAX_EXPIRY_DAYS,

@@ -57,8 +57,9 @@ impl WebhookKind {
 /// Refused: unspecified, loopback (unless `loopback_ok`), private (10/8, 172.16/12,
 /// 192.168/16), carrier-grade NAT (100.64/10), link-local (169.254/16, fe80::/10), unique
 /// local (fc00::/7), multicast, broadcast, documentation and benchmarking ranges, the
-/// IETF-reserved 0/8, 192.0.0/24 and 240/4, and IPv6 forms that carry an IPv4 address
-/// (mapped, compatible, NAT64, 6to4), which are judged by that address.
+/// IETF-reserved 0/8, 192.0.0/24 and 240/4, IPv4-translated (::ffff:0:0:0/96) and local-use
+/// NAT64 (64:ff9b:1::/48) whole, and IPv6 forms that carry an IPv4 address (mapped,
+/// compatible, well-known NAT64, 6to4), which are judged by that address.
 pub fn refused_address(ip: IpAddr, loopback_ok: bool) -> Option<&'static str> {
     match ip {
         IpAddr::V4(v4) => refused_v4(v4, loopback_ok),
@@ -105,6 +106,11 @@ fn refused_v6(ip: Ipv6Addr, loopback_ok: bool) -> Option<&'static str> {
         [0, 0, 0, 0, 0, 0, hi, lo] | [0x64, 0xff9b, 0, 0, 0, 0, hi, lo] => {
             refused_v4(embedded(hi, lo), false)
         }
+        // ::ffff:0:a.b.c.d (IPv4-translated, RFC 2765): a translator's address, never a
+        // public host's, whatever it carries.
+        [0, 0, 0, 0, 0xffff, 0, _, _] => Some("an IPv4-translated address"),
+        // 64:ff9b:1::/48 (local-use NAT64, RFC 8215): a network's own translator.
+        [0x64, 0xff9b, 1, ..] => Some("a local-use NAT64 address"),
         // 6to4: 2002:a.b.c.d::/48.
         [0x2002, hi, lo, ..] => refused_v4(embedded(hi, lo), false),
         [first, ..] if first & 0xfe00 == 0xfc00 => Some("a unique-local address"),
@@ -268,6 +274,13 @@ mod tests {
             "ff02::1",
             "2001:db8::1",
             "100::1",
+            "::ffff:0:a00:1",
+            "::ffff:0:808:808",
+            "::ffff:0:7f00:1",
+            "64:ff9b:1::1",
+            "64:ff9b:1::808:808",
+            "64:ff9b:1:ffff:ffff:ffff:ffff:ffff",
+            "64:ff9b:1::a9fe:a9fe",
         ] {
             assert!(refused(bad), "{bad} must be refused");
         }
@@ -283,6 +296,9 @@ mod tests {
             "2606:4700::6810:84e5",
             "::ffff:8.8.8.8",
             "2002:0808:0808::1",
+            "64:ff9b::808:808",
+            "64:ff9b:2::1",
+            "::fffe:0:808:808",
         ] {
             assert!(!refused(good), "{good} is public");
         }
@@ -320,6 +336,8 @@ mod tests {
             ("https://[::1]/x", "loopback"),
             ("https://[::ffff:a00:1]/x", "private"),
             ("https://[fd00::1]/x", "unique-local"),
+            ("https://[::ffff:0:808:808]/x", "IPv4-translated"),
+            ("https://[64:ff9b:1::808:808]/x", "local-use NAT64"),
             ("https://100.64.1.1/x", "carrier-grade"),
             ("https://0.0.0.0/x", "unspecified"),
             ("https://224.0.0.1/x", "multicast"),

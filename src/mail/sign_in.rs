@@ -11,15 +11,17 @@ use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 
 /// Queues a sign-in link for `email` (coming back to `next`), unless the address had too many
-/// links lately.
+/// links lately. `device` is the asking browser's device token, if it carries one (a browser
+/// that signed in as the address before has its own allowance).
 pub async fn queue_sign_in(
     pool: &PgPool,
     email: &EmailAddress,
     next: &LocalPath,
     now: DateTime<Utc>,
+    device: Option<&str>,
 ) -> Result<Result<(), TooManyLinks>, sqlx::Error> {
     let mut tx = pool.begin().await?;
-    let token = match issue_link(&mut tx, email, next, now).await? {
+    let token = match issue_link(&mut tx, email, next, now, device).await? {
         Ok(token) => token,
         Err(limited) => return Ok(Err(limited)),
     };

@@ -5,7 +5,7 @@
 use super::clubs::{read_club, role_in};
 use super::tables::{TableError, club_open_to};
 use super::{Account, ClubError, NewSeat, Store};
-use crate::domain::{ClubRole, EmailAddress, PlayerName};
+use crate::domain::{ClubRole, EmailAddress, PlayerName, look_alikes};
 use serde_json::Value;
 use sqlx::Row;
 
@@ -90,6 +90,16 @@ impl Store {
                 ),
                 bot: None,
             });
+        }
+        if let Some((a, b)) = look_alikes(seats.iter().map(|s| s.name.as_str())) {
+            return Err(ClubError::Invalid(format!(
+                "seats {} and {}: {:?} and {:?} look alike: choose members the players can tell \
+                 apart, or ask one to change their name",
+                a + 1,
+                b + 1,
+                seats[a].name.as_str(),
+                seats[b].name.as_str()
+            )));
         }
         let created = self
             .start_members_game(

@@ -8,7 +8,7 @@ use super::clubs::{
 };
 use super::effects::ClubNews;
 use super::{Account, Store, looks_like_token, new_token, token_hash};
-use crate::domain::{ClubRole, EmailAddress, PlayerName};
+use crate::domain::{ClubRole, EmailAddress};
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 
@@ -181,14 +181,14 @@ impl Store {
             .map(|club| (club, email)))
     }
 
-    /// Accepts an invitation: the link proves the address, so its account (made with `name`
-    /// if there is none) becomes a member; the link is used up. The account and the club are
-    /// returned for the caller to sign in and show.
+    /// Accepts an invitation for `account`, which must be the invited address's (signed in by
+    /// a link mailed to it: a forwarded invitation signs nobody in and joins nobody); the link
+    /// is used up and the account becomes a member. The club's id.
     pub async fn accept_club_invitation(
         &self,
         token: &str,
-        name: &PlayerName,
-    ) -> Result<(Account, i64), ClubError> {
+        account: &Account,
+    ) -> Result<i64, ClubError> {
         let (club, email) = self
             .club_invitation(token)
             .await?
@@ -196,8 +196,11 @@ impl Store {
         if club.closed_at.is_some() {
             return Err(ClubError::Closed);
         }
-        let email = EmailAddress::parse(&email).map_err(|e| ClubError::Invalid(e.to_string()))?;
-        let account = self.account_for_email(&email, name).await?;
+        if email.to_lowercase() != account.email.to_lowercase() {
+            return Err(ClubError::NotAllowed(format!(
+                "this invitation is for {email}: sign in as that address to join"
+            )));
+        }
         let now = self.now();
         let mut tx = self.pool.begin().await?;
         let used = sqlx::query(
@@ -234,7 +237,7 @@ impl Store {
             .await?;
         }
         tx.commit().await?;
-        Ok((account, club.id))
+        Ok(club.id)
     }
 
     /// The club's invitations waiting for an answer (for its admins), newest first.

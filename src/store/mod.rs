@@ -78,8 +78,9 @@ pub use seat_changes::{
 };
 pub use seat_keys::{ENDED_LINKS_KEPT, Handover, Rekeyed, SeatKeys, TakeUp};
 pub use sign_in::{
-    LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem, PendingSignIn, SIGN_IN_MINUTES,
-    SLOW_LINK_MINUTES, SLOWER_LINK_MINUTES, TooManyLinks, issue_link,
+    DEVICE_ADDRESSES, DEVICE_DAYS, LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem,
+    PendingSignIn, SIGN_IN_MINUTES, SLOW_LINK_MINUTES, SLOWER_LINK_MINUTES, TooManyLinks,
+    issue_link,
 };
 pub use tables::{
     Joined, LOBBY_PAGE, LobbyEntry, MAX_OPEN_TABLES, NewTable, Table, TableError, TablePlace,

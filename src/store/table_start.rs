@@ -4,7 +4,7 @@
 
 use super::tables::{Joined, Table, TableError, open_for_update};
 use super::{Account, CreatedGame, NewSeat, Store, StoreError, token_hash};
-use crate::domain::{EmailAddress, PlayerName, Seating};
+use crate::domain::{EmailAddress, PlayerName, Seating, look_alikes};
 use crate::engine::{GameRng, Seed};
 use sqlx::{PgConnection, Row};
 
@@ -23,6 +23,7 @@ impl Store {
         if table.place_of(account.id).is_some() {
             return Err(TableError::AlreadySeated);
         }
+        refuse_look_alike(&table, &account.name)?;
         if let Some(club) = table.club_id {
             super::tables::club_open_to(&mut tx, club, account.id).await?;
         }
@@ -92,6 +93,7 @@ impl Store {
         if table.place_of(account.id).is_some() {
             return Err(TableError::AlreadySeated);
         }
+        refuse_look_alike(&table, &account.name)?;
         let taken = sqlx::query(
             "UPDATE table_seats SET account_id = $3, invite_token_hash = NULL \
              WHERE table_id = $1 AND invite_token_hash = $2 AND account_id IS NULL",
@@ -223,6 +225,22 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         Ok(created)
+    }
+}
+
+/// Refuses a player whose name a reader could not tell from the name of someone seated at the
+/// table already ([`crate::domain::look_alikes`]).
+fn refuse_look_alike(table: &Table, name: &str) -> Result<(), TableError> {
+    let seated = table.places.iter().filter_map(|p| p.name.as_deref());
+    match seated
+        .into_iter()
+        .find(|n| look_alikes([*n, name]).is_some())
+    {
+        None => Ok(()),
+        Some(other) => Err(TableError::Invalid(format!(
+            "{other:?} sits at this table already and your name {name:?} looks just like it: \
+             change your name in your settings so the players can tell you apart"
+        ))),
     }
 }
 

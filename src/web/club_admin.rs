@@ -1,14 +1,14 @@
 //! A club's forms: its admins invite by address, withdraw invitations, make admins, remove
-//! members and close the club; a member leaves; an invitation's link makes its reader a member
-//! and signs them in. Every form is a POST with the CSRF token; a signed-out reader is sent to
+//! members and close the club; a member leaves; an invitation's link makes a member of its
+//! reader once signed in as the invited address (by a sign-in link mailed there). Every form is a POST with the CSRF token; a signed-out reader is sent to
 //! sign in first, whatever the club (so a private club shows nothing of itself that way).
 
 use super::client::client_addr;
 use super::clubs::{ClubQuery, club_error, club_page, see_other, sign_in_first, status_of};
 use super::pages::{field, html, parse_form};
-use super::session::{self, MaybeSignedIn};
+use super::session::MaybeSignedIn;
 use super::{AppState, WebError, csrf};
-use crate::domain::{ClubRole, EmailAddress, PlayerName};
+use crate::domain::{ClubRole, EmailAddress};
 use crate::store::{Account, ClubError, INVITE_DAYS, MAX_PENDING_INVITES};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -253,13 +253,22 @@ struct InvitationPage {
     closed: bool,
     days: i32,
     csrf: String,
+    /// The reader is signed in as the invited address: the page offers to join.
+    invitee: bool,
+    /// The address the reader is signed in as, when it is another.
+    signed_in_as: Option<String>,
+    /// Where the sign-in link brings the invitee back: this page.
+    next: String,
 }
 
-/// `GET /clubs/invite/{token}`: the club an invitation leads to and the button that joins it.
-/// Opening it changes nothing (mail scanners follow links).
+/// `GET /clubs/invite/{token}`: the club an invitation leads to; to a reader signed in as the
+/// invited address, the button that joins it, to anyone else the button that mails a sign-in
+/// link to that address (a forwarded invitation signs nobody in). Opening it changes nothing
+/// (mail scanners follow links).
 pub async fn invitation(
     req: HttpRequest,
     state: web::Data<AppState>,
+    who: MaybeSignedIn,
     token: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
     let (club, email) = state
@@ -268,17 +277,25 @@ pub async fn invitation(
         .await
         .map_err(club_error)?
         .ok_or_else(gone)?;
+    let invitee = who
+        .0
+        .as_ref()
+        .is_some_and(|a| a.email.to_lowercase() == email.to_lowercase());
     let (csrf_token, cookie) = csrf::token_for(&req);
+    let token = token.into_inner();
     let mut response = html(
         StatusCode::OK,
         InvitationPage {
-            token: token.into_inner(),
+            next: format!("/clubs/invite/{token}"),
+            token,
             club: club.name,
             description: club.description,
             email,
             closed: club.closed_at.is_some(),
             days: INVITE_DAYS,
             csrf: csrf_token,
+            invitee,
+            signed_in_as: who.0.filter(|_| !invitee).map(|a| a.email),
         },
     )?;
     csrf::attach(&mut response, cookie);
@@ -289,32 +306,34 @@ fn gone() -> WebError {
     WebError::Gone("this invitation was used, withdrawn, has expired or never existed".into())
 }
 
-/// `POST /clubs/invite/{token}` (`name`): the link proves the address: its account (made if
-/// needed, with the name given) becomes a member and is signed in with a fresh session.
+/// `POST /clubs/invite/{token}`: the reader, signed in as the invited address, joins the club.
+/// Anyone else is refused (403) and nothing changes: the invitation page offers them a sign-in
+/// link mailed to that address.
 pub async fn accept(
     req: HttpRequest,
     state: web::Data<AppState>,
+    who: MaybeSignedIn,
     token: web::Path<String>,
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let fields = parse_form(&body)?;
     csrf::check(&req, field(&fields, "csrf"))?;
-    let name = PlayerName::parse(field(&fields, "name").unwrap_or(""))
-        .map_err(|e| WebError::BadRequest(format!("your name: {e}")))?;
-    let (account, club) = state
+    let Some(account) = who.0 else {
+        return Err(WebError::Forbidden(
+            "to join, sign in as the invited address first: open the invitation and ask for a \
+             sign-in link by mail"
+                .into(),
+        ));
+    };
+    let club = state
         .store
-        .accept_club_invitation(&token, &name)
+        .accept_club_invitation(&token, &account)
         .await
         .map_err(|e| match e {
             ClubError::NotFound => gone(),
             e => club_error(e),
         })?;
-    if let Some(old) = session::token(&req) {
-        state.store.end_session(&old).await?;
-    }
-    let session = state.store.start_session(account.id).await?;
     Ok(HttpResponse::SeeOther()
         .insert_header(("Location", format!("/clubs/{club}")))
-        .cookie(session::cookie(&session, state.secure_cookies))
         .finish())
 }

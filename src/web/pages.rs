@@ -380,6 +380,17 @@ pub async fn create_game(
             bot: None,
         });
     }
+    let people: Vec<(usize, &NewSeat)> = seats
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.bot.is_none())
+        .collect();
+    if let Some((a, b)) = crate::domain::look_alikes(people.iter().map(|(_, s)| s.name.as_str())) {
+        let (a, b) = (people[a].1.name.as_str(), people[b].1.name.as_str());
+        return refuse(format!(
+            "{a:?} and {b:?} look alike: give the players names they can tell apart"
+        ));
+    }
     let organiser_email = match field(&fields, "organiser_email").map(str::trim) {
         None | Some("") => None,
         Some(text) => match EmailAddress::parse(text) {

@@ -1,7 +1,8 @@
 //! Signing in by a mailed link, and signing out. Asking for a link answers the same whether an
 //! account exists or not; opening the link shows a button (mail scanners fetch links, so a GET
 //! must not sign in); pressing it uses the link once, drops the session the browser came with
-//! and starts a new one (no session fixation).
+//! and starts a new one (no session fixation), and marks the browser as one that signed in as
+//! the address, which then has its own allowance of links (docs/ACCOUNTS.md).
 
 use super::client::client_addr;
 use super::pages::{field, html, parse_form};
@@ -9,10 +10,13 @@ use super::session::{self, MaybeSignedIn, SignedIn};
 use super::{AppState, WebError, csrf};
 use crate::domain::{EmailAddress, LocalPath, PlayerName};
 use crate::mail::sign_in::queue_sign_in;
-use crate::store::{LinkProblem, SIGN_IN_MINUTES};
-use actix_web::http::StatusCode;
+use crate::store::{DEVICE_DAYS, LinkProblem, SIGN_IN_MINUTES, TooManyLinks};
+use crate::time::in_words;
+use actix_web::cookie::{Cookie, SameSite, time};
+use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
+use chrono::{DateTime, Duration, Timelike, Utc};
 
 #[derive(Template)]
 #[template(path = "signin.html")]
@@ -31,6 +35,54 @@ struct SignInSent {
     email: String,
     next_encoded: String,
     minutes: i64,
+    paced: Option<Paced>,
+}
+
+/// Why no link went now, in a person's words.
+struct Paced {
+    /// When the last link went ("13:50 UTC").
+    last_sent: String,
+    /// How long ago that was.
+    ago: String,
+    /// When to ask again ("14:05 UTC").
+    next_at: String,
+    /// How long until then.
+    wait: String,
+    /// Whether the asking browser's own allowance is the one spent.
+    device: bool,
+}
+
+impl Paced {
+    fn of(paced: &TooManyLinks, now: DateTime<Utc>) -> Paced {
+        let clock = |at: DateTime<Utc>| at.format("%H:%M UTC").to_string();
+        // Rounded up, so "ask again at" is never a minute too early.
+        let next_at = paced.next_at + Duration::seconds(59);
+        Paced {
+            last_sent: clock(paced.last_sent),
+            ago: if now - paced.last_sent < Duration::minutes(1) {
+                "less than a minute".into()
+            } else {
+                in_words(now - paced.last_sent)
+            },
+            next_at: clock(next_at - Duration::seconds(i64::from(next_at.second()))),
+            wait: in_words(paced.retry_after + Duration::seconds(59)),
+            device: paced.device,
+        }
+    }
+}
+
+/// The cookie by which a browser that signed in before is known when it asks for a link (its
+/// own allowance, docs/ACCOUNTS.md): sent to the sign-in pages only.
+pub const DEVICE_COOKIE: &str = "pp_device";
+
+fn device_cookie(token: &str, secure: bool) -> Cookie<'static> {
+    Cookie::build(DEVICE_COOKIE, token.to_string())
+        .path("/signin")
+        .http_only(true)
+        .secure(secure)
+        .same_site(SameSite::Lax)
+        .max_age(time::Duration::days(DEVICE_DAYS))
+        .finish()
 }
 
 #[derive(Template)]
@@ -71,8 +123,10 @@ pub async fn form(req: HttpRequest, who: MaybeSignedIn) -> Result<HttpResponse, 
 }
 
 /// `POST /signin`: mails a sign-in link to the address (at its pace, within the client's
-/// limit), and answers in the same words whether the address has an account or not and
-/// whether a mail went out now or one went lately.
+/// limit), and answers in the same words whether the address has an account or not. Past the
+/// pace (of the address's anonymous allowance, or of this browser's own when it signed in as
+/// the address before) no mail goes, and the answer says when the last went and when to ask
+/// again (429).
 pub async fn ask(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -104,22 +158,39 @@ pub async fn ask(
         .limits
         .sign_in_by_client(client)
         .map_err(WebError::TooMany)?;
-    // Past the address's own pace no mail goes out, and the answer is the same: whoever asks
-    // learns neither whether the address is known nor whether a mail went now.
-    if let Err(paced) = queue_sign_in(state.store.pool(), &email, &next, state.store.now()).await? {
+    // The pace is the address's whatever it is, so the answer tells nothing of an account.
+    let device = req.cookie(DEVICE_COOKIE).map(|c| c.value().to_string());
+    let now = state.store.now();
+    let sent = queue_sign_in(state.store.pool(), &email, &next, now, device.as_deref()).await?;
+    let paced = sent.err();
+    if let Some(paced) = &paced {
         tracing::info!(
             next_in_secs = paced.retry_after.num_seconds(),
-            "sign-in link not mailed: the address had its links lately"
+            device = paced.device,
+            "sign-in link not mailed: the allowance had its links lately"
         );
     }
-    html(
-        StatusCode::OK,
+    let mut response = html(
+        if paced.is_some() {
+            StatusCode::TOO_MANY_REQUESTS
+        } else {
+            StatusCode::OK
+        },
         SignInSent {
             email: email.to_string(),
             next_encoded: form_urlencoded::byte_serialize(next.as_str().as_bytes()).collect(),
             minutes: SIGN_IN_MINUTES,
+            paced: paced.as_ref().map(|p| Paced::of(p, now)),
         },
-    )
+    )?;
+    if let Some(paced) = paced {
+        let seconds = paced.retry_after.num_seconds().max(1);
+        response.headers_mut().insert(
+            header::RETRY_AFTER,
+            header::HeaderValue::from(seconds as u64),
+        );
+    }
+    Ok(response)
 }
 
 /// The error a link that signs nobody in answers with.
@@ -207,12 +278,22 @@ pub async fn sign_in(
         state.store.end_session(&old).await?;
     }
     let fresh = state.store.start_session(account.id).await?;
+    let carried = req.cookie(DEVICE_COOKIE).map(|c| c.value().to_string());
+    let device = state
+        .store
+        .remember_device(&account.email, carried.as_deref())
+        .await?;
     let mut response = HttpResponse::SeeOther()
         .insert_header(("Location", next.as_str().to_string()))
         .finish();
-    response
-        .add_cookie(&session::cookie(&fresh, state.secure_cookies))
-        .map_err(|e| WebError::Internal(e.to_string()))?;
+    for cookie in [
+        session::cookie(&fresh, state.secure_cookies),
+        device_cookie(&device, state.secure_cookies),
+    ] {
+        response
+            .add_cookie(&cookie)
+            .map_err(|e| WebError::Internal(e.to_string()))?;
+    }
     Ok(response)
 }
 

@@ -200,8 +200,8 @@ impl Http {
         r.location.trim_start_matches("/lobby/").parse().unwrap()
     }
 
-    /// Invites `address` to the club as `admin` and accepts through the mailed link; the new
-    /// member's session.
+    /// Invites `address` to the club as `admin`; the invitee signs in by a link mailed to the
+    /// address and accepts through the mailed invitation. The new member's session.
     async fn invite_and_join(&self, db: &TestDb, admin: &Player, club: i64, name: &str) -> String {
         let address = format!("{}@example.org", name.to_lowercase());
         let r = self
@@ -214,10 +214,35 @@ impl Http {
         assert_eq!(r.status, 303, "{}", r.body);
         let link = mailed_link(db, &address).await;
         let path = link.trim_start_matches(&self.base).to_string();
-        let joined = self.post(&path, None, &[("name", name)]).await;
+        let session = self.sign_in_by_mail(db, &address, name, &path).await;
+        let joined = self.post(&path, Some(&session), &[]).await;
         assert_eq!(joined.status, 303, "{}", joined.body);
         assert_eq!(joined.location, format!("/clubs/{club}"));
-        joined.session.expect("the invitation signs its reader in")
+        assert!(joined.session.is_none(), "joining keeps the session");
+        session
+    }
+
+    /// Signs in as `address` by the link mailed to it, named `name` if the account is new,
+    /// coming back to `next`; the session.
+    async fn sign_in_by_mail(&self, db: &TestDb, address: &str, name: &str, next: &str) -> String {
+        let asked = self
+            .post("/signin", None, &[("email", address), ("next", next)])
+            .await;
+        assert_eq!(asked.status, 200, "{}", asked.body);
+        let token: String = sqlx::query_scalar(
+            "SELECT payload->>'token' FROM outbox WHERE kind = 'signin' \
+             AND lower(recipient) = lower($1) ORDER BY id DESC LIMIT 1",
+        )
+        .bind(address)
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+        let used = self
+            .post(&format!("/signin/{token}"), None, &[("name", name)])
+            .await;
+        assert_eq!(used.status, 303, "{}", used.body);
+        assert_eq!(used.location, next);
+        used.session.expect("a session")
     }
 }
 
@@ -275,7 +300,8 @@ async fn members_join_by_the_mailed_link_and_see_names_never_addresses() {
         page.body
     );
 
-    // Dee has no account; the mailed link proves her address and signs her in.
+    // Dee has no account. Opening the mailed invitation, or pressing its button, signs nobody
+    // in: a forwarded invitation is only a way to ask for a sign-in link mailed to Dee.
     let r = http
         .post(
             &format!("/clubs/{club}/invite"),
@@ -287,10 +313,55 @@ async fn members_join_by_the_mailed_link_and_see_names_never_addresses() {
     let link = mailed_link(&db, "Dee@Example.org").await;
     let shown = http.get(&link, None).await;
     assert_eq!(shown.status, 200);
-    assert!(shown.body.contains("Join the club") && shown.body.contains("Rook &#38; Pawn"));
-    let joined = http.post(&link, None, &[("name", "Dee")]).await;
+    assert!(shown.body.contains("Rook &#38; Pawn") && shown.body.contains("sign-in-to-join"));
+    assert!(
+        !shown.body.contains("join-club\""),
+        "no joining without signing in: {}",
+        shown.body
+    );
+    assert!(shown.session.is_none());
+    let members = "SELECT count(*) FROM club_members WHERE club_id = $1";
+    let before = count(&db, members, club).await;
+    let forwarded = http.post(&link, None, &[("name", "Mallory")]).await;
+    assert_eq!(forwarded.status, 403, "{}", forwarded.body);
+    assert!(
+        forwarded.body.contains("sign in as the invited address"),
+        "{}",
+        forwarded.body
+    );
+    assert!(
+        forwarded.session.is_none(),
+        "a forwarded invitation signs nobody in"
+    );
+    // Signed in as another address: refused too, and the link still waits for Dee.
+    let mallory = player(&db, "Mallory").await;
+    let shown = http.get(&link, Some(&mallory.session)).await;
+    assert!(
+        shown
+            .body
+            .contains("You are signed in as mallory@example.org"),
+        "{}",
+        shown.body
+    );
+    let other = http.post(&link, Some(&mallory.session), &[]).await;
+    assert_eq!(other.status, 403, "{}", other.body);
+    assert!(
+        other
+            .body
+            .contains("this invitation is for Dee@Example.org"),
+        "{}",
+        other.body
+    );
+    assert_eq!(count(&db, members, club).await, before);
+    // The page's button asks for a sign-in link mailed to Dee, which brings her back here.
+    let dee_session = http
+        .sign_in_by_mail(&db, "Dee@Example.org", "Dee", &link)
+        .await;
+    let shown = http.get(&link, Some(&dee_session)).await;
+    assert!(shown.body.contains("join-club"), "{}", shown.body);
+    let joined = http.post(&link, Some(&dee_session), &[]).await;
     assert_eq!(joined.status, 303, "{}", joined.body);
-    let dee_session = joined.session.expect("signed in by the invitation");
+    assert_eq!(joined.location, format!("/clubs/{club}"));
     let dee = db
         .store
         .session_account(&dee_session)
@@ -301,16 +372,19 @@ async fn members_join_by_the_mailed_link_and_see_names_never_addresses() {
         (dee.name.as_str(), dee.email.as_str()),
         ("Dee", "Dee@Example.org")
     );
-    let again = http.post(&link, None, &[("name", "Dee")]).await;
+    assert_eq!(count(&db, members, club).await, before + 1);
+    let again = http.post(&link, Some(&dee_session), &[]).await;
     assert_eq!(again.status, 410, "a link works once: {}", again.body);
     assert_eq!(http.get(&link, None).await.status, 410);
 
-    // Bo has an account already: it is signed in, and keeps its name.
+    // Bo has an account already: signed in by mail, he joins and keeps his name.
     let bo = account(&db, "Bo").await;
     let link = mailed_link(&db, "bo@example.org").await;
-    let joined = http.post(&link, None, &[("name", "Someone")]).await;
+    let session = http
+        .sign_in_by_mail(&db, "bo@example.org", "Someone", &link)
+        .await;
+    let joined = http.post(&link, Some(&session), &[]).await;
     assert_eq!(joined.status, 303);
-    let session = joined.session.unwrap();
     assert_eq!(
         db.store
             .session_account(&session)
@@ -383,7 +457,8 @@ async fn members_join_by_the_mailed_link_and_see_names_never_addresses() {
         )
         .await;
     assert_eq!(r.status, 303, "{}", r.body);
-    assert_eq!(http.post(&link, None, &[("name", "Eve")]).await.status, 410);
+    let eve = player(&db, "Eve").await;
+    assert_eq!(http.post(&link, Some(&eve.session), &[]).await.status, 410);
     db.drop().await;
 }
 
@@ -604,7 +679,8 @@ async fn a_closed_club_takes_nobody_new_and_its_games_go_on() {
         .await
         .unwrap();
     assert_eq!(status, "cancelled");
-    assert_eq!(http.post(&link, None, &[("name", "Cy")]).await.status, 410);
+    let cy = player(&db, "Cy").await;
+    assert_eq!(http.post(&link, Some(&cy.session), &[]).await.status, 410);
     let r = http
         .post(
             &format!("/clubs/{club}/invite"),
@@ -793,7 +869,8 @@ async fn what_a_client_can_make_the_server_hold_is_bounded() {
         .await
         .unwrap();
     let link = mailed_link(&db, "zed@example.org").await;
-    let r = http.post(&link, None, &[("name", "Zed")]).await;
+    let zed_session = db.store.start_session(zed.id).await.unwrap();
+    let r = http.post(&link, Some(&zed_session), &[]).await;
     assert_eq!(r.status, 400, "{}", r.body);
     assert!(r.body.contains("clubs already"), "{}", r.body);
     assert_eq!(

@@ -949,3 +949,63 @@ async fn an_unlisted_table_answers_only_its_creator_its_players_and_its_invitees
     assert!(me.body.contains(&format!("/lobby/{id}")), "{}", me.body);
     db.drop().await;
 }
+
+/// Issue 45: names a reader could not tell apart. A player whose name looks like one seated
+/// at a table already is refused at it, and a new game's form refuses two such players and a
+/// name with a zero-width space; nothing is written.
+#[actix_web::test]
+async fn names_that_look_alike_are_refused_at_a_table_and_in_a_new_game() {
+    let db = TestDb::new().await;
+    let http = Http::new(&spawn_app(&db));
+    let ann = player(&db, "Ann").await;
+    let id = http.open(&ann, "3", &[]).await;
+    let twin = db
+        .store
+        .account_for_email(
+            &EmailAddress::parse("twin@example.org").unwrap(),
+            &PlayerName::parse("ＡＮＮ").unwrap(),
+        )
+        .await
+        .unwrap();
+    let twin_session = db.store.start_session(twin.id).await.unwrap();
+    let seated = "SELECT count(*) FROM table_seats WHERE table_id = $1";
+    let r = http
+        .post(&format!("/lobby/{id}/join"), Some(&twin_session), &[])
+        .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("looks just like it"), "{}", r.body);
+    assert_eq!(scalar(&db, seated, id).await, 1);
+    let bo = player(&db, "Bo").await;
+    let r = http
+        .post(&format!("/lobby/{id}/join"), Some(&bo.session), &[])
+        .await;
+    assert_eq!(r.status, 303, "{}", r.body);
+
+    for (second, says) in [
+        ("ann", "look alike"),
+        ("Ann\u{FE0F}", "look alike"),
+        ("Ａnn", "look alike"),
+        ("A\u{200B}nn", "invisible characters"),
+    ] {
+        let r = http
+            .post(
+                "/new/statehood",
+                None,
+                &[("name0", "Ann"), ("name1", second), ("opt_target", "1")],
+            )
+            .await;
+        assert_eq!(r.status, 422, "{second:?}: {}", r.body);
+        assert!(r.body.contains(says), "{second:?}: {}", r.body);
+    }
+    assert_eq!(games(&db).await, 0);
+    let r = http
+        .post(
+            "/new/statehood",
+            None,
+            &[("name0", "Ann"), ("name1", "Anne"), ("opt_target", "1")],
+        )
+        .await;
+    assert_eq!(r.status, 303, "names that differ make a game: {}", r.body);
+    assert_eq!(games(&db).await, 1);
+    db.drop().await;
+}

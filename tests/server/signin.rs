@@ -193,35 +193,70 @@ async fn age_links(db: &TestDb, minutes: i32) {
         .unwrap();
 }
 
+/// The answer's words with every time and duration blanked, and `email` written as X.
+fn shape(body: &str, email: &str) -> String {
+    body.replace(email, "X")
+        .chars()
+        .map(|c| if c.is_ascii_digit() { '0' } else { c })
+        .collect()
+}
+
+/// When the newest link of the address's anonymous allowance goes again: the time the page says
+/// ("14:05 UTC"), from the rows as the store counts them.
+async fn next_at_words(db: &TestDb, email: &str, pace_minutes: i64) -> String {
+    let last: chrono::DateTime<chrono::Utc> = sqlx::query_scalar(
+        "SELECT max(created_at) FROM sign_in_links WHERE lower(email) = lower($1) \
+         AND device_hash IS NULL",
+    )
+    .bind(email)
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    let next = last + chrono::Duration::minutes(pace_minutes) + chrono::Duration::seconds(59);
+    next.format("%H:%M UTC").to_string()
+}
+
 #[actix_web::test]
-async fn a_stranger_asking_again_and_again_only_slows_the_links_and_never_locks_the_owner_out() {
+async fn a_stranger_asking_again_and_again_only_slows_the_links_and_is_told_when() {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
     let stranger = Visitor::new(&base);
     let owner = Visitor::new(&base);
     let ask = async |v: &Visitor| {
-        let answer = v
-            .post_from("/signin", "/signin", &[("email", "ann@example.org")])
-            .await;
-        assert_eq!(
-            answer.status, 200,
-            "always the same answer: {}",
-            answer.body
-        );
-        answer.body
+        v.post_from("/signin", "/signin", &[("email", "ann@example.org")])
+            .await
     };
     // The first links of a quarter hour go out at once.
-    let first = ask(&stranger).await;
-    for _ in 1..postplay::store::LINKS_PER_QUARTER_HOUR {
-        ask(&stranger).await;
+    for _ in 0..postplay::store::LINKS_PER_QUARTER_HOUR {
+        let sent = ask(&stranger).await;
+        assert_eq!(sent.status, 200, "{}", sent.body);
+        assert!(
+            sent.body
+                .contains("A sign-in link is on its way to ann@example.org")
+        );
     }
     assert_eq!(
         signin_mails(&db).await,
         postplay::store::LINKS_PER_QUARTER_HOUR
     );
-    // One more in the quarter hour: no mail, and the owner is answered as ever.
+    // One more in the quarter hour: no mail, and the one asking is told the truth: when the
+    // last went and when to ask again.
     let paced = ask(&owner).await;
-    assert_eq!(paced, first, "nobody learns whether a mail went out");
+    assert_eq!(paced.status, 429, "{}", paced.body);
+    let again_at = next_at_words(&db, "ann@example.org", postplay::store::SLOW_LINK_MINUTES).await;
+    assert!(
+        paced.body.contains("No new link went now")
+            && paced.body.contains(&format!("Ask again at {again_at}")),
+        "{again_at}: {}",
+        paced.body
+    );
+    assert!(
+        paced
+            .body
+            .contains("A browser that signed in as ann@example.org before has its own"),
+        "{}",
+        paced.body
+    );
     assert_eq!(
         signin_mails(&db).await,
         postplay::store::LINKS_PER_QUARTER_HOUR
@@ -230,14 +265,21 @@ async fn a_stranger_asking_again_and_again_only_slows_the_links_and_never_locks_
     let mut rounds = 0;
     while signin_mails(&db).await < postplay::store::LINKS_PER_DAY {
         age_links(&db, 16).await;
-        ask(&stranger).await;
+        assert_eq!(ask(&stranger).await.status, 200);
         rounds += 1;
         assert!(rounds < 20, "links go out a quarter hour apart");
     }
-    // Past the day's number: the stranger has not locked the owner out for the day, only
-    // slowed the links to one an hour.
+    // Past the day's number: one link an hour, and the answer says so.
     age_links(&db, 20).await;
-    assert_eq!(ask(&owner).await, first);
+    let hourly = ask(&owner).await;
+    assert_eq!(hourly.status, 429);
+    let again_at =
+        next_at_words(&db, "ann@example.org", postplay::store::SLOWER_LINK_MINUTES).await;
+    assert!(
+        hourly.body.contains(&format!("Ask again at {again_at}")),
+        "{}",
+        hourly.body
+    );
     assert_eq!(
         signin_mails(&db).await,
         postplay::store::LINKS_PER_DAY,
@@ -251,12 +293,12 @@ async fn a_stranger_asking_again_and_again_only_slows_the_links_and_never_locks_
         done.body
     );
     assert_eq!(signin_mails(&db).await, postplay::store::LINKS_PER_DAY + 1);
-    assert_eq!(ask(&stranger).await, first);
     assert_eq!(
-        signin_mails(&db).await,
-        postplay::store::LINKS_PER_DAY + 1,
+        ask(&stranger).await.status,
+        429,
         "then the next waits an hour again"
     );
+    assert_eq!(signin_mails(&db).await, postplay::store::LINKS_PER_DAY + 1);
 
     // Per client: other addresses from the same client run out at the client's hourly bound
     // (that 429 is the asker's own, not the address owner's).
@@ -282,6 +324,161 @@ async fn a_stranger_asking_again_and_again_only_slows_the_links_and_never_locks_
     assert_eq!(blocked.status, 429);
     assert!(blocked.body.contains("ask for sign-in links too often"));
     assert_eq!(signin_mails(&db).await, before);
+    db.drop().await;
+}
+
+/// Issue 45: the stranger's script. A stranger spends every link of the owner's address's
+/// anonymous allowance over HTTP; the owner's browser, which signed in before, still gets its
+/// link in the real mailbox and signs in. Past the bound the answer says when to ask again,
+/// in the same words for an address with an account and one without.
+#[actix_web::test]
+async fn a_stranger_spending_the_bound_cannot_keep_out_a_browser_that_signed_in_before() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let sink = SmtpSink::start().await.unwrap();
+    let worker = mailrig::spawn_worker(&db, &base, sink.port(), mailrig::quick());
+    let owner = Visitor::new(&base);
+    let mails_to = |to: &str| {
+        sink.received()
+            .into_iter()
+            .filter(|m| m.to == vec![to.to_string()])
+            .count()
+    };
+    let link_in_mail = |n: usize| {
+        let mails: Vec<_> = sink
+            .received()
+            .into_iter()
+            .filter(|m| m.to == vec!["ann@example.org".to_string()])
+            .collect();
+        mails[n]
+            .data
+            .replace("=\r\n", "")
+            .split_whitespace()
+            .find_map(|w| w.split("/signin/").nth(1))
+            .map(|t| t.chars().take(40).collect::<String>())
+            .expect("the mail holds the link")
+    };
+
+    // The owner signed in on this browser once, by the mailed link, and signed out since.
+    let asked = owner
+        .post_from("/signin", "/signin", &[("email", "ann@example.org")])
+        .await;
+    assert_eq!(asked.status, 200);
+    mailrig::expect_mail(&sink, 1, 20).await;
+    let token = link_in_mail(0);
+    let used = owner
+        .post_from(
+            &format!("/signin/{token}"),
+            &format!("/signin/{token}"),
+            &[],
+        )
+        .await;
+    assert_eq!(used.status, 303, "{}", used.body);
+    assert!(
+        owner.cookie("pp_device").is_some(),
+        "the browser is remembered"
+    );
+    assert_eq!(owner.post_from("/me", "/signout", &[]).await.status, 303);
+    assert!(owner.cookie("pp_session").is_none());
+    assert!(owner.cookie("pp_device").is_some(), "signing out keeps it");
+
+    // The stranger's script: ask for the owner's address until no link goes. Each stranger's
+    // request comes from a fresh browser, as a script's does.
+    let mut sent = 0;
+    let refused = loop {
+        let stranger = Visitor::new(&base);
+        let answer = stranger
+            .post_from("/signin", "/signin", &[("email", "ann@example.org")])
+            .await;
+        if answer.status != 200 {
+            break answer;
+        }
+        sent += 1;
+        assert!(sent < 10, "the anonymous allowance is bounded");
+    };
+    assert_eq!(refused.status, 429, "{}", refused.body);
+    assert_eq!(
+        sent + 1,
+        postplay::store::LINKS_PER_QUARTER_HOUR,
+        "the owner's first link counted against the same anonymous allowance"
+    );
+    let again_at = next_at_words(&db, "ann@example.org", postplay::store::SLOW_LINK_MINUTES).await;
+    assert!(
+        refused.body.contains(&format!("Ask again at {again_at}")),
+        "the one over the bound is told when: {}",
+        refused.body
+    );
+    mailrig::expect_mail(&sink, postplay::store::LINKS_PER_QUARTER_HOUR as usize, 20).await;
+
+    // The owner's browser still gets its link, in the owner's mailbox, and signs in.
+    let before = mails_to("ann@example.org");
+    let asked = owner
+        .post_from("/signin", "/signin", &[("email", "ann@example.org")])
+        .await;
+    assert_eq!(
+        asked.status, 200,
+        "the owner's own allowance: {}",
+        asked.body
+    );
+    mailrig::expect_mail(&sink, before + 1, 20).await;
+    let token = link_in_mail(before);
+    let used = owner
+        .post_from(
+            &format!("/signin/{token}"),
+            &format!("/signin/{token}"),
+            &[],
+        )
+        .await;
+    assert_eq!(used.status, 303, "{}", used.body);
+    assert!(owner.get("/me").await.body.contains("ann@example.org"));
+
+    // The device's allowance is its own and bounded too: past it the owner is told when.
+    let mut own = 1;
+    let paced = loop {
+        let answer = owner
+            .post_from("/signin", "/signin", &[("email", "ann@example.org")])
+            .await;
+        if answer.status != 200 {
+            break answer;
+        }
+        own += 1;
+        assert!(own < 10, "the device's allowance is bounded");
+    };
+    assert_eq!(own, postplay::store::LINKS_PER_QUARTER_HOUR);
+    assert_eq!(paced.status, 429);
+    assert!(paced.body.contains("Ask again at"), "{}", paced.body);
+    assert!(
+        !paced.body.contains("has its own allowance"),
+        "{}",
+        paced.body
+    );
+
+    // The device cookie of one address gives nothing for another: it spends that address's
+    // anonymous allowance like anyone's. And the bound reads the same for an address with an
+    // account and one without: whoever asks learns nothing of accounts.
+    let mut known = String::new();
+    let mut unknown = String::new();
+    for (email, body) in [
+        ("ann@example.org", &mut known),
+        ("nobody@example.org", &mut unknown),
+    ] {
+        let client = Visitor::new(&base);
+        loop {
+            let answer = client
+                .post_from("/signin", "/signin", &[("email", email)])
+                .await;
+            if answer.status == 429 {
+                *body = shape(&answer.body, email);
+                break;
+            }
+        }
+    }
+    assert_eq!(known, unknown, "no account enumeration");
+    let other = owner
+        .post_from("/signin", "/signin", &[("email", "nobody@example.org")])
+        .await;
+    assert_eq!(other.status, 429, "{}", other.body);
+    worker.stop().await;
     db.drop().await;
 }
 
