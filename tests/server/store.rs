@@ -7,7 +7,7 @@ use common::TestDb;
 use postplay::engine::audit::verify;
 use postplay::engine::bot::{bot_rng, random_command};
 use postplay::engine::{Seed, Viewer, find_game};
-use postplay::store::{NewSeat, SubmitError};
+use postplay::store::{NewSeat, Store, SubmitError};
 use serde_json::json;
 
 fn four_seats() -> Vec<NewSeat> {
@@ -341,10 +341,16 @@ async fn an_answer_to_puerto_rico_on_a_head_that_passed_only_by_the_others_answe
     for (entry, (_, command)) in commands.iter().zip(&answers) {
         assert_eq!(&entry.command, command);
     }
+    verified_and_the_shown_head_refused_again(store, id, shown).await;
+    db.drop().await;
+}
+
+/// After a simultaneous step resolved: the record verifies, and a move on the head the seats
+/// were shown before it (now revealed) is refused again.
+async fn verified_and_the_shown_head_refused_again(store: &Store, id: i64, shown: i64) {
     let row = store.game(id).await.unwrap().unwrap();
     let record = store.export(id, Viewer::Auditor).await.unwrap();
     verify(&record, Some(&row.head_hash)).unwrap();
-    // The answers are revealed: a move on the head the answerers were shown is refused again.
     let loaded = store.load(id).await.unwrap();
     if let Some(&seat) = loaded.game.active().first() {
         let command = random_command(
@@ -358,7 +364,6 @@ async fn an_answer_to_puerto_rico_on_a_head_that_passed_only_by_the_others_answe
             Err(SubmitError::Conflict { .. })
         ));
     }
-    db.drop().await;
 }
 
 #[tokio::test]
@@ -391,22 +396,6 @@ async fn a_move_on_a_head_that_passed_only_by_the_others_sealed_choice_is_taken(
         "Bo's sign, then Ann's"
     );
     assert_eq!(commands[1].command, json!({"type": "rps", "sign": "paper"}));
-    let row = store.game(id).await.unwrap().unwrap();
-    let record = store.export(id, Viewer::Auditor).await.unwrap();
-    verify(&record, Some(&row.head_hash)).unwrap();
-    // Once the signs are resolved, a move on the head Ann was shown is refused again.
-    let loaded = store.load(id).await.unwrap();
-    if let Some(&seat) = loaded.game.active().first() {
-        let command = random_command(
-            loaded.game.as_ref(),
-            seat,
-            &mut bot_rng(&Seed::from_number(5)),
-        )
-        .unwrap();
-        assert!(matches!(
-            store.submit(id, seat, &command, Some(shown)).await,
-            Err(SubmitError::Conflict { .. })
-        ));
-    }
+    verified_and_the_shown_head_refused_again(store, id, shown).await;
     db.drop().await;
 }
