@@ -25,7 +25,7 @@ pub async fn enqueue_table_news(
                     news.game_name
                 ),
                 format!("Time to move: {time_control}."),
-                "The link below shows the table; taking the seat signs you in with this address (an account is made for it if you have none): no password.".into(),
+                "The link below shows the table; to take the seat, sign in with this address from there (a sign-in link is mailed here; an account is made for it if you have none): no password.".into(),
             ],
             Some(token.clone()),
         ),

@@ -72,22 +72,25 @@ impl Store {
         Ok(self.table(id).await?.map(|t| (t, email)))
     }
 
-    /// Accepts an invitation: the link proves the address, so the address's account (made
-    /// with `name` if there is none) takes the held seat; the link is used up. The account
-    /// and the table are returned for the caller to sign in and show.
+    /// Accepts an invitation for `account`, which must be signed in as the invited address
+    /// (the link alone proves nothing: it may have been forwarded): the account takes the held
+    /// seat and the link is used up. The table is returned for the caller to show.
     pub async fn accept_invitation(
         &self,
         token: &str,
-        name: &PlayerName,
-    ) -> Result<(Account, i64, Joined), TableError> {
+        account: &Account,
+    ) -> Result<(i64, Joined), TableError> {
         let (table, email) = self.invitation(token).await?.ok_or(TableError::NotFound)?;
         if table.status != "open" {
             return Err(TableError::Closed(super::tables::closed_words(
                 &table.status,
             )));
         }
-        let email = EmailAddress::parse(&email).map_err(|e| TableError::Invalid(e.to_string()))?;
-        let account = self.account_for_email(&email, name).await?;
+        if email.to_lowercase() != account.email.to_lowercase() {
+            return Err(TableError::NotAllowed(format!(
+                "this invitation is for {email}: sign in as that address to take the seat"
+            )));
+        }
         let mut tx = self.pool.begin().await?;
         let table = open_for_update(&mut tx, table.id, self.now()).await?;
         if table.place_of(account.id).is_some() {
@@ -109,7 +112,7 @@ impl Store {
         }
         let joined = self.start_if_full(&mut tx, &table, 0).await?;
         tx.commit().await?;
-        Ok((account, table.id, joined))
+        Ok((table.id, joined))
     }
 
     /// Starts the table's game if every place is now an account's (`added` places were taken

@@ -3,9 +3,9 @@
 
 use super::client::client_addr;
 use super::pages::{OptionField, field, html, option_fields, options_from_form, parse_form};
-use super::session::{self, MaybeSignedIn};
+use super::session::MaybeSignedIn;
 use super::{AppState, WebError, csrf};
-use crate::domain::{ClockSettings, EmailAddress, ExpiryDays, PlayerName, Seating};
+use crate::domain::{ClockSettings, EmailAddress, ExpiryDays, Seating};
 use crate::engine::options::describe;
 use crate::engine::{DynGame, find_game};
 use crate::store::{Account, Joined, LOBBY_PAGE, NewTable, Table, TableError, waiting_words};
@@ -390,8 +390,9 @@ struct TablePage {
     creator_reads: bool,
     csrf: String,
     error: Option<String>,
-    /// For an invitation's page: the token, the address, and whether it has an account.
-    invitation: Option<(String, String)>,
+    /// For an invitation's page: the token, the invited address, and whether the reader is
+    /// signed in as that address (else the page offers a sign-in link mailed there).
+    invitation: Option<(String, String, bool)>,
     /// The club whose members alone may join (its id and name), and whether the reader is one.
     club: Option<(i64, String)>,
     club_member: bool,
@@ -649,40 +650,46 @@ pub async fn invitation(
         WebError::Gone("this invitation was used, withdrawn or never existed".into())
     })?;
     let (csrf_token, cookie) = csrf::token_for(&req);
+    let invitee = who
+        .0
+        .as_ref()
+        .is_some_and(|a| a.email.to_lowercase() == email.to_lowercase());
     let mut page = table_page(&state, &table, who.0.as_ref(), csrf_token)?;
-    page.invitation = Some((token.into_inner(), email));
+    page.invitation = Some((token.into_inner(), email, invitee));
     let mut response = html(StatusCode::OK, page)?;
     csrf::attach(&mut response, cookie);
     Ok(response)
 }
 
-/// `POST /lobby/invite/{token}`: the link proves the address: its account (made if needed,
-/// with the name given) takes the held seat and is signed in with a fresh session.
+/// `POST /lobby/invite/{token}`: the reader, signed in as the invited address, takes the held
+/// seat. Anyone else is refused (403) and nothing changes: the invitation's page offers them a
+/// sign-in link mailed to that address (a forwarded invitation signs nobody in).
 pub async fn accept(
     req: HttpRequest,
     state: web::Data<AppState>,
+    who: MaybeSignedIn,
     token: web::Path<String>,
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
     let fields = parse_form(&body)?;
     csrf::check(&req, field(&fields, "csrf"))?;
-    let name = PlayerName::parse(field(&fields, "name").unwrap_or(""))
-        .map_err(|e| WebError::BadRequest(format!("your name: {e}")))?;
-    let (account, table_id, joined) =
-        state
-            .store
-            .accept_invitation(&token, &name)
-            .await
-            .map_err(|e| match e {
-                TableError::NotFound => {
-                    WebError::Gone("this invitation was used, withdrawn or never existed".into())
-                }
-                e => table_error(e),
-            })?;
-    if let Some(old) = session::token(&req) {
-        state.store.end_session(&old).await?;
-    }
-    let session = state.store.start_session(account.id).await?;
+    let Some(account) = who.0 else {
+        return Err(WebError::Forbidden(
+            "to take the seat, sign in as the invited address first: open the invitation and \
+             ask for a sign-in link by mail"
+                .into(),
+        ));
+    };
+    let (table_id, joined) = state
+        .store
+        .accept_invitation(&token, &account)
+        .await
+        .map_err(|e| match e {
+            TableError::NotFound => {
+                WebError::Gone("this invitation was used, withdrawn or never existed".into())
+            }
+            e => table_error(e),
+        })?;
     if let Joined::Started { game_id } = joined {
         tracing::info!(
             table = table_id,
@@ -693,6 +700,5 @@ pub async fn accept(
     let to = format!("/lobby/{table_id}");
     Ok(HttpResponse::SeeOther()
         .insert_header(("Location", to))
-        .cookie(session::cookie(&session, state.secure_cookies))
         .finish())
 }

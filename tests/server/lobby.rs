@@ -200,23 +200,45 @@ async fn a_table_fills_from_the_lobby_and_an_invitation_and_starts_its_game_once
         me.body
     );
 
-    // Dee has no account: the link in the mail proves the address.
+    // Dee has no account. The link alone signs nobody in (it may have been forwarded): its
+    // page offers a sign-in link mailed to the invited address, and taking the seat without
+    // that session is refused and changes nothing.
     let token = invitation_token(&db, "Dee@Example.org").await;
     let shown = http.get(&format!("/lobby/invite/{token}"), None).await;
     assert_eq!(shown.status, 200);
-    assert!(shown.body.contains("Take the seat"));
+    assert!(
+        shown
+            .body
+            .contains("Mail a sign-in link to Dee@Example.org")
+            && !shown.body.contains("Take the seat"),
+        "{}",
+        shown.body
+    );
+    let forwarded = http
+        .post(&format!("/lobby/invite/{token}"), None, &[])
+        .await;
+    assert_eq!(forwarded.status, 403, "{}", forwarded.body);
+    assert!(
+        forwarded.session.is_none(),
+        "nobody is signed in by the link"
+    );
+    let eve = player(&db, "Eve").await;
+    let another = http
+        .post(&format!("/lobby/invite/{token}"), Some(&eve.session), &[])
+        .await;
+    assert_eq!(another.status, 403, "{}", another.body);
+    assert_eq!(games(&db).await, 0, "nothing changed");
+    // Dee signs in by the mailed link (her account is made then), and takes the seat.
+    let dee = player(&db, "Dee").await;
+    let shown = http
+        .get(&format!("/lobby/invite/{token}"), Some(&dee.session))
+        .await;
+    assert!(shown.body.contains("Take the seat"), "{}", shown.body);
     let accepted = http
-        .post(&format!("/lobby/invite/{token}"), None, &[("name", "Dee")])
+        .post(&format!("/lobby/invite/{token}"), Some(&dee.session), &[])
         .await;
     assert_eq!(accepted.status, 303, "{}", accepted.body);
-    let dee_session = accepted.session.expect("signed in by the invitation");
-    let dee = db
-        .store
-        .session_account(&dee_session)
-        .await
-        .unwrap()
-        .unwrap();
-    assert_eq!(dee.name, "Dee");
+    let dee = dee.account;
     assert_eq!(dee.email.to_lowercase(), "dee@example.org");
 
     assert_eq!(games(&db).await, 1, "the last place started the game, once");
@@ -273,7 +295,11 @@ async fn a_table_fills_from_the_lobby_and_an_invitation_and_starts_its_game_once
     );
 
     let again = http
-        .post(&format!("/lobby/invite/{token}"), None, &[("name", "Dee")])
+        .post(
+            &format!("/lobby/invite/{token}"),
+            Some(&player(&db, "Dee").await.session),
+            &[],
+        )
         .await;
     assert_eq!(again.status, 410, "an invitation is used once");
     let late = http
@@ -684,31 +710,26 @@ async fn every_lobby_route_answers_each_kind_of_reader_as_it_should() {
             .await
             .unwrap();
     }
-    // POST /lobby/invite/{token}: whoever holds the link (anyone: the link is the proof), once.
+    // POST /lobby/invite/{token}: only a session of the invited address, once (the link is no
+    // proof: it may have been forwarded).
     let table = http
         .open(&owner, "4", &[("invites", "last@example.org")])
         .await;
     let token = invitation_token(&db, "last@example.org").await;
+    for session in [None, Some(stranger.session.as_str())] {
+        let refused = http
+            .post(&format!("/lobby/invite/{token}"), session, &[])
+            .await;
+        assert_eq!(refused.status, 403, "{}", refused.body);
+        assert!(refused.session.is_none());
+    }
+    let last = player(&db, "Last").await;
     let first = http
-        .post(
-            &format!("/lobby/invite/{token}"),
-            Some(&stranger.session),
-            &[("name", "Last")],
-        )
+        .post(&format!("/lobby/invite/{token}"), Some(&last.session), &[])
         .await;
     assert_eq!(first.status, 303);
-    let fresh = first.session.expect("a fresh session");
-    assert_ne!(fresh, stranger.session, "the session changes at sign-in");
-    assert!(
-        db.store
-            .session_account(&stranger.session)
-            .await
-            .unwrap()
-            .is_none(),
-        "the old session on this browser ended"
-    );
     let second = http
-        .post(&format!("/lobby/invite/{token}"), None, &[("name", "Last")])
+        .post(&format!("/lobby/invite/{token}"), Some(&last.session), &[])
         .await;
     assert_eq!(second.status, 410);
     assert_eq!(
@@ -752,7 +773,11 @@ async fn an_unlisted_table_is_in_no_list_and_starts_an_unlisted_game() {
     // Its seats fill by invitation only (its number opens nothing to a stranger).
     let token = invitation_token(&db, "bo@example.org").await;
     let joined = http
-        .post(&format!("/lobby/invite/{token}"), None, &[("name", "Bo")])
+        .post(
+            &format!("/lobby/invite/{token}"),
+            Some(&player(&db, "Bo").await.session),
+            &[],
+        )
         .await;
     assert_eq!(joined.status, 303, "{}", joined.body);
     let game_id = scalar(&db, "SELECT game_id FROM open_tables WHERE id = $1", id).await;
@@ -917,19 +942,19 @@ async fn an_unlisted_table_answers_only_its_creator_its_players_and_its_invitees
         .unwrap();
     assert_eq!(status, "open");
 
-    // The invitation's link is the way in without an account; a player seated by it reaches
-    // the page, and no longer once they leave.
+    // The invitation's link, with a session of the invited address, is the way in; a player
+    // seated by it reaches the page, and no longer once they leave.
     let token = invitation_token(&db, "bo@example.org").await;
     assert_eq!(
         page(format!("/lobby/invite/{token}"), None).await.status,
         200
     );
+    let bo = player(&db, "Bo").await.session;
     let accepted = http
-        .post(&format!("/lobby/invite/{token}"), None, &[("name", "Bo")])
+        .post(&format!("/lobby/invite/{token}"), Some(&bo), &[])
         .await;
     assert_eq!(accepted.status, 303, "{}", accepted.body);
     assert_eq!(accepted.location, format!("/lobby/{id}"));
-    let bo = accepted.session.expect("signed in by the invitation");
     assert_eq!(
         page(format!("/lobby/{id}"), Some(bo.clone())).await.status,
         200
