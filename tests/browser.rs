@@ -2209,7 +2209,9 @@ async fn a_game_against_a_bot_is_made_and_played_by_tapping_at_phone_size() {
     );
     let mut rng = postplay::engine::bot::bot_rng(&postplay::engine::Seed::from_number(35));
     let (mut tapped, mut answered) = (0, 0);
-    while tapped < 3 {
+    // Three taps, and on until the bot has made a move of its own: a deal can leave the bot
+    // only forced moves (written by postplay, `auto`) for a while.
+    while tapped < 3 || answered == 0 {
         // Ann's turn, shown on her page: after the bot's answer, by the live refresh alone.
         let loaded = wait::until("Ann's turn or the end", wait::PATIENCE, async || {
             let loaded = db.store.load(id).await.unwrap();
