@@ -9,7 +9,8 @@
 //! Budgets are playouts, so the counts do not depend on the machine's load; only the time does.
 
 use postplay::engine::seat_bot::play_bots;
-use postplay::engine::{BotLevel, Seed, find_bot, find_game};
+use postplay::engine::{BotLevel, Seed};
+use postplay::games::{find_bot, find_game};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -130,6 +131,7 @@ fn main() {
                 .collect();
             let played = play_bots(
                 game,
+                postplay::games::find_bot(game.id()),
                 &m.options,
                 &levels,
                 Seed::from_number(1_000 + n),

@@ -6,7 +6,8 @@
 //! games per game; every position of each is composed), `POSTPLAY_COMPOSE_ROUNDS` (default 5).
 
 use postplay::engine::bot::{bot_rng, random_command};
-use postplay::engine::{Log, Seed, Viewer, registry};
+use postplay::engine::{Log, Seed, Viewer};
+use postplay::games::registry;
 use postplay::mail::notice::{Ask, GameRef, Notice, Player, Turn};
 use postplay::mail::reply::reply_lines;
 use postplay::mail::{MailContext, render};

@@ -6,7 +6,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use postplay::engine::bot::{bot_rng, random_command};
-use postplay::engine::{DynMatch, Log, Seat, Seed, find_game};
+use postplay::engine::{DynMatch, Log, Seat, Seed};
+use postplay::games::find_game;
 use postplay::store::{GameRow, Loaded, LogEntry};
 use std::hint::black_box;
 use std::sync::Arc;

@@ -4,7 +4,8 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use postplay::engine::bot::play_random;
-use postplay::engine::{Log, Match, Seat, Seed, find_game};
+use postplay::engine::{Log, Match, Seat, Seed};
+use postplay::games::find_game;
 use postplay::games::whitehouse::{Command, Options, Whitehouse};
 use std::hint::black_box;
 

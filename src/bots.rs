@@ -3,8 +3,8 @@
 //! `"by": "bot"`. Searches run on blocking threads, at most a few at once in a process, so the
 //! web stays responsive while bots think.
 
-use crate::engine::find_bot;
 use crate::engine::search::decision_seed;
+use crate::games::find_bot;
 use crate::store::{Store, SubmitError};
 use chrono::Duration;
 use std::sync::Arc;

@@ -1344,7 +1344,7 @@ async fn a_placement_is_taken_back_and_made_again_by_tapping_at_phone_size() {
     let seed = (32..)
         .find(|&n| {
             let seed = postplay::engine::Seed::from_number(n);
-            let kind = postplay::engine::find_game("votes-for-women").unwrap();
+            let kind = postplay::games::find_game("votes-for-women").unwrap();
             let mut game = kind.new_match(&json!({}), 2, seed).unwrap();
             let mut rng = postplay::engine::bot::bot_rng(&seed);
             while game.outcome().is_none() {

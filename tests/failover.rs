@@ -333,7 +333,7 @@ async fn the_primary_dies_and_no_acknowledged_move_is_lost() {
     // Every game's record verifies.
     for id in &game_ids {
         let record = store.export(*id, Viewer::Auditor).await.unwrap();
-        if let Err(e) = verify(&record, record.chain_head.as_deref()) {
+        if let Err(e) = verify(postplay::games::ALL, &record, record.chain_head.as_deref()) {
             panic!("game {id}: the record does not verify: {e:?}");
         }
     }

@@ -20,7 +20,7 @@ pub async fn records(db: &TestDb, ids: &[i64]) -> (usize, Vec<String>) {
         let outcome = match db.store.export(id, Viewer::Auditor).await {
             Ok(record) => {
                 let head = db.store.game(id).await.unwrap().map(|r| r.head_hash);
-                verify(&record, head.as_deref()).map_err(|e| e.to_string())
+                verify(postplay::games::ALL, &record, head.as_deref()).map_err(|e| e.to_string())
             }
             Err(e) => Err(format!("export: {e}")),
         };

@@ -2,7 +2,8 @@
 
 use postplay::engine::audit::seal;
 use postplay::engine::bot::play_random;
-use postplay::engine::{Record, Seed, find_game};
+use postplay::engine::{Record, Seed};
+use postplay::games::find_game;
 use serde_json::json;
 
 /// Seed 732 of individual Whitehouse without jokers to 13 points: 1,070 commands, sealed

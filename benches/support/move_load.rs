@@ -3,7 +3,8 @@
 
 use awc::Client;
 use postplay::engine::bot::{bot_rng, random_command};
-use postplay::engine::{DynMatch, Log, Seed, find_game};
+use postplay::engine::{DynMatch, Log, Seed};
+use postplay::games::find_game;
 use postplay::store::{NewSeat, Store};
 use serde_json::json;
 use std::time::{Duration, Instant};

@@ -77,7 +77,7 @@ pub async fn every_game(store: &Store) -> Result<Checked, String> {
                     continue;
                 }
             };
-            match verify(&record, record.chain_head.as_deref()) {
+            match verify(crate::games::ALL, &record, record.chain_head.as_deref()) {
                 Ok(v) => {
                     checked.valid += 1;
                     checked.entries += v.entries as u64;

@@ -1,7 +1,8 @@
 //! `postplay games`: the hosted games, their seat counts and options.
 
 use super::out::Out;
-use crate::engine::{OptionKind, registry};
+use crate::engine::OptionKind;
+use crate::games::registry;
 use serde_json::json;
 use std::process::ExitCode;
 

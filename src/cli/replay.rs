@@ -2,7 +2,8 @@
 
 use super::out::Out;
 use crate::engine::log::render;
-use crate::engine::{Record, ReplayError, Viewer, find_game};
+use crate::engine::{Record, ReplayError, Viewer};
+use crate::games::find_game;
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -37,13 +38,13 @@ pub fn run(args: Args) -> ExitCode {
     let names = seat_names(&record);
     let mut out = Out::new();
     if !args.trace
-        && let Ok(game) = record.start()
+        && let Ok(game) = record.start(crate::games::ALL)
     {
         for line in game.opening() {
             out.line(format_args!("{:>5}  {}", 0, render(&line, &names)));
         }
     }
-    let result = record.replay_with(true, |step, game| {
+    let result = record.replay_with(crate::games::ALL, true, |step, game| {
         if args.trace {
             let line = json!({
                 "seq": step.number,

@@ -5,7 +5,8 @@ use super::out::Out;
 use crate::engine::bot::{Questions, count_questions, play_random};
 use crate::engine::log::render;
 use crate::engine::seat_bot::play_bots;
-use crate::engine::{BotLevel, DynGame, OptionKind, Seed, find_game, registry};
+use crate::engine::{BotLevel, DynGame, OptionKind, Seed};
+use crate::games::{find_game, registry};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
@@ -89,7 +90,7 @@ pub fn run(args: Args) -> ExitCode {
         None => args.seats.unwrap_or(game.seat_counts().1),
     };
     if args.bots.as_ref().is_some_and(|bots| {
-        bots.iter().any(|b| *b != BotLevel::Random) && crate::engine::find_bot(game.id()).is_none()
+        bots.iter().any(|b| *b != BotLevel::Random) && crate::games::find_bot(game.id()).is_none()
     }) {
         eprintln!(
             "{} has no practice bot yet: only `random` can play it",
@@ -164,6 +165,7 @@ pub fn run(args: Args) -> ExitCode {
             let played_by = match &args.bots {
                 Some(levels) => play_bots(
                     game,
+                    crate::games::find_bot(game.id()),
                     options,
                     levels,
                     seed,

@@ -46,7 +46,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     let head = args.head.as_deref().or(record.chain_head.as_deref());
     let names = super::replay::seat_names(&record);
-    match verify(&record, head) {
+    match verify(crate::games::ALL, &record, head) {
         Ok(v) => {
             println!(
                 "valid: {} entries; chain head {}; seed matches commitment {}; replay reaches state {}{}",

@@ -90,7 +90,7 @@ async fn game_name(tx: &mut PgConnection, game_id: i64) -> Result<String, sqlx::
         .bind(game_id)
         .fetch_one(tx)
         .await?;
-    Ok(crate::engine::find_game(&kind).map_or(kind, |g| g.name().to_string()))
+    Ok(crate::games::find_game(&kind).map_or(kind, |g| g.name().to_string()))
 }
 
 async fn awaited(tx: &mut PgConnection, game_id: i64) -> Result<Vec<i32>, sqlx::Error> {

@@ -162,7 +162,7 @@ async fn tell_everyone(
     if matches!(settings.control, TimeControl::None { .. }) {
         return Ok(());
     }
-    let name = crate::engine::find_game(entry.game.game_id()).map_or("", |g| g.name());
+    let name = crate::games::find_game(entry.game.game_id()).map_or("", |g| g.name());
     enqueue_clock(
         tx,
         entry.row.id,

@@ -220,7 +220,7 @@ impl Scheduler {
         let kind: String = row.try_get("kind")?;
         let has_desk: bool = row.try_get("has_desk")?;
         let seq: Option<i64> = row.try_get("awaited_seq")?;
-        let game_name = crate::engine::find_game(&kind).map_or(kind.clone(), |g| g.name().into());
+        let game_name = crate::games::find_game(&kind).map_or(kind.clone(), |g| g.name().into());
         let since = format!(
             "{name} has not moved since {} ({}).",
             (now - clock.settings.first_allowance()).format("%Y-%m-%d"),
@@ -281,7 +281,7 @@ impl Scheduler {
             let Some(due) = due else { continue };
             let left = in_words(due - now);
             let game_name =
-                crate::engine::find_game(&kind).map_or(kind.clone(), |g| g.name().into());
+                crate::games::find_game(&kind).map_or(kind.clone(), |g| g.name().into());
             enqueue_clock(
                 &mut tx,
                 game,

@@ -10,7 +10,7 @@
 //! links).
 
 use super::record::{Record, ReplayError};
-use super::{Seat, Seed};
+use super::{DynGame, Seat, Seed};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -171,9 +171,13 @@ pub fn check_chain(record: &Record) -> Result<Chain, VerifyError> {
     })
 }
 
-/// Verifies a record in order: chain, the claimed chain head, commitment, full replay, final
-/// state hash.
-pub fn verify(record: &Record, claimed_head: Option<&str>) -> Result<Verified, VerifyError> {
+/// Verifies a record of one of `games` in order: chain, the claimed chain head, commitment,
+/// full replay, final state hash.
+pub fn verify(
+    games: &[&dyn DynGame],
+    record: &Record,
+    claimed_head: Option<&str>,
+) -> Result<Verified, VerifyError> {
     let chain = check_chain(record)?;
     let head = chain.head;
     if let Some(claimed) = claimed_head
@@ -196,7 +200,7 @@ pub fn verify(record: &Record, claimed_head: Option<&str>) -> Result<Verified, V
     if Some(seed.commitment().as_str()) != record.commitment.as_deref() {
         return Err(VerifyError::SeedMismatch);
     }
-    let game = record.replay().map_err(|e| match e {
+    let game = record.replay(games).map_err(|e| match e {
         ReplayError::Command { number, reason, .. } => VerifyError::Illegal { number, reason },
         ReplayError::HashMismatch { recorded, actual } => {
             VerifyError::FinalState { recorded, actual }

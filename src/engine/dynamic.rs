@@ -74,6 +74,8 @@ pub enum ApplyError {
 pub trait DynMatch: Send + Sync {
     /// The game id.
     fn game_id(&self) -> &'static str;
+    /// The rules version the game began under.
+    fn rules_version(&self) -> u32;
     /// The number of seats.
     fn seats(&self) -> usize;
     /// The options, as JSON (defaults filled in).
@@ -217,6 +219,9 @@ where
 {
     fn game_id(&self) -> &'static str {
         R::ID
+    }
+    fn rules_version(&self) -> u32 {
+        self.rules_version
     }
     fn seats(&self) -> usize {
         self.seats
@@ -388,12 +393,7 @@ fn unknown_field(given: &Value, canonical: &Value, path: &str) -> Option<String>
     }
 }
 
-/// Every hosted game.
-pub fn registry() -> &'static [&'static dyn DynGame] {
-    crate::games::ALL
-}
-
-/// The hosted game with this id.
-pub fn find_game(id: &str) -> Option<&'static dyn DynGame> {
-    registry().iter().copied().find(|g| g.id() == id)
+/// The game with this id among `games` (the hosted ones are `crate::games::ALL`).
+pub fn game_in<'a>(games: &[&'a dyn DynGame], id: &str) -> Option<&'a dyn DynGame> {
+    games.iter().copied().find(|g| g.id() == id)
 }

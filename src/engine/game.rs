@@ -14,6 +14,8 @@ pub struct Match<R: Rules> {
     pub seats: usize,
     /// The game's seed; command n draws from stream n.
     pub seed: Seed,
+    /// The rules version the game began under (its record names it).
+    pub rules_version: u32,
     /// The current state.
     pub state: R::State,
     /// How many commands have been applied.
@@ -60,6 +62,7 @@ impl<R: Rules> Clone for Match<R> {
             options: self.options.clone(),
             seats: self.seats,
             seed: self.seed,
+            rules_version: self.rules_version,
             state: self.state.clone(),
             applied: self.applied,
             ended: self.ended.clone(),
@@ -102,6 +105,7 @@ impl<R: Rules> Match<R> {
             options,
             seats,
             seed,
+            rules_version,
             state,
             applied: 0,
             ended: None,

@@ -1,5 +1,5 @@
 //! The game-agnostic core: the rules contract every game implements, the per-command RNG,
-//! replay, the type-erased adapter and the registry of hosted games.
+//! replay and the type-erased adapter. The registry of hosted games is `crate::games`'s.
 //!
 //! Rules are pure: no I/O, no clock, no ambient randomness. A game's state is whatever replaying
 //! its log from its seed gives.
@@ -27,13 +27,13 @@ pub use choice::{
     Choice, FillError, GroupCap, Json, Param, ParamKind, PickOption, PickRule, Text, forced,
 };
 pub use determinize::{Determinize, SampleError, Table};
-pub use dynamic::{ApplyError, DynGame, DynMatch, find_game, registry};
+pub use dynamic::{ApplyError, DynGame, DynMatch, game_in};
 pub use game::{Match, state_hash};
 pub use log::Log;
 pub use options::{OptionKind, OptionSpec};
 pub use record::{Record, RecordedCommand, RecordedMessage, ReplayError};
 pub use rng::{GameRng, Seed};
-pub use seat_bot::{BotLevel, DynBot, find_bot};
+pub use seat_bot::{BotLevel, DynBot};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};

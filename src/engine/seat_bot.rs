@@ -136,14 +136,6 @@ where
     }
 }
 
-/// The bot of the game `id`, if the game has one.
-pub fn find_bot(id: &str) -> Option<&'static dyn DynBot> {
-    crate::games::BOTS
-        .iter()
-        .copied()
-        .find(|b| b.game_id() == id)
-}
-
 /// The seed of seat `seat`'s bot in a game played with bots' seed `bots_seed`: each seat's
 /// bot has its own stream, and none comes from the game's seed.
 pub fn seat_bot_seed(bots_seed: &Seed, seat: Seat) -> Seed {
@@ -157,9 +149,11 @@ pub fn seat_bot_seed(bots_seed: &Seed, seat: Seat) -> Seed {
 /// Plays a whole game with a bot in every seat, `levels[seat]` each (`postplay selfplay
 /// --bots`, the strength benchmark): each decides from its own view, as in a stored game, and
 /// each entry of the record is marked `bot`, as a stored game marks a bot's move.
-/// Seat `seat`'s bot draws from [`seat_bot_seed`]`(bots_seed, seat)`.
+/// Seat `seat`'s bot draws from [`seat_bot_seed`]`(bots_seed, seat)`; `bot` is the game's
+/// own bot (`crate::games::find_bot`), without which only random seats can play.
 pub fn play_bots(
     game: &dyn DynGame,
+    bot: Option<&dyn DynBot>,
     options: &Value,
     levels: &[BotLevel],
     seed: Seed,
@@ -169,7 +163,6 @@ pub fn play_bots(
     let mut live = game.new_match(options, seats, seed)?;
     live.track_takebacks(false);
     let rules_version = game.rules_version();
-    let bot = find_bot(game.id());
     let seeds: Vec<Seed> = (0..seats).map(|s| seat_bot_seed(bots_seed, s)).collect();
     let mut log = Log::silent();
     let mut commands = Vec::new();

@@ -151,16 +151,15 @@ where
         replayed.state, live.state,
         "seed {seed}: replay differs from live play"
     );
-    if super::find_game(R::ID).is_some() {
-        let through_registry = record
-            .replay()
-            .unwrap_or_else(|e| panic!("seed {seed}: replay through the registry failed: {e}"));
-        assert_eq!(
-            through_registry.state_hash(),
-            live.state_hash(),
-            "seed {seed}"
-        );
-    }
+    let adapter = super::dynamic::Adapter::<R>::NEW;
+    let through_adapter = record
+        .replay(&[&adapter])
+        .unwrap_or_else(|e| panic!("seed {seed}: replay through the adapter failed: {e}"));
+    assert_eq!(
+        through_adapter.state_hash(),
+        live.state_hash(),
+        "seed {seed}"
+    );
     record.commands.len()
 }
 

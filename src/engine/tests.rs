@@ -327,38 +327,3 @@ fn each_allot_option_finds_the_first_cap_of_its_group_in_any_order() {
         [Some(1), Some(1), None, Some(0), Some(3), Some(1), None]
     );
 }
-
-/// Which moves of the hosted games may be taken back, over a few random games each: Votes for
-/// Women's cube decisions may (and, found so: Nationhood's answer to an offer, a Whitehouse
-/// bid its bidder follows by naming trump, an Electoral College Combat guess before the card
-/// is turned — public decisions the seat follows itself); in every game, the state after an undo is the state before the
-/// move, and the other seats can never take anything back.
-#[test]
-fn hosted_games_take_back_only_what_reveals_nothing() {
-    let mut undoable = std::collections::BTreeMap::new();
-    for game in registry() {
-        let seats = game.seat_counts().1;
-        for n in 0..6 {
-            let seed = Seed::from_number(n);
-            let mut live = game
-                .new_match(&game.default_options(), seats, seed)
-                .unwrap();
-            let mut rng = bot::bot_rng(&seed);
-            while live.outcome().is_none() {
-                let seat = live.active()[0];
-                let command = bot::random_command(live.as_ref(), seat, &mut rng).unwrap();
-                let before = live.state_hash();
-                live.apply_json(seat, &command, &mut Log::silent()).unwrap();
-                assert!((0..seats).all(|s| s == seat || !live.can_undo(s)));
-                if live.can_undo(seat) {
-                    *undoable.entry(game.id()).or_insert(0) += 1;
-                    let mut taken = live.clone_box();
-                    taken.undo(seat, &mut Log::silent()).unwrap();
-                    assert_eq!(taken.state_hash(), before, "{}", game.id());
-                }
-            }
-        }
-    }
-    eprintln!("moves that could be taken back: {undoable:?}");
-    assert!(undoable.get("votes-for-women").is_some_and(|&n| n > 10));
-}

@@ -9,6 +9,8 @@ pub mod whitehouse;
 
 #[cfg(test)]
 pub(crate) mod present_checks;
+#[cfg(test)]
+mod tests;
 
 use crate::engine::DynGame;
 use crate::engine::dynamic::Adapter;
@@ -31,3 +33,18 @@ pub static BOTS: &[&dyn DynBot] = &[
     &BotAdapter::<nationhood::Nationhood>::NEW,
     &BotAdapter::<votes_for_women::VotesForWomen>::NEW,
 ];
+
+/// Every hosted game: [`ALL`], for the callers that take a list.
+pub fn registry() -> &'static [&'static dyn DynGame] {
+    ALL
+}
+
+/// The hosted game with this id.
+pub fn find_game(id: &str) -> Option<&'static dyn DynGame> {
+    crate::engine::dynamic::game_in(ALL, id)
+}
+
+/// The bot of the hosted game `id`, if the game has one.
+pub fn find_bot(id: &str) -> Option<&'static dyn DynBot> {
+    BOTS.iter().copied().find(|b| b.game_id() == id)
+}

@@ -249,7 +249,7 @@ async fn queue_invitation(
     if game.outcome().is_some() {
         return Err(InviteError::Over);
     }
-    let kind = crate::engine::find_game(&row.kind)
+    let kind = crate::games::find_game(&row.kind)
         .ok_or_else(|| InviteError::UnknownGame(row.kind.clone()))?;
     let seats = mail_seats(tx, row.id).await?;
     let reader = seats

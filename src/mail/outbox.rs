@@ -255,7 +255,7 @@ pub async fn enqueue_after_move(
     if seats.iter().all(|s| s.email.is_none() || s.pref == "off") {
         return Ok(());
     }
-    let Some(kind) = crate::engine::find_game(game.game_id()) else {
+    let Some(kind) = crate::games::find_game(game.game_id()) else {
         return Ok(());
     };
     let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();

@@ -160,7 +160,7 @@ pub fn plan(
         if newly.is_empty() {
             continue;
         }
-        let Some(kind) = crate::engine::find_game(entry.game.game_id()) else {
+        let Some(kind) = crate::games::find_game(entry.game.game_id()) else {
             continue;
         };
         let game_ref = GameRef {

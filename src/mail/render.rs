@@ -650,7 +650,8 @@ mod tests {
 mod html_validity {
     use super::*;
     use crate::engine::present::check::document_problems;
-    use crate::engine::{Seed, Viewer, find_game};
+    use crate::engine::{Seed, Viewer};
+    use crate::games::find_game;
     use crate::mail::notice::*;
     use serde_json::json;
 

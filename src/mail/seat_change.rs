@@ -85,7 +85,7 @@ pub async fn enqueue_seat_change(
         .bind(news.game_id)
         .fetch_one(&mut *tx)
         .await?;
-    let name = crate::engine::find_game(&kind).map_or(kind.clone(), |g| g.name().to_string());
+    let name = crate::games::find_game(&kind).map_or(kind.clone(), |g| g.name().to_string());
     let game = GameRef {
         id: news.game_id,
         name,

@@ -78,7 +78,7 @@ pub async fn enqueue_each_message(
         .await?;
     let game = GameRef {
         id: message.game_id,
-        name: crate::engine::find_game(&kind).map_or(kind.clone(), |g| g.name().to_string()),
+        name: crate::games::find_game(&kind).map_or(kind.clone(), |g| g.name().to_string()),
     };
     let seats = mail_seats(tx, message.game_id).await?;
     let mut queued = false;

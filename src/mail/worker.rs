@@ -280,7 +280,7 @@ impl Worker {
         let mut queued = 0;
         for (id, head_seq, since) in games {
             let loaded = store.load(id).await?;
-            let Some(kind) = crate::engine::find_game(&loaded.row.kind) else {
+            let Some(kind) = crate::games::find_game(&loaded.row.kind) else {
                 continue;
             };
             if loaded.row.head_seq != head_seq || loaded.game.outcome().is_some() {

@@ -136,7 +136,8 @@ pub fn rank(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Seed, find_game, registry};
+    use crate::engine::Seed;
+    use crate::games::{find_game, registry};
     use serde_json::json;
 
     fn outcome(winners: &[Seat], scores: &[i64]) -> Outcome {

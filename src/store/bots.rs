@@ -4,7 +4,8 @@
 
 use super::append::{Mover, Play};
 use super::{NewSeat, Store, StoreError, SubmitError};
-use crate::engine::{BotLevel, DynGame, Seat, Seed, find_bot};
+use crate::engine::{BotLevel, DynGame, Seat, Seed};
+use crate::games::find_bot;
 use chrono::{DateTime, Duration, Utc};
 use serde_json::Value;
 use sqlx::{PgConnection, Row};

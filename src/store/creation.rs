@@ -6,7 +6,8 @@ use super::{
     CreatedGame, EmailAddress, NewSeat, Store, StoreError, bots, new_token, seat_keys, token_hash,
     unlisted,
 };
-use crate::engine::{Seed, find_game};
+use crate::engine::Seed;
+use crate::games::find_game;
 use serde_json::Value;
 use sqlx::PgConnection;
 use sqlx::Row;

@@ -11,7 +11,7 @@ use super::leagues::{League, league_columns, league_row};
 use super::table_start::account_seat;
 use super::{Store, StoreError};
 use crate::domain::{CancelReason, EmailAddress};
-use crate::engine::find_game;
+use crate::games::find_game;
 use crate::leagues::{self, Finish, Format, Meetings, Mode};
 use chrono::{DateTime, Utc};
 use sqlx::{PgConnection, Row};

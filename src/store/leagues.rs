@@ -6,7 +6,7 @@
 use super::clubs::{ClubError, lock_club, read_club, role_in};
 use super::{Account, Store};
 use crate::domain::{ClockSettings, ClubRole, LeagueName, OnTimeout};
-use crate::engine::find_game;
+use crate::games::find_game;
 use crate::leagues::{
     self, Finish, Format, LeagueGame, MAX_ENTRANTS, Meetings, Mode, Plan, Standings,
 };

@@ -3,7 +3,8 @@
 
 use super::{CommandRow, GameRow, Loaded, LogEntry, SeatRow, Store, StoreError};
 use crate::engine::record::Mark;
-use crate::engine::{ApplyError, DynMatch, Log, Seat, Seed, find_game};
+use crate::engine::{ApplyError, DynMatch, Log, Seat, Seed};
+use crate::games::find_game;
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 use std::sync::Arc;

@@ -6,7 +6,8 @@ use super::{
     CreatedGame, PlayerName, Store, StoreError, chain_time, messages, new_token, token_hash,
 };
 use crate::engine::record::Mark;
-use crate::engine::{Log, Record, RecordedCommand, RecordedMessage, Viewer, find_game};
+use crate::engine::{Log, Record, RecordedCommand, RecordedMessage, Viewer};
+use crate::games::find_game;
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 
@@ -93,8 +94,9 @@ impl Store {
     /// its log, times and hashes; new links are made for the organiser and every seat. The
     /// record must carry its seed: a game cannot go on without it.
     pub async fn import(&self, record: &Record) -> Result<CreatedGame, StoreError> {
-        let verified = crate::engine::audit::verify(record, record.chain_head.as_deref())
-            .map_err(|e| StoreError::Invalid(format!("the record does not verify: {e}")))?;
+        let verified =
+            crate::engine::audit::verify(crate::games::ALL, record, record.chain_head.as_deref())
+                .map_err(|e| StoreError::Invalid(format!("the record does not verify: {e}")))?;
         let seed = record
             .seed
             .ok_or_else(|| StoreError::Invalid("the record has no seed".into()))?;

@@ -6,7 +6,8 @@
 use super::effects::{TableEvent, TableNews};
 use super::{Account, Store, StoreError, new_token, token_hash};
 use crate::domain::{EmailAddress, ExpiryDays, Seating};
-use crate::engine::{Seed, find_game};
+use crate::engine::Seed;
+use crate::games::find_game;
 use chrono::{DateTime, Duration, Utc};
 use serde_json::Value;
 use sqlx::postgres::PgRow;
@@ -244,7 +245,7 @@ impl Store {
         let sitting = usize::from(new.creator_position.is_some());
         let unlisted = new.settings.get("unlisted") == Some(&Value::Bool(true));
         if !new.bots.is_empty() {
-            if crate::engine::find_bot(game.id()).is_none() {
+            if crate::games::find_bot(game.id()).is_none() {
                 return Err(TableError::Invalid(format!(
                     "{} has no practice bot yet",
                     game.name()

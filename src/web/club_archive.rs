@@ -11,8 +11,8 @@
 use super::pages::html;
 use super::session::MaybeSignedIn;
 use super::{AppState, WebError};
-use crate::engine::find_game;
 use crate::engine::log::render;
+use crate::games::find_game;
 use crate::store::{ArchiveFilter, ArchivedGame, Choice};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -211,7 +211,7 @@ pub async fn archive(
     let view = ArchivePageView {
         club_id,
         club: club.name.clone(),
-        kinds: crate::engine::registry()
+        kinds: crate::games::registry()
             .iter()
             .map(|g| Pick {
                 value: g.id().to_string(),

@@ -7,7 +7,7 @@
 use super::pages::html;
 use super::session::MaybeSignedIn;
 use super::{AppState, WebError};
-use crate::engine::find_game;
+use crate::games::find_game;
 use crate::store::{Account, RatingRow};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};

@@ -7,8 +7,8 @@ use super::pages::{field, html, parse_form};
 use super::session::MaybeSignedIn;
 use super::{AppState, WebError, csrf};
 use crate::domain::{ClubDescription, ClubName, ClubRole};
-use crate::engine::find_game;
 use crate::engine::options::describe;
+use crate::games::find_game;
 use crate::store::{
     Account, CLUB_PAGE, Club, ClubError, ClubGame, MAX_CLUBS_MADE, NewClub, PendingInvite,
     waiting_words,
@@ -360,7 +360,7 @@ pub(super) async fn club_page(
         running: game_rows(state.store.club_games(id, false, 0).await?),
         finished: game_rows(state.store.club_games(id, true, finished_page).await?),
         finished_page,
-        games: crate::engine::registry()
+        games: crate::games::registry()
             .iter()
             .map(|g| (g.id().to_string(), g.name().to_string()))
             .collect(),

@@ -12,7 +12,8 @@
 use super::client::client_addr;
 use super::pages::{back_after, field, html, parse_form};
 use super::{AppState, WebError, csrf};
-use crate::engine::{Seat, find_game};
+use crate::engine::Seat;
+use crate::games::find_game;
 use crate::mail::EmailAddress;
 use crate::mail::invite::{InviteError, change_address as readdress, invite_again};
 use crate::store::Changer;

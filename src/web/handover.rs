@@ -5,7 +5,7 @@
 
 use super::pages::{field, html, parse_form};
 use super::{AppState, WebError, csrf};
-use crate::engine::find_game;
+use crate::games::find_game;
 use crate::mail::outbox::{LostLinkError, enqueue_lost_link};
 use crate::store::{Handover, TakeUp};
 use actix_web::cookie::{Cookie, SameSite, time::Duration};

@@ -9,7 +9,8 @@ use super::pages::{OptionField, field, html, option_fields, options_from_form, p
 use super::session::MaybeSignedIn;
 use super::{AppState, WebError, csrf};
 use crate::domain::{ClockSettings, ClubRole, LeagueName};
-use crate::engine::{DynGame, find_game};
+use crate::engine::DynGame;
+use crate::games::find_game;
 use crate::leagues::{Finish, Meetings, Mode, TieBreak};
 use crate::store::{
     Account, ClubError, LeagueLine, LeagueView, MAX_ACTIVE_LEAGUES, MAX_SIGNUP_DAYS, NewLeague,
@@ -83,7 +84,7 @@ pub(super) async fn club_section(
             })
             .collect(),
         games: if admin {
-            crate::engine::registry()
+            crate::games::registry()
                 .iter()
                 .map(|g| (g.id().to_string(), g.name().to_string()))
                 .collect()

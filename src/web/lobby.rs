@@ -6,8 +6,9 @@ use super::pages::{OptionField, field, html, option_fields, options_from_form, p
 use super::session::MaybeSignedIn;
 use super::{AppState, WebError, csrf};
 use crate::domain::{ClockSettings, EmailAddress, ExpiryDays, Seating};
+use crate::engine::DynGame;
 use crate::engine::options::describe;
-use crate::engine::{DynGame, find_game};
+use crate::games::find_game;
 use crate::store::{Account, Joined, LOBBY_PAGE, NewTable, Table, TableError, waiting_words};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -98,7 +99,7 @@ pub async fn lobby(
             })
         })
         .collect();
-    let games = crate::engine::registry()
+    let games = crate::games::registry()
         .iter()
         .map(|g| (g.id().to_string(), g.name().to_string()))
         .collect();
@@ -146,7 +147,7 @@ fn new_table_page(game: &'static dyn DynGame, csrf: String, error: Option<String
         error,
         max_invites: MAX_INVITES,
         club: None,
-        bots: if crate::engine::find_bot(game.id()).is_some() {
+        bots: if crate::games::find_bot(game.id()).is_some() {
             super::pages::bot_choices()
         } else {
             Vec::new()

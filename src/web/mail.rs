@@ -6,7 +6,7 @@
 
 use super::pages::html;
 use super::{AppState, WebError};
-use crate::engine::find_game;
+use crate::games::find_game;
 use crate::mail::mailbox::MailboxEntry;
 use crate::mail::outbox::{MailPref, mail_pref, set_mail_pref};
 use actix_web::http::StatusCode;

@@ -5,8 +5,8 @@
 use super::pages::{field, html, parse_form};
 use super::session::{MaybeSignedIn, SignedIn};
 use super::{AppState, WebError, csrf};
-use crate::engine::find_game;
 use crate::engine::log::render;
+use crate::games::find_game;
 use crate::store::{Account, Claim, MyGame, Standing};
 use actix_web::http::StatusCode;
 use actix_web::http::header::AUTHORIZATION;
@@ -120,7 +120,7 @@ async fn tables(state: &AppState, account: &Account) -> Result<Vec<TableEntry>, 
             table_id: t.id,
             title: format!(
                 "{} table #{}",
-                crate::engine::find_game(&t.kind).map_or(t.kind.as_str(), |g| g.name()),
+                crate::games::find_game(&t.kind).map_or(t.kind.as_str(), |g| g.name()),
                 t.id
             ),
             players: t.places.iter().filter_map(|p| p.name.clone()).collect(),

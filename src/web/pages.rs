@@ -7,7 +7,8 @@ use super::hand::{Hand, hand};
 use super::render::{FormChoice, form_choices, keep_entries, values_from_form};
 use super::{AppState, WebError, csrf};
 use crate::engine::log::render;
-use crate::engine::{FillError, OptionKind, Seat, Viewer, find_game, registry};
+use crate::engine::{FillError, OptionKind, Seat, Viewer};
+use crate::games::{find_game, registry};
 use crate::mail::EmailAddress;
 use crate::store::{Loaded, NewSeat, PlayerName, SubmitError};
 use actix_web::http::StatusCode;
@@ -222,7 +223,7 @@ fn new_game_page(kind: &str, csrf: String, error: Option<String>) -> Option<NewG
                 required: i < min,
             })
             .collect(),
-        bots: if crate::engine::find_bot(game.id()).is_some() {
+        bots: if crate::games::find_bot(game.id()).is_some() {
             bot_choices()
         } else {
             Vec::new()

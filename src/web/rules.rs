@@ -3,7 +3,7 @@
 
 use super::WebError;
 use super::pages::html;
-use crate::engine::find_game;
+use crate::games::find_game;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -72,7 +72,7 @@ pub async fn rules(kind: web::Path<String>) -> Result<HttpResponse, WebError> {
 #[cfg(test)]
 mod tests {
     use super::rules_html;
-    use crate::engine::registry;
+    use crate::games::registry;
 
     /// Every hosted game has its page, with the sections a player looks for, every option the
     /// create form offers explained, and nothing the page's template or policy would break.

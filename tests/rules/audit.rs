@@ -6,7 +6,8 @@ use scratch::Scratch;
 
 use postplay::engine::audit::seal;
 use postplay::engine::bot::play_random;
-use postplay::engine::{Record, Seed, registry};
+use postplay::engine::{Record, Seed};
+use postplay::games::registry;
 use std::process::{Command, Output};
 
 fn verify_file(record: &Record, name: &str) -> Output {

@@ -2,7 +2,8 @@
 //! in when they were recorded. A change of rules code that would alter a past game fails here
 //! (bump the game's RULES_VERSION and keep the old behaviour instead; docs/record-format.md).
 
-use postplay::engine::{Record, registry};
+use postplay::engine::Record;
+use postplay::games::registry;
 use std::path::Path;
 
 fn golden() -> Vec<(String, Record)> {
@@ -30,7 +31,9 @@ fn every_golden_record_replays_to_its_recorded_state() {
             .final_state_hash
             .clone()
             .expect("golden records carry their final hash");
-        let game = record.replay().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let game = record
+            .replay(postplay::games::ALL)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(game.state_hash(), hash, "{name}");
         assert!(
             game.outcome().is_some(),
@@ -69,11 +72,15 @@ fn every_golden_record_still_verifies_and_its_commands_pass_the_canonical_check(
             ));
         }
         sealed.chain_head = postplay::engine::audit::seal(&mut sealed);
-        let verified = postplay::engine::audit::verify(&sealed, sealed.chain_head.as_deref())
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let verified = postplay::engine::audit::verify(
+            postplay::games::ALL,
+            &sealed,
+            sealed.chain_head.as_deref(),
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(Some(verified.final_state_hash), record.final_state_hash);
 
-        let mut game = record.start().unwrap();
+        let mut game = record.start(postplay::games::ALL).unwrap();
         let mut canonical = record.clone();
         let mut log = postplay::engine::Log::silent();
         for (i, entry) in record.commands.iter().enumerate() {
@@ -85,7 +92,9 @@ fn every_golden_record_still_verifies_and_its_commands_pass_the_canonical_check(
             game.apply_json(entry.seat, &entry.command, &mut log)
                 .unwrap();
         }
-        let replayed = canonical.replay().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let replayed = canonical
+            .replay(postplay::games::ALL)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(
             Some(replayed.state_hash()),
             record.final_state_hash,
@@ -116,10 +125,10 @@ fn a_votes_for_women_record_before_version_3_refuses_a_colour_taken() {
         record.final_state_hash = None;
         record.commands.truncate(at + 1);
         record
-            .replay()
+            .replay(postplay::games::ALL)
             .unwrap_or_else(|e| panic!("version {version}, without a colour: {e}"));
         record.commands[at].command["takes"] = "yellow".into();
-        let replayed = record.replay();
+        let replayed = record.replay(postplay::games::ALL);
         if version < 3 {
             let refusal = replayed
                 .err()

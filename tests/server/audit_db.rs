@@ -41,7 +41,14 @@ async fn export_import_verify_round_trip_on_a_fresh_database() {
     let (id, _) = create_game(&source, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 41).await;
     play_to_the_end(&source, id, 41).await;
     let exported = source.store.export(id, Viewer::Spectator).await.unwrap();
-    assert!(verify(&exported, exported.chain_head.as_deref()).is_ok());
+    assert!(
+        verify(
+            postplay::games::ALL,
+            &exported,
+            exported.chain_head.as_deref()
+        )
+        .is_ok()
+    );
 
     let target = TestDb::new().await;
     let imported = target.store.import(&exported).await.unwrap();

@@ -218,7 +218,8 @@ async fn a_person_plays_a_whole_game_against_a_bot_made_from_the_create_form() {
     assert_eq!(export.status, 200, "{}", export.body);
     assert!(export.body.contains("\"by\":\"bot\""), "{}", export.body);
     let record: Record = serde_json::from_str(&export.body).unwrap();
-    postplay::engine::audit::verify(&record, None).expect("the record verifies");
+    postplay::engine::audit::verify(postplay::games::ALL, &record, None)
+        .expect("the record verifies");
     db.drop().await;
 }
 
@@ -358,7 +359,8 @@ async fn two_workers_share_the_bots_games() {
             .export(id, postplay::engine::Viewer::Spectator)
             .await
             .unwrap();
-        postplay::engine::audit::verify(&record, None).expect("every record verifies");
+        postplay::engine::audit::verify(postplay::games::ALL, &record, None)
+            .expect("every record verifies");
     }
     db.drop().await;
 }
@@ -516,7 +518,7 @@ async fn every_game_is_played_against_bots_through_the_worker() {
     let db = TestDb::new().await;
     let worker = BotWorker::new(Arc::new(db.store.clone_handle()), 1);
     let mut rng = GameRng::new(&Seed::from_number(9), 0);
-    for game in postplay::engine::registry() {
+    for game in postplay::games::registry() {
         let seats: Vec<NewSeat> = (0..game.seat_counts().0)
             .map(|seat| NewSeat {
                 name: PlayerName::parse(if seat == 0 { "Ann" } else { "Bot" }).unwrap(),

@@ -4,7 +4,8 @@
 use crate::common::scratch;
 use scratch::Scratch;
 
-use postplay::engine::{Record, registry};
+use postplay::engine::Record;
+use postplay::games::registry;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

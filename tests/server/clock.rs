@@ -112,7 +112,7 @@ fn per_move(days: u32) -> ClockSettings {
 async fn timeouts_are_applied_unattended_in_every_game_and_the_record_still_verifies() {
     let rig = Rig::new().await;
     let scheduler = Scheduler::new(rig.store.clone());
-    for game in postplay::engine::registry() {
+    for game in postplay::games::registry() {
         let (min, _) = game.seat_counts();
         let names: Vec<(&str, Option<&str>)> = ["Ann", "Bo", "Cy", "Di", "Ed"][..min]
             .iter()
@@ -161,8 +161,12 @@ async fn timeouts_are_applied_unattended_in_every_game_and_the_record_still_veri
         let mut finished = record.clone();
         finished.seed = Some(Seed::from_number(77));
         finished.final_state_hash = Some(rig.store.load(id).await.unwrap().game.state_hash());
-        postplay::engine::audit::verify(&finished, finished.chain_head.as_deref())
-            .unwrap_or_else(|e| panic!("{}: {e}", game.id()));
+        postplay::engine::audit::verify(
+            postplay::games::ALL,
+            &finished,
+            finished.chain_head.as_deref(),
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", game.id()));
     }
     rig.db.drop().await;
 }
@@ -197,7 +201,12 @@ async fn a_forfeit_ends_the_game_and_every_player_is_told() {
     let mut record = rig.store.export(id, Viewer::Spectator).await.unwrap();
     assert_eq!(record.commands[0].command, json!({"type": "forfeit"}));
     record.final_state_hash = Some(loaded.game.state_hash());
-    let verified = postplay::engine::audit::verify(&record, record.chain_head.as_deref()).unwrap();
+    let verified = postplay::engine::audit::verify(
+        postplay::games::ALL,
+        &record,
+        record.chain_head.as_deref(),
+    )
+    .unwrap();
     assert!(verified.outcome.unwrap().contains("forfeits"));
     rig.db.drop().await;
 }

@@ -688,7 +688,12 @@ async fn a_cancelled_game_is_over_for_everyone_and_its_record_verifies() {
     let last = record.commands.last().unwrap();
     assert_eq!(last.by.as_deref(), Some("organiser"));
     assert_eq!(last.command, json!({"type": "cancel", "reason": reason}));
-    let verified = postplay::engine::audit::verify(&record, Some(row.head_hash.as_str())).unwrap();
+    let verified = postplay::engine::audit::verify(
+        postplay::games::ALL,
+        &record,
+        Some(row.head_hash.as_str()),
+    )
+    .unwrap();
     assert_eq!(verified.outcome.as_deref(), Some(said.as_str()));
     let dir = Scratch::new("desk-cancel");
     let file = dir.join("cancelled.json");
@@ -707,10 +712,10 @@ async fn a_cancelled_game_is_over_for_everyone_and_its_record_verifies() {
     // Tampering with the reason breaks the chain; the organiser's mark cannot be dropped.
     let mut forged = record.clone();
     forged.commands.last_mut().unwrap().command = json!({"type": "cancel", "reason": "other"});
-    assert!(postplay::engine::audit::verify(&forged, None).is_err());
+    assert!(postplay::engine::audit::verify(postplay::games::ALL, &forged, None).is_err());
     let mut unmarked = record.clone();
     unmarked.commands.last_mut().unwrap().by = None;
-    assert!(postplay::engine::audit::verify(&unmarked, None).is_err());
+    assert!(postplay::engine::audit::verify(postplay::games::ALL, &unmarked, None).is_err());
     // A record moved to another server keeps the cancellation.
     let imported = db.store.import(&record).await.unwrap();
     let again = db

@@ -105,7 +105,12 @@ async fn public_forced_moves_play_themselves_and_the_record_verifies_either_way(
             .count(),
         auto
     );
-    let verified = postplay::engine::audit::verify(&record, record.chain_head.as_deref()).unwrap();
+    let verified = postplay::engine::audit::verify(
+        postplay::games::ALL,
+        &record,
+        record.chain_head.as_deref(),
+    )
+    .unwrap();
     // The same commands chosen by hand (no marks) reach the same end.
     let by_hand = Record {
         commands: record
@@ -117,7 +122,7 @@ async fn public_forced_moves_play_themselves_and_the_record_verifies_either_way(
         commitment: None,
         ..record.clone()
     };
-    let replayed = by_hand.replay().unwrap();
+    let replayed = by_hand.replay(postplay::games::ALL).unwrap();
     assert_eq!(replayed.state_hash(), verified.final_state_hash);
     // An entry marked auto that was a real decision does not verify.
     let mut forged = by_hand.clone();
@@ -128,7 +133,7 @@ async fn public_forced_moves_play_themselves_and_the_record_verifies_either_way(
     forged.commands[decision].by = Some("auto".into());
     forged.final_state_hash = None;
     assert!(
-        forged.replay().is_err(),
+        forged.replay(postplay::games::ALL).is_err(),
         "a chosen move marked auto is refused"
     );
     db.drop().await;
@@ -262,7 +267,8 @@ async fn standing_orders_play_as_the_seats_own_moves_until_cancelled() {
     }
     assert!(commitments >= 2, "the order played: {commitments}");
     let record = db.store.export(id, Viewer::Spectator).await.unwrap();
-    postplay::engine::audit::verify(&record, record.chain_head.as_deref()).unwrap();
+    postplay::engine::audit::verify(postplay::games::ALL, &record, record.chain_head.as_deref())
+        .unwrap();
     db.drop().await;
 }
 

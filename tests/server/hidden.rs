@@ -248,7 +248,8 @@ async fn walk(kind: &str, names: &[&str], seed: u64) {
         serde_json::from_str(&fetch(&client, &format!("{base}/api/games/{id}/export"), None).await)
             .unwrap();
     assert!(record.commands.iter().all(|c| !c.redacted));
-    postplay::engine::audit::verify(&record, record.chain_head.as_deref()).unwrap();
+    postplay::engine::audit::verify(postplay::games::ALL, &record, record.chain_head.as_deref())
+        .unwrap();
     db.drop().await;
 }
 

@@ -13,7 +13,8 @@ use chrono::{Duration, Utc};
 use common::mime::header;
 use common::replyrig::{Rig, reply, reply_address, text};
 use common::wait::{PATIENCE, until};
-use postplay::engine::{Viewer, find_game};
+use postplay::engine::Viewer;
+use postplay::games::find_game;
 use postplay::leagues::{Finish, Format};
 use postplay::mail::sink::Received;
 use serde_json::{Value, json};
@@ -211,7 +212,7 @@ async fn no_request_sets_a_league_result_other_than_the_games_outcome() {
     let row = store.game(game).await.unwrap().unwrap();
     let record = store.export(game, Viewer::Auditor).await.unwrap();
     let outcome = record
-        .replay()
+        .replay(postplay::games::ALL)
         .unwrap()
         .outcome()
         .expect("the log ends the game");

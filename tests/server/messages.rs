@@ -770,12 +770,12 @@ async fn the_replay_places_messages_and_the_record_carries_them_outside_the_chai
     assert_eq!(record.messages[1].after, 3);
     assert_eq!(record.messages[2].text, None);
     assert!(record.messages[2].hidden);
-    postplay::engine::audit::verify(&record, record.chain_head.as_deref())
+    postplay::engine::audit::verify(postplay::games::ALL, &record, record.chain_head.as_deref())
         .expect("the record with its messages verifies");
     let mut old: Value = serde_json::from_str(&exported).unwrap();
     old.as_object_mut().unwrap().remove("messages");
     let old: postplay::engine::Record = serde_json::from_value(old).unwrap();
-    postplay::engine::audit::verify(&old, old.chain_head.as_deref())
+    postplay::engine::audit::verify(postplay::games::ALL, &old, old.chain_head.as_deref())
         .expect("a record from before messages still verifies");
     assert_eq!(old.commands, record.commands, "messages are not in the log");
 

@@ -777,7 +777,7 @@ async fn members_see_the_standings_and_a_members_chart_and_nobody_else_does() {
     let (status, page) = get_page(&base, &format!("/clubs/{club}"), Some(&member)).await;
     assert_eq!(status, 200, "{page}");
     assert!(page.contains("<h2>Standings</h2>"), "{page}");
-    let game = postplay::engine::find_game("electoral-combat")
+    let game = postplay::games::find_game("electoral-combat")
         .unwrap()
         .name();
     assert!(page.contains(&format!("<h3>{game}</h3>")), "{page}");

@@ -6,7 +6,8 @@ use crate::common;
 use common::TestDb;
 use postplay::engine::audit::verify;
 use postplay::engine::bot::{bot_rng, random_command};
-use postplay::engine::{Seed, Viewer, find_game};
+use postplay::engine::{Seed, Viewer};
+use postplay::games::find_game;
 use postplay::store::{NewSeat, Store, SubmitError};
 use serde_json::json;
 
@@ -56,7 +57,7 @@ async fn a_whole_game_is_stored_and_verifies() {
         "the seed is revealed once the game is over"
     );
     assert_eq!(record.commands.len() as i64, row.head_seq);
-    let verified = verify(&record, Some(&row.head_hash)).unwrap();
+    let verified = verify(postplay::games::ALL, &record, Some(&row.head_hash)).unwrap();
     assert_eq!(verified.chain_head, row.head_hash);
     // Replaying from scratch (no cache) gives the same state as live play.
     let fresh = postplay::store::Store::from_pool(store.pool().clone());
@@ -350,7 +351,7 @@ async fn an_answer_to_puerto_rico_on_a_head_that_passed_only_by_the_others_answe
 async fn verified_and_the_shown_head_refused_again(store: &Store, id: i64, shown: i64) {
     let row = store.game(id).await.unwrap().unwrap();
     let record = store.export(id, Viewer::Auditor).await.unwrap();
-    verify(&record, Some(&row.head_hash)).unwrap();
+    verify(postplay::games::ALL, &record, Some(&row.head_hash)).unwrap();
     let loaded = store.load(id).await.unwrap();
     if let Some(&seat) = loaded.game.active().first() {
         let command = random_command(

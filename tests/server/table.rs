@@ -231,7 +231,7 @@ async fn every_game_names_its_players_and_speaks_in_sentences() {
             .next()
             .unwrap()
             .to_string();
-        let game = postplay::engine::find_game(kind).unwrap();
+        let game = postplay::games::find_game(kind).unwrap();
         for &w in &outcome.winners {
             // Games with named seats may speak of a side ("North–South"); in games whose seats
             // are only numbered, the winner is named.
@@ -416,7 +416,7 @@ async fn every_game_has_a_rules_page_linked_where_players_look() {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
     let client = Client::builder().finish();
-    for game in postplay::engine::registry() {
+    for game in postplay::games::registry() {
         let (status, page) = get_text(&client, &format!("{base}/rules/{}", game.id())).await;
         assert_eq!(status, 200, "{}", game.id());
         assert!(page.contains(&format!("How to play {}", game.name())));

@@ -151,7 +151,8 @@ async fn a_placement_is_taken_back_and_undo_is_refused_after_dice_and_after_the_
     assert_eq!(last.by.as_deref(), Some(BY_UNDO));
     assert_eq!(last.command, json!({"type": "undo"}));
     let full = db.store.export(id, Viewer::Auditor).await.unwrap();
-    postplay::engine::audit::verify(&full, Some(&after.row.head_hash)).unwrap();
+    postplay::engine::audit::verify(postplay::games::ALL, &full, Some(&after.row.head_hash))
+        .unwrap();
 
     // Play on: an undo right after dice were rolled is refused, as is one once the other side
     // has moved.

@@ -126,11 +126,14 @@ async fn a_whole_game_over_http_replays_to_the_same_hash_and_hides_every_hand() 
         moves,
         "every entry is a move sent, or one forced in public and played at once"
     );
-    let replayed = record.replay().expect("the exported log replays");
+    let replayed = record
+        .replay(postplay::games::ALL)
+        .expect("the exported log replays");
     let live = db.store.load(id).await.unwrap();
     assert_eq!(replayed.state_hash(), live.game.state_hash());
     assert_eq!(record.final_state_hash, Some(live.game.state_hash()));
-    postplay::engine::audit::verify(&record, Some(&live.row.head_hash)).unwrap();
+    postplay::engine::audit::verify(postplay::games::ALL, &record, Some(&live.row.head_hash))
+        .unwrap();
     db.drop().await;
 }
 

@@ -952,7 +952,7 @@ fn the_pack_is_56_cards_of_538_votes() {
 #[test]
 fn bad_options_are_refused() {
     let bad = serde_json::json!({"apportionment": 2020});
-    let game = crate::engine::find_game("electoral-combat").unwrap();
+    let game = crate::games::find_game("electoral-combat").unwrap();
     assert!(game.new_match(&bad, 2, Seed::from_number(1)).is_err());
     let unknown = serde_json::json!({"senate": true});
     assert!(game.new_match(&unknown, 2, Seed::from_number(1)).is_err());

@@ -849,7 +849,7 @@ fn playouts_that_play_for_a_nation_make_nations_where_random_play_makes_none() {
         let mut played = state.clone();
         let outcome = random_to_end::<Nationhood>(&mut played, &mut rng).expect("ends");
         by_policy += u64::from(!outcome.winners.is_empty());
-        let mut live = crate::engine::find_game("nationhood")
+        let mut live = crate::games::find_game("nationhood")
             .unwrap()
             .new_match(&serde_json::json!({}), 2, seed)
             .unwrap();

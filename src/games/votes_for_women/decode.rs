@@ -152,8 +152,9 @@ impl Fields<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Seed;
     use crate::engine::bot::play_random;
-    use crate::engine::{Seed, find_game};
+    use crate::games::find_game;
     use serde_json::json;
 
     /// Both readings of `value`: this module's and the derived one, errors as text.

@@ -2,7 +2,8 @@
 //! by hand, and each hosted game's league format.
 
 use super::check::{Figures, checked};
-use crate::engine::{Outcome, find_game};
+use crate::engine::Outcome;
+use crate::games::find_game;
 use crate::leagues::{
     Finish, Format, LeagueGame, Meetings, Mode, Plan, TieBreak, schedule, standings,
 };

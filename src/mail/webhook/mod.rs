@@ -92,7 +92,7 @@ pub async fn enqueue_after_move(
     if hooks.is_empty() {
         return Ok(());
     }
-    let Some(kind) = crate::engine::find_game(game.game_id()) else {
+    let Some(kind) = crate::games::find_game(game.game_id()) else {
         return Ok(());
     };
     let seats = super::outbox::mail_seats(tx, row.id).await?;

@@ -133,7 +133,8 @@ impl Board for Nationhood {
 mod tests {
     use super::super::game_board;
     use crate::engine::bot::{bot_rng, fill_at_random};
-    use crate::engine::{Log, Seed, Viewer, find_game};
+    use crate::engine::{Log, Seed, Viewer};
+    use crate::games::find_game;
 
     /// Every step of random games renders for each seat and a spectator, never shows the
     /// other hand's cards, and shows one's own.

@@ -1,6 +1,7 @@
 use super::{BOARDS, card_in_game_html, from_seat, game_board};
 use crate::cli::option_combinations;
-use crate::engine::{DynMatch, Log, Seed, Viewer, bot, find_game, registry};
+use crate::engine::{DynMatch, Log, Seed, Viewer, bot};
+use crate::games::{find_game, registry};
 use serde_json::{Value, json};
 
 fn electoral_combat_view(apportionment: u32) -> Value {

@@ -185,7 +185,8 @@ impl Board for VotesForWomen {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::{Log, Seed, Viewer, bot, find_game};
+    use crate::engine::{Log, Seed, Viewer, bot};
+    use crate::games::find_game;
     use crate::games::votes_for_women::shows_opponents_hand;
 
     /// Every step of random games, for both seats and a spectator, through this board (never

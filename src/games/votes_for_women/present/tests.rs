@@ -263,7 +263,8 @@ fn the_end_names_the_winner_and_tallies_the_states() {
 /// nobody else's does.
 #[test]
 fn change_in_plans_shows_the_whole_opposing_hand_to_its_player_only() {
-    use crate::engine::{Log, bot, find_game};
+    use crate::engine::{Log, bot};
+    use crate::games::find_game;
     let game = find_game("votes-for-women").unwrap();
     let seat_names = names();
     let names = Names::new(&seat_names);
