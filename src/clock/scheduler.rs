@@ -5,7 +5,7 @@
 
 use super::waits::{self, GameClock};
 use crate::domain::OnTimeout;
-use crate::mail::outbox::{News, Readers, enqueue_clock};
+use crate::mail::clock::{News, Readers, enqueue_clock};
 use crate::store::{Store, SubmitError};
 use crate::time::in_words;
 use chrono::{DateTime, Duration, Utc};

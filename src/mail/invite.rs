@@ -6,7 +6,8 @@
 
 use super::EmailAddress;
 use super::notice::{GameRef, Invite, Notice, Seated};
-use super::outbox::{MailSeat, NewRow, announce, ask, insert, mail_seats, mint_link, player};
+use super::outbox::{MailSeat, NewRow, announce, insert, mail_seats, mint_link, player};
+use super::turn::ask;
 use crate::domain::ClockSettings;
 use crate::engine::{DynGame, DynMatch, Seat};
 use crate::store::effects::Creation;

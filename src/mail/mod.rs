@@ -2,11 +2,15 @@
 //! messages with threading and unsubscribe headers, and the transports (SMTP; a file-backed
 //! dev mailbox for the default local run).
 
+pub mod chat;
+pub mod clock;
 pub mod club;
 pub mod compose;
+pub mod effects;
 pub mod inbound;
 pub mod invite;
 pub mod league;
+pub mod links;
 pub mod mailbox;
 pub mod notice;
 pub mod outbox;
@@ -20,6 +24,7 @@ pub mod sink;
 pub mod table;
 pub mod thread;
 pub mod transport;
+pub mod turn;
 pub mod webhook;
 pub mod worker;
 

@@ -6,7 +6,8 @@
 
 use super::EmailAddress;
 use super::notice::{GameRef, Notice, ThreadMessage, Turn};
-use super::outbox::{MailSeat, OUTBOX_CHANNEL, ask_with, lines_since, player, turns_to_tell};
+use super::outbox::{MailSeat, OUTBOX_CHANNEL, player};
+use super::turn::{ask_with, lines_since, turns_to_tell};
 use super::webhook::{HOOK_KIND, HookEvent, HookNotice};
 use crate::engine::Seat;
 use crate::store::effects::{Appended, EffectError};

@@ -143,23 +143,3 @@ pub async fn set_mail_each_message(
         .await?;
     Ok(())
 }
-
-/// Drops from `notice` the messages hidden since it was queued; false when it carried
-/// messages only and none is left (the mail is then not sent).
-pub async fn drop_hidden(pool: &sqlx::PgPool, notice: &mut Notice) -> Result<bool, sqlx::Error> {
-    let only_messages = matches!(notice, Notice::Message(_));
-    let Some(messages) = notice.messages_mut() else {
-        return Ok(true);
-    };
-    if messages.is_empty() {
-        return Ok(!only_messages);
-    }
-    let ids: Vec<i64> = messages.iter().map(|m| m.id).collect();
-    let visible: Vec<i64> =
-        sqlx::query_scalar("SELECT id FROM game_messages WHERE id = ANY($1) AND hidden_at IS NULL")
-            .bind(&ids)
-            .fetch_all(pool)
-            .await?;
-    messages.retain(|m| visible.contains(&m.id));
-    Ok(!(only_messages && messages.is_empty()))
-}

@@ -343,7 +343,7 @@ impl Worker {
         }
         let mut notice: Notice = serde_json::from_value(row.payload.clone())
             .map_err(|e| permanent(format!("unreadable outbox row: {e}")))?;
-        if !super::thread::drop_hidden(&self.pool, &mut notice)
+        if !super::outbox::drop_hidden(&self.pool, &mut notice)
             .await
             .map_err(|e| SendError {
                 permanent: false,
@@ -545,7 +545,7 @@ impl Worker {
         for row in rows {
             let mut notice = serde_json::from_value::<Notice>(row.payload.clone());
             if let Ok(n) = notice.as_mut() {
-                let kept = super::thread::drop_hidden(&self.pool, n)
+                let kept = super::outbox::drop_hidden(&self.pool, n)
                     .await
                     .map_err(|e| SendError {
                         permanent: false,

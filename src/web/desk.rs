@@ -412,7 +412,7 @@ pub(super) async fn relink_at(
         .ok_or(WebError::NotFound)?;
     let flash = match &rekeyed.email {
         Some(email) => {
-            crate::mail::outbox::enqueue_new_link(&mut tx, id, &name, seat, &rekeyed.token).await?;
+            crate::mail::links::enqueue_new_link(&mut tx, id, &name, seat, &rekeyed.token).await?;
             Relinked {
                 seat,
                 mailed_to: Some(at.mailed_to(email)),

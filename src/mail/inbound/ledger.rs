@@ -236,7 +236,7 @@ async fn answer(
     let ask = if game.outcome().is_some() {
         Ask::default()
     } else {
-        outbox::ask(tx, game_id, game, (reply.seat, seq), &names).await?
+        crate::mail::turn::ask(tx, game_id, game, (reply.seat, seq), &names).await?
     };
     let token = outbox::mint_link(tx, game_id, reply.seat).await?;
     let notice = Notice::Answer(Answer {
