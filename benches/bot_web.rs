@@ -20,7 +20,7 @@ use common::TestDb;
 use day_server::Server;
 use postplay::engine::bot::{bot_rng, random_command};
 use postplay::engine::{BotLevel, Seed};
-use postplay::mail::sink::SmtpSink;
+use postplay::notices::mail::sink::SmtpSink;
 use postplay::store::{NewSeat, PlayerName};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;

@@ -8,9 +8,9 @@
 use postplay::engine::bot::{bot_rng, random_command};
 use postplay::engine::{Log, Seed, Viewer};
 use postplay::games::registry;
-use postplay::mail::notice::{Ask, GameRef, Notice, Player, Turn};
-use postplay::mail::reply::reply_lines;
-use postplay::mail::{MailContext, render};
+use postplay::notices::notice::{Ask, GameRef, Notice, Player, Turn};
+use postplay::notices::reply::reply_lines;
+use postplay::notices::{MailContext, render};
 use std::time::{Duration, Instant};
 
 fn env_number(key: &str, default: u64) -> u64 {

@@ -19,7 +19,7 @@ use postplay::clock::ClockEffects;
 use postplay::domain::{EmailAddress, PlayerName};
 use postplay::engine::bot::{bot_rng, fill_at_random};
 use postplay::engine::{Log, Seat, Seed};
-use postplay::mail::effects::MailEffects;
+use postplay::notices::effects::MailEffects;
 use postplay::store::{NewSeat, Store};
 use postplay::time::SystemClock;
 use serde_json::{Value, json};

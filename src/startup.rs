@@ -4,7 +4,7 @@
 
 use crate::clock::{ClockEffects, LeagueEffects};
 use crate::config::Config;
-use crate::mail::effects::MailEffects;
+use crate::notices::effects::MailEffects;
 use crate::pg::PrivateCluster;
 use crate::pg::primary::Primary;
 use crate::ratings::RatingEffects;

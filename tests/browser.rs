@@ -764,7 +764,7 @@ async fn wait_for_url(driver: &Driver, part: &str) -> String {
 async fn sign_in_by_mail(
     driver: &Driver,
     base: &str,
-    sink: &postplay::mail::sink::SmtpSink,
+    sink: &postplay::notices::mail::sink::SmtpSink,
     email: &str,
     name: &str,
 ) -> String {
@@ -938,7 +938,9 @@ async fn play_by_clicking(
 async fn a_table_opened_in_the_lobby_fills_with_three_players_and_is_played_to_its_end() {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
-    let sink = postplay::mail::sink::SmtpSink::start().await.unwrap();
+    let sink = postplay::notices::mail::sink::SmtpSink::start()
+        .await
+        .unwrap();
     let worker = common::mailrig::spawn_worker(&db, &base, sink.port(), common::mailrig::quick());
     let driver = Driver::start().await;
     let mut sessions = Vec::new();
@@ -1112,7 +1114,9 @@ async fn a_standing_order_is_given_and_cancelled_by_tapping_at_phone_size() {
 async fn the_created_page_fits_a_phone_copies_links_and_says_the_invitations_went() {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
-    let sink = postplay::mail::sink::SmtpSink::start().await.unwrap();
+    let sink = postplay::notices::mail::sink::SmtpSink::start()
+        .await
+        .unwrap();
     let worker = common::mailrig::spawn_worker(&db, &base, sink.port(), common::mailrig::quick());
     let driver = Driver::start().await;
     driver.viewport(390, 844).await;
@@ -1775,7 +1779,11 @@ async fn change_in_plans_shows_the_opposing_hand_on_a_phone() {
 
 /// Waits for the mail to `email` carrying a link with `marker` (as `/clubs/invite/`); the
 /// link's token.
-async fn mailed_token(sink: &postplay::mail::sink::SmtpSink, email: &str, marker: &str) -> String {
+async fn mailed_token(
+    sink: &postplay::notices::mail::sink::SmtpSink,
+    email: &str,
+    marker: &str,
+) -> String {
     wait::until(
         &format!("a mail to {email} with a {marker} link"),
         wait::PATIENCE,
@@ -1830,7 +1838,9 @@ async fn id_in_path(driver: &Driver, prefix: &str) -> i64 {
 async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_standings() {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
-    let sink = postplay::mail::sink::SmtpSink::start().await.unwrap();
+    let sink = postplay::notices::mail::sink::SmtpSink::start()
+        .await
+        .unwrap();
     let worker = common::mailrig::spawn_worker(&db, &base, sink.port(), common::mailrig::quick());
     let driver = Driver::start().await;
     driver.viewport(390, 844).await;
@@ -2285,7 +2295,9 @@ async fn a_seat_given_another_address_is_seen_by_every_player_and_taken_back_at_
     use postplay::store::{EmailAddress, NewSeat, PlayerName};
     let db = TestDb::new().await;
     let base = spawn_app(&db);
-    let sink = postplay::mail::sink::SmtpSink::start().await.unwrap();
+    let sink = postplay::notices::mail::sink::SmtpSink::start()
+        .await
+        .unwrap();
     let worker = common::mailrig::spawn_worker(&db, &base, sink.port(), common::mailrig::quick());
     let seats: Vec<NewSeat> = ["Ann", "Bo"]
         .iter()

@@ -19,7 +19,7 @@ use postplay::engine::audit::verify;
 use postplay::engine::bot::fill_at_random;
 use postplay::engine::choice::Choice;
 use postplay::engine::{GameRng, Seed, Viewer};
-use postplay::mail::sink::SmtpSink;
+use postplay::notices::mail::sink::SmtpSink;
 use serde_json::{Value, json};
 use sqlx::ConnectOptions;
 use std::cell::RefCell;

@@ -11,7 +11,7 @@ use crate::day_server::REPLY_DOMAIN;
 use crate::day_setup::{Games, address};
 use postplay::engine::bot::{bot_rng, random_command};
 use postplay::engine::{GameRng, Log, Seed};
-use postplay::mail::inbound::{Inbox, Outcome};
+use postplay::replies::{Inbox, Outcome};
 use postplay::store::Store;
 use serde_json::{Value, json};
 use std::cell::{Cell, RefCell};

@@ -6,7 +6,7 @@
 use crate::common::mime::header;
 use crate::common::replyrig::{line_for, listed, text};
 use postplay::engine::GameRng;
-use postplay::mail::sink::SmtpSink;
+use postplay::notices::mail::sink::SmtpSink;
 use std::collections::HashMap;
 use std::time::SystemTime;
 

@@ -286,7 +286,7 @@ pub fn pgbench(url: &str, first: i64, clients: u64, seconds: u64, rate: Option<f
              SELECT (SELECT count(*) FROM head) AS moved, (SELECT count(*) FROM (SELECT pg_notify('postplay_bench', :g::text) FROM head) AS n) AS told;\n",
             clients = clients,
             clock = postplay::clock::plan::READS.replace("$1", ":g"),
-            mail = postplay::mail::plan::READS.replace("$1", ":g"),
+            mail = postplay::notices::plan::READS.replace("$1", ":g"),
         ),
     )
     .unwrap();

@@ -4,7 +4,7 @@
 //! serves LMTP (and SMTP) for a relay until SIGINT/SIGTERM.
 
 use crate::config::Config;
-use crate::mail::inbound::{Inbox, lmtp};
+use crate::replies::{Inbox, lmtp};
 use std::io::Read;
 use std::process::ExitCode;
 use std::sync::Arc;

@@ -34,8 +34,7 @@ async fn work(config: Config) -> Result<(), String> {
         .migrate()
         .await
         .map_err(|e| format!("migrations: {e}"))?;
-    let worker =
-        crate::mail::settings::worker(&config.mail, store.pool().clone(), &config.base_url)?;
+    let worker = crate::config::mail::worker(&config.mail, store.pool().clone(), &config.base_url)?;
     if worker.is_none() && config.bot_searches == 0 {
         return Err(
             "mail is off (POSTPLAY_MAIL=off) and so are the bots (POSTPLAY_BOT_SEARCHES=0): \

@@ -5,7 +5,7 @@
 
 use super::waits::{self, GameClock};
 use crate::domain::ClockSettings;
-use crate::mail::clock::{News, Readers, enqueue_clock};
+use crate::notices::clock::{News, Readers, enqueue_clock};
 use crate::store::Store;
 use crate::time::in_words;
 use chrono::{DateTime, Datelike, Duration, TimeZone, Utc};

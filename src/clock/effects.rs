@@ -8,7 +8,7 @@ use super::waits::{self, GameClock};
 use crate::domain::{ClockSettings, TimeControl};
 use crate::engine::log::render;
 use crate::engine::record::Mark;
-use crate::mail::clock::{News, Readers, enqueue_clock};
+use crate::notices::clock::{News, Readers, enqueue_clock};
 use crate::store::effects::{Appended, Creation, EffectError, Effects};
 use crate::store::plan::MovePlan;
 use futures_util::future::BoxFuture;

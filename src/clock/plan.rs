@@ -7,7 +7,7 @@
 use super::waits::{Wait, bank_after, started};
 use crate::domain::ClockSettings;
 use crate::engine::record::Mark;
-use crate::mail::plan::DEADLINES;
+use crate::notices::plan::DEADLINES;
 use crate::store::effects::{Appended, EffectError};
 use crate::store::plan::{Arg, MovePlan, Sql};
 use chrono::{DateTime, Duration, Utc};

@@ -5,7 +5,7 @@
 
 use super::waits::{self, GameClock};
 use crate::domain::OnTimeout;
-use crate::mail::clock::{News, Readers, enqueue_clock};
+use crate::notices::clock::{News, Readers, enqueue_clock};
 use crate::store::{Store, SubmitError};
 use crate::time::in_words;
 use chrono::{DateTime, Duration, Utc};
@@ -114,7 +114,7 @@ impl Scheduler {
             Ok(pass) => tick.leagues = pass,
             Err(e) => tracing::error!(error = %e, "the leagues' pass failed"),
         }
-        match crate::mail::inbound::prune::prune(self.store.pool(), now).await {
+        match crate::replies::prune::prune(self.store.pool(), now).await {
             Ok(p) => tick.mail_pruned = (p.reply_addresses + p.unknown_mail) as usize,
             Err(e) => tracing::error!(error = %e, "pruning inbound mail failed"),
         }

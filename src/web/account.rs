@@ -5,7 +5,7 @@ use super::pages::{field, html, parse_form};
 use super::session::SignedIn;
 use super::{AppState, WebError, csrf};
 use crate::domain::{PlayerName, TimeZoneName, TokenLabel};
-use crate::mail::outbox::MailPref;
+use crate::notices::outbox::MailPref;
 use crate::store::{Account, MAX_API_TOKENS};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};

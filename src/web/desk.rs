@@ -14,8 +14,8 @@ use super::pages::{back_after, field, html, parse_form};
 use super::{AppState, WebError, csrf};
 use crate::engine::Seat;
 use crate::games::find_game;
-use crate::mail::EmailAddress;
-use crate::mail::invite::{InviteError, change_address as readdress, invite_again};
+use crate::notices::EmailAddress;
+use crate::notices::invite::{InviteError, change_address as readdress, invite_again};
 use crate::store::Changer;
 use crate::store::{CancelReason, SubmitError};
 use actix_web::cookie::{Cookie, SameSite, time::Duration};
@@ -146,8 +146,8 @@ async fn desk_page(state: &AppState, at: &DeskAt, csrf_token: String) -> Result<
     let count = seats.len();
     let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
     let last_moves = state.store.last_moves(id).await?;
-    let per_seat = crate::mail::outbox::mail_by_seat(state.store.pool(), id, count).await?;
-    let (mail_sent, troubles) = crate::mail::outbox::troubles(state.store.pool(), id).await?;
+    let per_seat = crate::notices::outbox::mail_by_seat(state.store.pool(), id, count).await?;
+    let (mail_sent, troubles) = crate::notices::outbox::troubles(state.store.pool(), id).await?;
     let mail_lines = troubles
         .into_iter()
         .map(|t| MailLine {
@@ -412,7 +412,8 @@ pub(super) async fn relink_at(
         .ok_or(WebError::NotFound)?;
     let flash = match &rekeyed.email {
         Some(email) => {
-            crate::mail::links::enqueue_new_link(&mut tx, id, &name, seat, &rekeyed.token).await?;
+            crate::notices::links::enqueue_new_link(&mut tx, id, &name, seat, &rekeyed.token)
+                .await?;
             Relinked {
                 seat,
                 mailed_to: Some(at.mailed_to(email)),

@@ -6,7 +6,7 @@
 use super::pages::{field, html, parse_form};
 use super::{AppState, WebError, csrf};
 use crate::games::find_game;
-use crate::mail::links::{LostLinkError, enqueue_lost_link};
+use crate::notices::links::{LostLinkError, enqueue_lost_link};
 use crate::store::{Handover, TakeUp};
 use actix_web::cookie::{Cookie, SameSite, time::Duration};
 use actix_web::http::StatusCode;

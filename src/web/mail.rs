@@ -7,8 +7,8 @@
 use super::pages::html;
 use super::{AppState, WebError};
 use crate::games::find_game;
-use crate::mail::mailbox::MailboxEntry;
-use crate::mail::outbox::{MailPref, mail_pref, set_mail_pref};
+use crate::notices::mail::mailbox::MailboxEntry;
+use crate::notices::outbox::{MailPref, mail_pref, set_mail_pref};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -66,7 +66,7 @@ async fn prefs_page(
             name,
             current: describe(current),
             saved,
-            each_message: crate::mail::thread::mail_each_message(state.store.pool(), id, seat)
+            each_message: crate::notices::thread::mail_each_message(state.store.pool(), id, seat)
                 .await?,
             forced_own,
             forced_applies,
@@ -127,7 +127,7 @@ pub async fn set_preference(
                 )));
             }
         };
-        crate::mail::thread::set_mail_each_message(state.store.pool(), id, seat, each).await?;
+        crate::notices::thread::set_mail_each_message(state.store.pool(), id, seat, each).await?;
         tracing::info!(game = id, seat, each, "message mail preference set");
         let saved = if each {
             "a message each time someone writes in the game"
@@ -182,7 +182,7 @@ fn link_label(link: &str) -> String {
 fn mailbox<'a>(
     state: &'a AppState,
     req: &HttpRequest,
-) -> Result<&'a crate::mail::DevMailbox, WebError> {
+) -> Result<&'a crate::notices::DevMailbox, WebError> {
     let mailbox = state.mailbox.as_ref().ok_or(WebError::NotFound)?;
     if !state.settings.mailbox_public && !super::client::is_local(req.head()) {
         return Err(WebError::Forbidden(

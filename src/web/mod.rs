@@ -57,7 +57,7 @@ pub struct AppState {
     /// Moves announced by PostgreSQL: (game id, seq).
     pub moves: broadcast::Sender<(i64, i64)>,
     /// The dev mailbox, when mail goes there (its pages exist only then).
-    pub mailbox: Option<crate::mail::DevMailbox>,
+    pub mailbox: Option<crate::notices::DevMailbox>,
     /// Limits, proxies, timeouts.
     pub settings: WebSettings,
     /// Rate limits.
@@ -500,7 +500,7 @@ pub fn start_with_mailbox(
     store: Arc<Store>,
     base_url: String,
     listener: std::net::TcpListener,
-    mailbox: Option<crate::mail::DevMailbox>,
+    mailbox: Option<crate::notices::DevMailbox>,
 ) -> std::io::Result<actix_web::dev::Server> {
     start_with(store, base_url, listener, mailbox, WebSettings::default())
 }
@@ -513,7 +513,7 @@ pub fn start_with(
     store: Arc<Store>,
     base_url: String,
     listener: std::net::TcpListener,
-    mailbox: Option<crate::mail::DevMailbox>,
+    mailbox: Option<crate::notices::DevMailbox>,
     settings: WebSettings,
 ) -> std::io::Result<actix_web::dev::Server> {
     let (moves, _) = broadcast::channel(1024);
@@ -585,8 +585,7 @@ pub async fn serve(config: Config) -> Result<(), String> {
         let stopped = stopped.clone();
         actix_web::rt::spawn(crate::pg::watch::watch(cluster, stopped))
     });
-    let worker =
-        crate::mail::settings::worker(&config.mail, store.pool().clone(), &config.base_url)?;
+    let worker = crate::config::mail::worker(&config.mail, store.pool().clone(), &config.base_url)?;
     let worker = match worker {
         Some(worker) => Some(actix_web::rt::spawn(
             async move { worker.run(stopped).await },

@@ -9,7 +9,7 @@ use super::{AppState, WebError, csrf};
 use crate::engine::log::render;
 use crate::engine::{FillError, OptionKind, Seat, Viewer};
 use crate::games::{find_game, registry};
-use crate::mail::EmailAddress;
+use crate::notices::EmailAddress;
 use crate::store::{Loaded, NewSeat, PlayerName, SubmitError};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};

@@ -7,7 +7,7 @@ use super::pages::{field, html, parse_form};
 use super::{AppState, WebError, csrf};
 use crate::domain::{EmailAddress, MessageText, masked};
 use crate::games::find_game;
-use crate::mail::invite::{InviteError, change_address_in};
+use crate::notices::invite::{InviteError, change_address_in};
 use crate::store::{Author, ChangeLink, Changer, PostError, SeatChange};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};

@@ -9,7 +9,7 @@ use super::pages::{field, html, parse_form};
 use super::session::{self, MaybeSignedIn, SignedIn};
 use super::{AppState, WebError, csrf};
 use crate::domain::{EmailAddress, LocalPath, PlayerName};
-use crate::mail::sign_in::queue_sign_in;
+use crate::notices::sign_in::queue_sign_in;
 use crate::store::{DEVICE_DAYS, LinkProblem, SIGN_IN_MINUTES, TooManyLinks};
 use crate::time::in_words;
 use actix_web::cookie::{Cookie, SameSite, time};

@@ -3,11 +3,11 @@
 #![allow(dead_code)]
 
 use super::TestDb;
-use postplay::mail::sink::{Received, SmtpSink};
-use postplay::mail::transport::Security;
-use postplay::mail::worker::Worker;
-pub use postplay::mail::worker::WorkerConfig;
-use postplay::mail::{EmailAddress, MailContext, Sender, SmtpConfig, Transport};
+use postplay::notices::mail::sink::{Received, SmtpSink};
+use postplay::notices::mail::transport::Security;
+use postplay::notices::outbox::worker::Worker;
+pub use postplay::notices::outbox::worker::WorkerConfig;
+use postplay::notices::{EmailAddress, MailContext, Sender, SmtpConfig, Transport};
 use std::time::Duration;
 use tokio::sync::watch;
 

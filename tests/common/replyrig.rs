@@ -8,9 +8,9 @@ use super::mailrig::{RunningWorker, drain, quick, sender, spawn_worker};
 use super::mime::{header, part};
 use postplay::engine::bot::bot_rng;
 use postplay::engine::{GameRng, Seed};
-use postplay::mail::EmailAddress;
-use postplay::mail::inbound::{InboundSettings, Inbox, lmtp};
-use postplay::mail::sink::{Received, SmtpSink};
+use postplay::notices::EmailAddress;
+use postplay::notices::mail::sink::{Received, SmtpSink};
+use postplay::replies::{InboundSettings, Inbox, lmtp};
 use postplay::store::{NewSeat, PlayerName};
 use std::sync::Arc;
 use std::time::Duration;
@@ -319,7 +319,7 @@ pub fn listed(text: &str) -> Vec<Listed> {
                     !hint.contains(':') || hint.contains("in all")
                 })
                 .collect();
-            if let Some(rest) = option.strip_prefix(postplay::mail::reply::SAME_AS) {
+            if let Some(rest) = option.strip_prefix(postplay::notices::reply::SAME_AS) {
                 let number: usize = rest.trim_end_matches(')').parse().unwrap();
                 let same = out[number - 1].params.clone();
                 for (param, earlier) in out.last_mut().unwrap().params.iter_mut().zip(same) {
@@ -327,7 +327,7 @@ pub fn listed(text: &str) -> Vec<Listed> {
                 }
                 continue;
             }
-            if option.starts_with(postplay::mail::reply::PARAM_MARK) {
+            if option.starts_with(postplay::notices::reply::PARAM_MARK) {
                 current = Some(current.map_or(0, |c: usize| c + 1));
                 continue;
             }

@@ -7,8 +7,8 @@ use crate::common;
 
 use awc::Client;
 use common::{TestDb, spawn_app};
-use postplay::mail::notice::Notice;
-use postplay::mail::render::{MailContext, render};
+use postplay::notices::mail::render::{MailContext, render};
+use postplay::notices::notice::Notice;
 use postplay::store::{
     Account, ClubError, EmailAddress, INVITES_PER_DAY, MAX_CLUBS_JOINED, MAX_CLUBS_MADE,
     MAX_MEMBERS, MAX_PENDING_INVITES, NewClub, PlayerName, new_token,

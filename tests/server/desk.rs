@@ -14,8 +14,8 @@ use postplay::config::WebSettings;
 use postplay::domain::{ClockSettings, TimeControl};
 use postplay::engine::bot::{bot_rng, random_command};
 use postplay::engine::{Seed, Viewer};
-use postplay::mail::EmailAddress;
-use postplay::mail::sink::{Received, SmtpSink};
+use postplay::notices::EmailAddress;
+use postplay::notices::mail::sink::{Received, SmtpSink};
 use postplay::store::{CreatedGame, NewSeat, PlayerName};
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -361,11 +361,11 @@ async fn a_seat_without_an_address_or_mail_cannot_be_invited_again() {
     .await;
     assert_eq!(status, 409);
     assert!(page.contains("Nothing was changed") && page.contains("no email address"));
-    postplay::mail::outbox::set_mail_pref(
+    postplay::notices::outbox::set_mail_pref(
         db.store.pool(),
         game.id,
         0,
-        postplay::mail::outbox::MailPref::Off,
+        postplay::notices::outbox::MailPref::Off,
     )
     .await
     .unwrap();
@@ -412,11 +412,11 @@ async fn a_new_address_gets_the_invitation_and_a_bad_one_changes_nothing() {
         row
     };
     // Bo's old address had turned mail off.
-    postplay::mail::outbox::set_mail_pref(
+    postplay::notices::outbox::set_mail_pref(
         db.store.pool(),
         game.id,
         1,
-        postplay::mail::outbox::MailPref::Off,
+        postplay::notices::outbox::MailPref::Off,
     )
     .await
     .unwrap();
@@ -749,7 +749,7 @@ async fn the_desk_shows_each_seats_last_move_and_mail() {
         &db,
         &base,
         sink.port(),
-        postplay::mail::worker::WorkerConfig {
+        postplay::notices::outbox::worker::WorkerConfig {
             max_attempts: 1,
             ..quick()
         },

@@ -10,7 +10,7 @@ use common::TestDb;
 use postplay::engine::bot::{bot_rng, random_command};
 use postplay::engine::record::Mark;
 use postplay::engine::{Record, RecordedCommand, Seed, Viewer};
-use postplay::mail::EmailAddress;
+use postplay::notices::EmailAddress;
 use postplay::store::{NewSeat, PlayerName};
 use serde_json::{Value, json};
 

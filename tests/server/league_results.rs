@@ -16,7 +16,7 @@ use common::wait::{PATIENCE, until};
 use postplay::engine::Viewer;
 use postplay::games::find_game;
 use postplay::leagues::{Finish, Format};
-use postplay::mail::sink::Received;
+use postplay::notices::mail::sink::Received;
 use serde_json::{Value, json};
 
 /// The result the league holds for `game`: its places, or the seat whose time ran out.

@@ -374,7 +374,7 @@ impl Play<'_> {
             .find_map(|i| {
                 let choice = &listed[rng.index(listed.len())];
                 let line = line_for(choice, i % 2 == 0, &mut rng);
-                let read = postplay::mail::reply::read(&line, &choices).ok()?;
+                let read = postplay::notices::reply::read(&line, &choices).ok()?;
                 (state.canonical(&read.command).ok()? == want).then_some(line)
             })
             .unwrap_or_else(|| panic!("no reply line reads as {want}:\n{body}"));

@@ -6,7 +6,7 @@ use crate::common;
 
 use awc::Client;
 use common::{TestDb, spawn_app};
-use postplay::mail::sink::SmtpSink;
+use postplay::notices::mail::sink::SmtpSink;
 use postplay::store::{Account, EmailAddress, MAX_OPEN_TABLES, PlayerName, new_token};
 use serde_json::Value;
 use std::sync::Arc;

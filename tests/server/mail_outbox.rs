@@ -13,8 +13,8 @@ use postplay::cards::Card;
 use postplay::engine::Choice;
 use postplay::engine::Seed;
 use postplay::engine::bot::{bot_rng, fill_at_random};
-use postplay::mail::EmailAddress;
-use postplay::mail::sink::SmtpSink;
+use postplay::notices::EmailAddress;
+use postplay::notices::mail::sink::SmtpSink;
 use postplay::store::NewSeat;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
@@ -370,7 +370,7 @@ async fn outbox_count(db: &TestDb, filter: &str) -> i64 {
     .unwrap()
 }
 
-fn message_ids(mail: &[postplay::mail::sink::Received]) -> HashSet<String> {
+fn message_ids(mail: &[postplay::notices::mail::sink::Received]) -> HashSet<String> {
     mail.iter()
         .map(|m| header(&m.data, "Message-ID").unwrap())
         .collect()
@@ -679,7 +679,7 @@ async fn a_digest_gathers_a_players_games_and_one_click_unsubscribe_stops_mail()
 async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_game() {
     let db = TestDb::new().await;
     let dir = common::scratch::Scratch::new(&format!("devmail-{}", db.name));
-    let mailbox = postplay::mail::DevMailbox::new(dir.to_path_buf());
+    let mailbox = postplay::notices::DevMailbox::new(dir.to_path_buf());
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
     let server = postplay::web::start_with_mailbox(
@@ -693,7 +693,7 @@ async fn the_dev_mailbox_page_lists_the_invitations_and_their_links_open_the_gam
     let worker = common::mailrig::spawn_worker_with(
         &db,
         &base,
-        postplay::mail::Transport::Mailbox(mailbox.clone()),
+        postplay::notices::Transport::Mailbox(mailbox.clone()),
         quick(),
     );
     let client = Client::builder().disable_redirects().finish();
@@ -836,7 +836,7 @@ async fn the_organiser_is_told_once_of_a_seat_that_has_not_moved() {
         idle_after: Some(Duration::from_millis(300)),
         ..quick()
     };
-    let idle_to_organiser = |mail: &[postplay::mail::sink::Received]| -> Vec<String> {
+    let idle_to_organiser = |mail: &[postplay::notices::mail::sink::Received]| -> Vec<String> {
         mail.iter()
             .filter(|m| m.to == ["org@example.org"])
             .map(|m| header(&m.data, "Subject").unwrap())
@@ -874,7 +874,7 @@ async fn the_organiser_is_told_once_of_a_seat_that_has_not_moved() {
         },
     )
     .await;
-    let of_first = |mail: &[postplay::mail::sink::Received]| -> Vec<String> {
+    let of_first = |mail: &[postplay::notices::mail::sink::Received]| -> Vec<String> {
         idle_to_organiser(mail)
             .into_iter()
             .filter(|s| s.starts_with(&format!("Whitehouse #{id}: ")))

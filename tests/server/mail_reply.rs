@@ -10,8 +10,8 @@ use common::replyrig::{
     NAMES, Rig, email, line_for, listed, receive_by_pipe, reply, reply_address, rng, text,
 };
 use common::wait::{PATIENCE, until};
-use postplay::mail::inbound::{InboundSettings, Outcome};
-use postplay::mail::sink::Received;
+use postplay::notices::mail::sink::Received;
+use postplay::replies::{InboundSettings, Outcome};
 use serde_json::json;
 
 /// The subject of the first mail to `seat` after the first `before` of them, once it came.

@@ -5,10 +5,10 @@
 use crate::common;
 
 use common::mime::{header, headers, part};
-use postplay::mail::notice::{GameRef, Invite, Notice, Player, Turn};
-use postplay::mail::sink::SmtpSink;
-use postplay::mail::transport::Security;
-use postplay::mail::{
+use postplay::notices::mail::sink::SmtpSink;
+use postplay::notices::mail::transport::Security;
+use postplay::notices::notice::{GameRef, Invite, Notice, Player, Turn};
+use postplay::notices::{
     DevMailbox, EmailAddress, Envelope, MailContext, Sender, SmtpConfig, Transport, compose, render,
 };
 use std::time::Duration;

@@ -11,7 +11,7 @@ use common::TestDb;
 use common::mailrig::{drain, expect_mail, quick, spawn_worker};
 use common::mime::part;
 use postplay::engine::Viewer;
-use postplay::mail::sink::{Received, SmtpSink};
+use postplay::notices::mail::sink::{Received, SmtpSink};
 use postplay::store::{
     Account, EmailAddress, MAX_MESSAGES_PER_GAME, MESSAGES_PER_MINUTE, PlayerName,
 };

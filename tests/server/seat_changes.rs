@@ -12,7 +12,7 @@ use common::TestDb;
 use common::mailrig::{expect_mail, play_token, quick, spawn_worker};
 use common::mime::header;
 use postplay::config::WebSettings;
-use postplay::mail::sink::{Received, SmtpSink};
+use postplay::notices::mail::sink::{Received, SmtpSink};
 use postplay::store::{Changer, CreatedGame};
 
 /// The link to a seat change's page in a mail's text.
@@ -326,7 +326,7 @@ async fn a_club_admins_change_names_the_admin() {
     let client = Client::builder().disable_redirects().finish();
     let game = create(&db, "electoral-combat", 2, 2, 48).await;
     let mut tx = db.store.pool().begin().await.unwrap();
-    let new = postplay::mail::EmailAddress::parse("dana@example.net").unwrap();
+    let new = postplay::notices::EmailAddress::parse("dana@example.net").unwrap();
     db.store
         .rekey_seat_in(
             &mut tx,

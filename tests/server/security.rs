@@ -713,7 +713,7 @@ async fn stalled_requests_are_cut_off() {
 async fn the_dev_mailbox_opens_only_on_this_machine() {
     let db = TestDb::new().await;
     let dir = std::env::temp_dir().join(format!("postplay-mailbox-{}", std::process::id()));
-    let mailbox = postplay::mail::DevMailbox::new(&dir);
+    let mailbox = postplay::notices::DevMailbox::new(&dir);
     for (public, forwarded, expected) in [
         (false, None, 200),
         (false, Some("203.0.113.5"), 403),

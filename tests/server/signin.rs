@@ -5,7 +5,7 @@ use crate::common;
 
 use common::visitor::Visitor;
 use common::{TestDb, mailrig, spawn_app};
-use postplay::mail::sink::SmtpSink;
+use postplay::notices::mail::sink::SmtpSink;
 
 /// The newest sign-in token queued for an address (read from the outbox row, as the worker
 /// would mail it).

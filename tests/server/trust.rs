@@ -587,13 +587,15 @@ async fn lobby_game(db: &TestDb) -> (i64, postplay::store::Account, postplay::st
 async fn in_a_lobby_game_the_other_players_hear_of_undeliverable_mail() {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
-    let sink = postplay::mail::sink::SmtpSink::start().await.unwrap();
+    let sink = postplay::notices::mail::sink::SmtpSink::start()
+        .await
+        .unwrap();
     sink.refuse("di@example.org");
     let worker = common::mailrig::spawn_worker(
         &db,
         &base,
         sink.port(),
-        postplay::mail::worker::WorkerConfig {
+        postplay::notices::outbox::worker::WorkerConfig {
             max_attempts: 1,
             ..common::mailrig::quick()
         },

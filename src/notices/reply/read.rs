@@ -1,0 +1,865 @@
+//! A reply line read against a seat's choices. A line may name its choice by number, by words
+//! of its label, or not at all when the options it names belong to one choice only; then each
+//! parameter by an option's code or words, a number, or cubes to place ("NY 2 purple"). Every
+//! way the line can be read is tried: it is played only when all that work mean one command,
+//! and refused with what it could mean otherwise.
+
+use crate::engine::{Choice, Param, ParamKind, PickOption};
+use crate::notices::reply::option_codes;
+use crate::notices::reply::words::{Alias, aliases, head_and_parts, normalize, tokens, words};
+use serde_json::Value;
+
+/// A reply line understood.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Read {
+    /// The choice's index among the seat's choices.
+    pub index: usize,
+    /// The command built from it.
+    pub command: Value,
+    /// What the player chose, in words ("Play a card: Q♥ Tennessee (11)").
+    pub said: String,
+}
+
+/// Why a reply line is not a choice, in words for the answer mail.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// Nothing to read.
+    #[error("the reply has no line to read")]
+    Empty,
+    /// Nothing is open to the seat.
+    #[error("you have nothing to decide now")]
+    NothingOpen,
+    /// A number that is no choice.
+    #[error("there is no choice {given}: reply with 1 to {count}")]
+    NoSuchNumber { given: usize, count: usize },
+    /// The words name no choice and none of their options.
+    #[error("\"{0}\" names none of the choices or their options")]
+    Unknown(String),
+    /// The line could mean several commands.
+    #[error("\"{line}\" could be {readings}: reply with the number of the choice and its options")]
+    Ambiguous { line: String, readings: String },
+    /// The choice was found but what follows does not fill it.
+    #[error("{label}: {reason}")]
+    Fill { label: String, reason: String },
+}
+
+/// A command read from a line, and its words.
+type Filled = (Value, String);
+
+/// Words that never start the words of a choice's label on their own.
+const FILLER: &[&str] = &[
+    "a", "an", "the", "of", "for", "or", "and", "to", "with", "from", "your", "my", "in", "on",
+    "as", "any", "one", "other", "by", "at", "it", "card", "cards",
+];
+
+/// Words that turn a label's meaning: the words of a label after one of them never name the
+/// choice without it ("challenge" is not "Do not challenge").
+const NEGATIONS: &[&str] = &["not", "no", "don't", "never", "without"];
+
+fn is_number(token: &str) -> bool {
+    token.parse::<i64>().is_ok()
+}
+
+fn cut(line: &str) -> String {
+    line.trim().chars().take(60).collect()
+}
+
+/// Reads `line` against `choices`.
+pub fn read(line: &str, choices: &[Choice]) -> Result<Read, ReadError> {
+    let tokens = tokens(line);
+    if tokens.iter().all(|t| t == ",") {
+        return Err(ReadError::Empty);
+    }
+    if choices.is_empty() {
+        return Err(ReadError::NothingOpen);
+    }
+    let start = tokens.iter().position(|t| t != ",").unwrap_or_default();
+    let tokens = &tokens[start..];
+    // By number: "3 TN", "2. 310".
+    let mut by_number = None;
+    if let Ok(given) = tokens[0].trim_end_matches(['.', ')']).parse::<usize>() {
+        match given.checked_sub(1).and_then(|i| choices.get(i)) {
+            Some(choice) => match fill(choice, &tokens[1..]) {
+                Ok((command, said)) => {
+                    return Ok(Read {
+                        index: given - 1,
+                        command,
+                        said,
+                    });
+                }
+                Err(e) => by_number = Some(e),
+            },
+            None => {
+                by_number = Some(ReadError::NoSuchNumber {
+                    given,
+                    count: choices.len(),
+                })
+            }
+        }
+    }
+    // By the label's words, or by options that imply the choice.
+    let mut works: Vec<(usize, Filled)> = Vec::new();
+    let mut by_label: Vec<(usize, ReadError)> = Vec::new();
+    let mut by_option: Vec<(usize, ReadError)> = Vec::new();
+    for (index, choice) in choices.iter().enumerate() {
+        let label = words(&choice.label);
+        let mut outcome = None;
+        for used in label_cuts(&label, tokens).into_iter().rev() {
+            match fill(choice, &tokens[used..]) {
+                Ok(done) => {
+                    outcome = Some(Ok(done));
+                    break;
+                }
+                Err(e) if outcome.is_none() => outcome = Some(Err(e)),
+                Err(_) => {}
+            }
+        }
+        match outcome {
+            Some(Ok(done)) => works.push((index, done)),
+            Some(Err(e)) => by_label.push((index, e)),
+            None => {}
+        }
+        if !matches!(works.last(), Some((i, _)) if *i == index) && names_an_option(choice, tokens) {
+            match fill(choice, tokens) {
+                Ok(done) => works.push((index, done)),
+                Err(e) => by_option.push((index, e)),
+            }
+        }
+    }
+    let mut distinct: Vec<&(usize, Filled)> = Vec::new();
+    for reading in &works {
+        if !distinct.iter().any(|d| d.1.0 == reading.1.0) {
+            distinct.push(reading);
+        }
+    }
+    match distinct.as_slice() {
+        [(index, (command, said))] => Ok(Read {
+            index: *index,
+            command: command.clone(),
+            said: said.clone(),
+        }),
+        [] => Err(by_number
+            .or_else(|| by_label.into_iter().next().map(|(_, e)| e))
+            .or_else(|| {
+                (by_option.len() == 1).then(|| by_option.into_iter().next().map(|(_, e)| e))?
+            })
+            .unwrap_or_else(|| ReadError::Unknown(cut(line)))),
+        several => Err(ReadError::Ambiguous {
+            line: cut(line),
+            readings: several
+                .iter()
+                .map(|(i, (_, said))| format!("{} ({said})", i + 1))
+                .collect::<Vec<_>>()
+                .join(" or "),
+        }),
+    }
+}
+
+/// The numbers of leading reply tokens that are words of the label in its order, shortest
+/// first ("take ohio" in "Take 7♥ Ohio (18) from the discard pile": 1 and 2). The first word must
+/// be a word of the label that means something alone, after no negation; commas are skipped.
+fn label_cuts(label: &[String], tokens: &[String]) -> Vec<usize> {
+    let first = &tokens[0];
+    let Some(from) = label.iter().position(|w| w == first) else {
+        return Vec::new();
+    };
+    let plain = from == 0 || !(FILLER.contains(&first.as_str()) || is_number(first));
+    if !plain
+        || label[..from]
+            .iter()
+            .any(|w| NEGATIONS.contains(&w.as_str()))
+    {
+        return Vec::new();
+    }
+    let mut cuts = vec![1];
+    let mut at = from + 1;
+    for (i, token) in tokens.iter().enumerate().skip(1) {
+        if token == "," {
+            continue;
+        }
+        match label[at..].iter().position(|w| w == token) {
+            Some(p) => {
+                at += p + 1;
+                cuts.push(i + 1);
+            }
+            None => break,
+        }
+    }
+    cuts
+}
+
+/// Whether the line starts with the name of an option of the choice (after a count, for a
+/// placement): only then may the choice be implied.
+fn names_an_option(choice: &Choice, tokens: &[String]) -> bool {
+    choice.params.iter().any(|param| {
+        let Some(options) = options_of(param) else {
+            return false;
+        };
+        let names = Names::of(&[options]);
+        let skip = usize::from(is_placement(param) && is_number(&tokens[0]));
+        tokens
+            .get(skip..)
+            .is_some_and(|rest| !rest.is_empty() && names.at(rest).is_some())
+    })
+}
+
+fn options_of(param: &Param) -> Option<&[PickOption]> {
+    match &param.kind {
+        ParamKind::One { options }
+        | ParamKind::Pick { options, .. }
+        | ParamKind::Distribute { options, .. }
+        | ParamKind::Allot { options, .. } => Some(options),
+        ParamKind::Number { .. } => None,
+    }
+}
+
+fn is_placement(param: &Param) -> bool {
+    matches!(
+        param.kind,
+        ParamKind::Distribute { .. } | ParamKind::Allot { .. }
+    )
+}
+
+/// The names of the options of one or more parameters, flattened in order.
+struct Names<'a> {
+    options: Vec<&'a PickOption>,
+    aliases: Vec<Vec<Alias>>,
+}
+
+impl<'a> Names<'a> {
+    fn of(lists: &[&'a [PickOption]]) -> Names<'a> {
+        let mut options = Vec::new();
+        let mut all = Vec::new();
+        for list in lists {
+            for (option, code) in list.iter().zip(option_codes(list)) {
+                options.push(option);
+                all.push(aliases(option, code));
+            }
+        }
+        Names {
+            options,
+            aliases: all,
+        }
+    }
+
+    /// The options named by the longest name at the start of `tokens` (of the best tier
+    /// among the names that long), and how many tokens it took.
+    fn at(&self, tokens: &[String]) -> Option<(Vec<usize>, usize)> {
+        let mut best: Option<(usize, u8)> = None;
+        let mut hits: Vec<usize> = Vec::new();
+        for (i, list) in self.aliases.iter().enumerate() {
+            for alias in list {
+                if spans(&alias.words, tokens).is_none() {
+                    continue;
+                }
+                let n = alias.words.len();
+                let key = (n, alias.tier);
+                let better = best.is_none_or(|(bn, bt)| n > bn || (n == bn && alias.tier < bt));
+                if better {
+                    best = Some(key);
+                    hits.clear();
+                }
+                if best == Some(key) && !hits.contains(&i) {
+                    hits.push(i);
+                }
+            }
+        }
+        let span = hits.first().and_then(|&h| {
+            self.aliases[h]
+                .iter()
+                .filter(|a| Some((a.words.len(), a.tier)) == best)
+                .find_map(|a| spans(&a.words, tokens))
+        })?;
+        Some((hits, span))
+    }
+
+    /// The distinct labels among `hits`, joined with "or".
+    fn labels(&self, hits: &[usize]) -> String {
+        let mut labels: Vec<&str> = Vec::new();
+        for &h in hits {
+            let label = self.options[h].label.as_ref();
+            if !labels.contains(&label) {
+                labels.push(label);
+            }
+        }
+        labels.join(" or ")
+    }
+}
+
+/// How many tokens `words` take at the start of `tokens`, commas inside them skipped (an
+/// option's words as printed hold commas: "max 1 per state, 2 in Ohio").
+fn spans(words: &[String], tokens: &[String]) -> Option<usize> {
+    let mut at = 0;
+    for (i, word) in words.iter().enumerate() {
+        if i > 0 {
+            at = skip_commas(tokens, at);
+        }
+        if tokens.get(at) != Some(word) {
+            return None;
+        }
+        at += 1;
+    }
+    Some(at)
+}
+
+fn not_an_option(token: &str) -> String {
+    format!("\"{token}\" is not one of the options")
+}
+
+fn skip_commas(tokens: &[String], mut at: usize) -> usize {
+    while tokens.get(at).is_some_and(|t| t == ",") {
+        at += 1;
+    }
+    at
+}
+
+/// The one option named at the start of `tokens`, and how many tokens it took; an error when
+/// the name fits several options.
+fn one_option(names: &Names, tokens: &[String]) -> Result<Option<(usize, usize)>, String> {
+    match names.at(tokens) {
+        None => Ok(None),
+        Some((hits, n)) => {
+            let first = hits[0];
+            let label = &names.options[first].label;
+            if hits.iter().all(|&h| names.options[h].label == *label) {
+                Ok(Some((first, n)))
+            } else {
+                Err(format!(
+                    "\"{}\" could be {}",
+                    tokens[..n].join(" "),
+                    names.labels(&hits)
+                ))
+            }
+        }
+    }
+}
+
+/// Fills the choice's parameters from `tokens`; every word must be used.
+fn fill(choice: &Choice, tokens: &[String]) -> Result<Filled, ReadError> {
+    let fail = |reason: String| ReadError::Fill {
+        label: choice.label.to_string(),
+        reason,
+    };
+    let mut at = 0;
+    let mut values = Vec::new();
+    let mut said = Vec::new();
+    // Placements, and at most one question after them answered by the reply's last words
+    // (which colour the Opposition's red cubes take first).
+    let (placing, after) = match choice.params.split_last() {
+        Some((last, rest))
+            if !rest.is_empty()
+                && rest.iter().all(is_placement)
+                && matches!(last.kind, ParamKind::One { .. }) =>
+        {
+            (rest, Some(last))
+        }
+        _ => (&choice.params[..], None),
+    };
+    let placements = !placing.is_empty() && placing.iter().all(is_placement);
+    if placements {
+        let answer = match after {
+            Some(param) => Some(last_answer(param, tokens).ok_or_else(|| {
+                fail(format!("end the line with the answer to: {}", param.prompt))
+            })?),
+            None => None,
+        };
+        let end = answer.map_or(tokens.len(), |(k, _)| k);
+        let (counts, words) = place(placing, &tokens[..end]).map_err(&fail)?;
+        values.extend(counts);
+        said.push(words);
+        if let (Some(param), Some((_, option))) = (after, answer) {
+            let options = options_of(param).unwrap_or_default();
+            values.push(options[option].value.clone().into_owned());
+            said.push(format!("{} {}", param.prompt, options[option].label));
+        }
+        at = tokens.len();
+    }
+    for (i, param) in choice.params.iter().enumerate() {
+        if placements {
+            break;
+        }
+        let last = i + 1 == choice.params.len();
+        at = skip_commas(tokens, at);
+        let rest = &tokens[at..];
+        match &param.kind {
+            ParamKind::One { options } => {
+                let first = rest.first().ok_or_else(|| fail(param.prompt.to_string()))?;
+                let names = Names::of(&[options]);
+                let (option, span) = one_option(&names, rest)
+                    .map_err(&fail)?
+                    .ok_or_else(|| fail(not_an_option(first)))?;
+                values.push(options[option].value.clone().into_owned());
+                said.push(options[option].label.to_string());
+                at += span;
+            }
+            ParamKind::Number { .. } => {
+                let first = rest.first().ok_or_else(|| fail(param.prompt.to_string()))?;
+                let n: i64 = first
+                    .parse()
+                    .map_err(|_| fail(format!("\"{first}\" is not a whole number")))?;
+                values.push(Value::from(n));
+                said.push(n.to_string());
+                at += 1;
+            }
+            ParamKind::Pick { options, .. } => {
+                let names = Names::of(&[options]);
+                let mut picked: Vec<usize> = Vec::new();
+                let mut used = 0;
+                while used < rest.len() {
+                    if rest[used] == "," {
+                        used += 1;
+                        continue;
+                    }
+                    match one_option(&names, &rest[used..]).map_err(&fail)? {
+                        Some((option, span)) => {
+                            if picked.contains(&option) {
+                                return Err(fail(format!(
+                                    "{} is named twice",
+                                    options[option].label
+                                )));
+                            }
+                            picked.push(option);
+                            used += span;
+                        }
+                        None if last => return Err(fail(not_an_option(&rest[used]))),
+                        None => break,
+                    }
+                }
+                picked.sort_unstable();
+                values.push(Value::Array(
+                    picked
+                        .iter()
+                        .map(|&o| options[o].value.clone().into_owned())
+                        .collect(),
+                ));
+                said.push(
+                    picked
+                        .iter()
+                        .map(|&o| options[o].label.as_ref())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                );
+                at += used;
+            }
+            ParamKind::Distribute { .. } | ParamKind::Allot { .. } => {
+                let (counts, words) =
+                    place(std::slice::from_ref(param), &tokens[at..]).map_err(&fail)?;
+                values.extend(counts);
+                said.push(words);
+                at = tokens.len();
+            }
+        }
+    }
+    at = skip_commas(tokens, at);
+    if let Some(extra) = tokens.get(at) {
+        return Err(fail(format!("\"{extra}\" is not understood here")));
+    }
+    let command = choice.build(&values).map_err(|e| fail(e.to_string()))?;
+    let said = if said.is_empty() {
+        choice.label.to_string()
+    } else {
+        format!("{}: {}", choice.label, said.join("; "))
+    };
+    Ok((command, said))
+}
+
+/// The option of `param` the last words of `tokens` name: where those words begin, and the
+/// option.
+fn last_answer(param: &Param, tokens: &[String]) -> Option<(usize, usize)> {
+    let names = Names::of(&[options_of(param)?]);
+    (0..tokens.len())
+        .rev()
+        .find_map(|k| match one_option(&names, &tokens[k..]) {
+            Ok(Some((option, span))) if k + span == tokens.len() => Some((k, option)),
+            _ => None,
+        })
+}
+
+/// The most units on one option of a placement parameter.
+fn cap_of(param: &Param, option: usize) -> u64 {
+    match &param.kind {
+        ParamKind::Allot { caps, .. } => u64::from(caps.get(option).copied().unwrap_or(0)),
+        ParamKind::Distribute { max_each, .. } => u64::from(*max_each),
+        _ => 0,
+    }
+}
+
+fn total_of(param: &Param) -> u64 {
+    match &param.kind {
+        ParamKind::Allot { total, .. } | ParamKind::Distribute { total, .. } => u64::from(*total),
+        _ => 0,
+    }
+}
+
+/// Reads placements for `params` (one or several placement parameters of one choice) from
+/// all of `tokens`: items such as "NY-P=2", "NY 2", "2 NY", "NY NY", "New York 2 purple",
+/// "New York: 1 purple + 1 yellow", commas between them or not. An option shared by several
+/// parameters (two campaigners placing the same cubes) fills the first until its total, then
+/// the next. Returns each parameter's counts and the placement in words.
+fn place(params: &[Param], tokens: &[String]) -> Result<(Vec<Value>, String), String> {
+    let lists: Vec<&[PickOption]> = params.iter().filter_map(options_of).collect();
+    let names = Names::of(&lists);
+    let mut owner = Vec::new();
+    for (p, list) in lists.iter().enumerate() {
+        owner.extend((0..list.len()).map(|i| (p, i)));
+    }
+    let mut counts: Vec<Vec<u64>> = lists.iter().map(|l| vec![0; l.len()]).collect();
+    let mut at = 0;
+    while at < tokens.len() {
+        if tokens[at] == "," {
+            at += 1;
+            continue;
+        }
+        let (item, used) = placement_item(&names, &tokens[at..])?;
+        at += used;
+        for (label, mut count) in item {
+            let holders: Vec<usize> = (0..names.options.len())
+                .filter(|&h| names.options[h].label == label)
+                .collect();
+            for (k, &h) in holders.iter().enumerate() {
+                let (p, i) = owner[h];
+                let placed: u64 = counts[p].iter().sum();
+                let room = cap_of(&params[p], i)
+                    .saturating_sub(counts[p][i])
+                    .min(total_of(&params[p]).saturating_sub(placed));
+                let n = if k + 1 == holders.len() {
+                    count
+                } else {
+                    count.min(room)
+                };
+                counts[p][i] += n;
+                count -= n;
+            }
+        }
+    }
+    let mut said = Vec::new();
+    for (p, list) in lists.iter().enumerate() {
+        for (option, n) in list.iter().zip(&counts[p]) {
+            if *n > 0 {
+                said.push(format!("{} ×{n}", option.label));
+            }
+        }
+    }
+    let values = counts
+        .into_iter()
+        .map(|c| Value::Array(c.into_iter().map(Value::from).collect()))
+        .collect();
+    Ok((values, said.join(", ")))
+}
+
+/// One placement item at the start of `tokens`: the options it names (by label) with their
+/// counts, and how many tokens it took.
+fn placement_item(names: &Names, tokens: &[String]) -> Result<(Vec<(String, u64)>, usize), String> {
+    let count_of = |word: &str| {
+        word.parse::<u64>()
+            .map_err(|_| format!("\"{word}\" is not a count"))
+    };
+    // "NY-P=2", "NY:2".
+    if let Some((name, count)) = tokens[0].split_once(['=', ':']) {
+        let name = normalize(name).unwrap_or_default();
+        let (option, _) =
+            one_option(names, std::slice::from_ref(&name))?.ok_or_else(|| not_an_option(&name))?;
+        let label = names.options[option].label.to_string();
+        return Ok((vec![(label, count_of(count)?)], 1));
+    }
+    let mut at = 0;
+    let leading = if is_number(&tokens[0]) && tokens.len() > 1 {
+        at += 1;
+        Some(count_of(&tokens[0])?)
+    } else {
+        None
+    };
+    let (hits, span) = names
+        .at(&tokens[at..])
+        .ok_or_else(|| not_an_option(&tokens[at]))?;
+    at += span;
+    let mut units: Vec<usize> = Vec::new();
+    for &h in &hits {
+        if !units
+            .iter()
+            .any(|&u| names.options[u].label == names.options[h].label)
+        {
+            units.push(h);
+        }
+    }
+    let colours: Vec<String> = units
+        .iter()
+        .filter_map(|&u| head_and_parts(&names.options[u].label))
+        .flat_map(|(_, parts)| parts.into_iter().map(|(_, w)| w))
+        .collect();
+    // Cubes by colour: "2 purple", "1 purple + 1 yellow".
+    let mut wanted: Vec<(u32, String)> = Vec::new();
+    while at + 1 < tokens.len() && is_number(&tokens[at]) && colours.contains(&tokens[at + 1]) {
+        let n = tokens[at].parse::<u32>().map_err(|e| e.to_string())?;
+        wanted.push((n, tokens[at + 1].clone()));
+        at += 2;
+    }
+    let said = |hits: &[usize]| names.labels(hits);
+    if !wanted.is_empty() {
+        let times = leading.unwrap_or(1);
+        let parts_of = |u: usize| {
+            head_and_parts(&names.options[u].label)
+                .map(|(_, p)| p)
+                .unwrap_or_default()
+        };
+        let same = |a: &[(u32, String)], b: &[(u32, String)]| {
+            let mut a = a.to_vec();
+            let mut b = b.to_vec();
+            a.sort();
+            b.sort();
+            a == b
+        };
+        if let Some(&u) = units.iter().find(|&&u| same(&parts_of(u), &wanted)) {
+            return Ok((vec![(names.options[u].label.to_string(), times)], at));
+        }
+        let mut out = Vec::new();
+        for (n, colour) in &wanted {
+            let single = units.iter().find(|&&u| {
+                matches!(parts_of(u).as_slice(), [(m, c)] if c == colour && *m > 0 && n % m == 0)
+            });
+            let Some(&u) = single else {
+                return Err(format!(
+                    "{} has no option for {n} {colour} (it has {})",
+                    tokens[..span + usize::from(leading.is_some())].join(" "),
+                    said(&units)
+                ));
+            };
+            let m = parts_of(u)[0].0;
+            out.push((names.options[u].label.to_string(), u64::from(n / m) * times));
+        }
+        return Ok((out, at));
+    }
+    if units.len() > 1 {
+        return Err(format!(
+            "\"{}\" could be {}: name one by its code",
+            tokens[usize::from(leading.is_some())..at].join(" "),
+            said(&units),
+        ));
+    }
+    let mut count = leading;
+    if count.is_none() && tokens.get(at).is_some_and(|t| is_number(t)) {
+        count = Some(count_of(&tokens[at])?);
+        at += 1;
+    }
+    Ok((
+        vec![(
+            names.options[units[0]].label.to_string(),
+            count.unwrap_or(1),
+        )],
+        at,
+    ))
+}
+
+/// The first line of a reply body worth reading: not empty, not quoted (`>`), not an
+/// attribution ("On Monday, Ann wrote:"), and above any signature (`-- `).
+pub fn first_line(body: &str) -> Option<&str> {
+    for line in body.lines() {
+        let trimmed = line.trim();
+        if line.trim_end() == "--" || line.starts_with("-- ") || trimmed == "__" {
+            return None;
+        }
+        if trimmed.is_empty() || trimmed.starts_with('>') {
+            continue;
+        }
+        if trimmed.ends_with("wrote:") || trimmed.ends_with("schrieb:") {
+            continue;
+        }
+        if normalize(trimmed).is_none() {
+            continue;
+        }
+        return Some(trimmed);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::PickRule;
+    use serde_json::json;
+
+    fn cards(codes: &[(&str, &str)]) -> Vec<PickOption> {
+        codes
+            .iter()
+            .map(|(c, l)| PickOption::new(*c, l.to_string()))
+            .collect()
+    }
+
+    fn whitehouse_like() -> Vec<Choice> {
+        vec![
+            Choice::action("Pass", json!({"type": "pass"})),
+            Choice::action("Bid", json!({"type": "bid"})).with_param(
+                "amount",
+                "How many?",
+                ParamKind::Number {
+                    min: 280,
+                    max: 530,
+                    step: 10,
+                },
+            ),
+            Choice::action("Play a card", json!({"type": "play"})).with_param(
+                "card",
+                "Which card do you play?",
+                ParamKind::One {
+                    options: cards(&[
+                        ("TN", "Q♥ Tennessee (11)"),
+                        ("CA", "A♠ California (54)"),
+                        ("NC", "10♠ North Carolina (16)"),
+                        ("AS", "American Samoa"),
+                    ]),
+                },
+            ),
+        ]
+    }
+
+    #[test]
+    fn by_number_and_by_words_in_any_case() {
+        let c = whitehouse_like();
+        assert_eq!(read("1", &c).unwrap().command, json!({"type": "pass"}));
+        assert_eq!(read("PASS", &c).unwrap().index, 0);
+        let bid = read("bid 300", &c).unwrap();
+        assert_eq!(bid.command, json!({"type": "bid", "amount": 300}));
+        assert_eq!(bid.said, "Bid: 300");
+        assert_eq!(read("2. 310", &c).unwrap().command["amount"], 310);
+        for said in [
+            "play QH",
+            "Play tn",
+            "3 tennessee",
+            "play q♥",
+            "play a card Tennessee",
+        ] {
+            assert_eq!(read(said, &c).unwrap().command["card"], "TN", "{said}");
+        }
+        assert_eq!(
+            read("play north carolina", &c).unwrap().command["card"],
+            "NC"
+        );
+        assert_eq!(read("play 10s", &c).unwrap().command["card"], "NC");
+        // The game's own code first: AS is American Samoa, not the ace of spades.
+        assert_eq!(read("play AS", &c).unwrap().command["card"], "AS");
+    }
+
+    #[test]
+    fn mistakes_say_why() {
+        let c = whitehouse_like();
+        assert_eq!(
+            read("7", &c),
+            Err(ReadError::NoSuchNumber { given: 7, count: 3 })
+        );
+        assert!(matches!(read("fold", &c), Err(ReadError::Unknown(_))));
+        let e = read("bid 305", &c).unwrap_err().to_string();
+        assert!(e.contains("steps of 10"), "{e}");
+        let e = read("bid lots", &c).unwrap_err().to_string();
+        assert!(e.contains("not a whole number"), "{e}");
+        let e = read("play XX", &c).unwrap_err().to_string();
+        assert!(e.contains("\"xx\" is not one of the options"), "{e}");
+        let e = read("pass thanks", &c).unwrap_err().to_string();
+        assert!(e.contains("\"thanks\" is not understood"), "{e}");
+        assert_eq!(read("  ", &c), Err(ReadError::Empty));
+        assert_eq!(read("pass", &[]), Err(ReadError::NothingOpen));
+    }
+
+    #[test]
+    fn leading_words_pick_the_longest_fit_and_refuse_a_tie() {
+        let option = |c: &str| PickOption::new(c, c.to_string());
+        let c = vec![
+            Choice::action(
+                "Declare statehood for Guam",
+                json!({"type": "w", "g": "GU"}),
+            )
+            .with_param(
+                "defence",
+                "?",
+                ParamKind::One {
+                    options: vec![option("TX")],
+                },
+            ),
+            Choice::action("Declare statehood for DC", json!({"type": "dc"})).with_param(
+                "defence",
+                "?",
+                ParamKind::Pick {
+                    options: vec![option("TX"), option("NY")],
+                    min: 1,
+                    max: 2,
+                    rule: PickRule::Any,
+                },
+            ),
+            Choice::action("Do not challenge Puerto Rico", json!({"type": "pass"})),
+        ];
+        assert_eq!(read("declare guam tx", &c).unwrap().index, 0);
+        assert_eq!(read("declare statehood for dc ny tx", &c).unwrap().index, 1);
+        assert_eq!(
+            read("declare dc ny, tx", &c).unwrap().command,
+            json!({"type": "dc", "defence": ["TX", "NY"]})
+        );
+        assert!(matches!(
+            read("declare tx", &c),
+            Err(ReadError::Ambiguous { .. })
+        ));
+        // "challenge" is not the first word of "Do not challenge".
+        assert!(matches!(read("challenge", &c), Err(ReadError::Unknown(_))));
+    }
+
+    #[test]
+    fn distribute_by_code_and_count() {
+        let c = vec![
+            Choice::action("Place cubes", json!({"type": "place"})).with_param(
+                "cubes",
+                "?",
+                ParamKind::Distribute {
+                    options: cards(&[("CA", "California"), ("TX", "Texas")]),
+                    total: 3,
+                    max_each: 2,
+                },
+            ),
+        ];
+        assert_eq!(
+            read("place CA=2 tx", &c).unwrap().command["cubes"],
+            json!([2, 1])
+        );
+        assert!(read("place CA=3", &c).is_err());
+    }
+
+    #[test]
+    fn a_question_after_a_placement_is_answered_by_the_last_words() {
+        let c = vec![
+            Choice::action("Place cubes", json!({"type": "place"}))
+                .with_param(
+                    "cubes",
+                    "?",
+                    ParamKind::Distribute {
+                        options: cards(&[("CA", "California"), ("TX", "Texas")]),
+                        total: 2,
+                        max_each: 2,
+                    },
+                )
+                .with_param(
+                    "takes",
+                    "Your red cubes remove first",
+                    ParamKind::One {
+                        options: vec![
+                            PickOption::new("purple", "purple"),
+                            PickOption::new("yellow", "yellow"),
+                        ],
+                    },
+                ),
+        ];
+        let read_back = read("place CA TX yellow", &c).unwrap().command;
+        assert_eq!(read_back["cubes"], json!([1, 1]));
+        assert_eq!(read_back["takes"], json!("yellow"));
+        let missing = read("place CA TX", &c).unwrap_err().to_string();
+        assert!(missing.contains("remove first"), "{missing}");
+    }
+
+    #[test]
+    fn the_first_line_skips_quotes_attributions_and_signatures() {
+        assert_eq!(first_line("\n\n  play QH  \nthanks"), Some("play QH"));
+        assert_eq!(
+            first_line("On Mon, Ann <a@b> wrote:\n> 1 Pass\n\nbid 300\n"),
+            Some("bid 300")
+        );
+        assert_eq!(first_line("> 1 Pass\n-- \nAnn\nbid 300"), None);
+        assert_eq!(first_line("pass\n-- \nAnn"), Some("pass"));
+        assert_eq!(first_line("..."), None);
+    }
+}
