@@ -111,7 +111,7 @@ fn main() {
             .unwrap();
         let visitor = Visitor::new(&base);
         visitor.set_cookie(
-            postplay::web::session::COOKIE,
+            postplay::web::accounts::session::COOKIE,
             &db.store.start_session(ann.id).await.unwrap(),
         );
         let page = visitor.get("/me").await;

@@ -309,7 +309,7 @@ async fn a_two_player_club_game_rates_both_players_as_worked_out_by_hand() {
     );
     assert_eq!(history[0].result, postplay::store::GameResult::Loss);
     assert_eq!(history[0].place, 2);
-    let chart = postplay::web::rating_chart::svg("Ann", "Electoral Combat", &history);
+    let chart = postplay::web::clubs::rating_chart::svg("Ann", "Electoral Combat", &history);
     assert_eq!(chart.matches("<circle").count(), 1);
     rig.db.drop().await;
 }
