@@ -161,7 +161,7 @@ async fn main() {
     let client = awc::Client::builder()
         .timeout(Duration::from_secs(30))
         .finish();
-    let standings_last = (MEMBERS - 1) / postplay::store::ratings::STANDINGS_PAGE;
+    let standings_last = (MEMBERS - 1) / postplay::store::clubs::ratings::STANDINGS_PAGE;
     let archive_last = (GAMES - 1) / postplay::store::ARCHIVE_PAGE;
     let pages = [
         ("club page, as a member", "/clubs/1".to_string()),

@@ -5,7 +5,7 @@ use crate::config::Config;
 use crate::pg::PrivateCluster;
 use crate::pg::tools::{self, Target};
 use crate::store::Store;
-use crate::store::census::census;
+use crate::store::game::census::census;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -136,7 +136,10 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 /// The dump, written beside `file` and moved over it once complete and readable.
-async fn write(opened: &Opened, file: &Path) -> Result<crate::store::census::Census, Failure> {
+async fn write(
+    opened: &Opened,
+    file: &Path,
+) -> Result<crate::store::game::census::Census, Failure> {
     let dir = match file.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -176,7 +179,10 @@ async fn write(opened: &Opened, file: &Path) -> Result<crate::store::census::Cen
 }
 
 /// Counts and dumps the database in one exported snapshot, held open until pg_dump is done.
-async fn dump(opened: &Opened, out: std::fs::File) -> Result<crate::store::census::Census, String> {
+async fn dump(
+    opened: &Opened,
+    out: std::fs::File,
+) -> Result<crate::store::game::census::Census, String> {
     let mut conn = opened
         .store
         .pool()

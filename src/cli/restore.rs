@@ -8,7 +8,7 @@
 use super::backup::{FAILED, Failure, Opened, refused, run_verb};
 use crate::pg::tools;
 use crate::store::MIGRATOR;
-use crate::store::census::relations;
+use crate::store::game::census::relations;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;

@@ -9,8 +9,8 @@ use crate::domain::{ClockSettings, TimeControl};
 use crate::engine::log::render;
 use crate::engine::record::Mark;
 use crate::notices::clock::{News, Readers, enqueue_clock};
-use crate::store::effects::{Appended, Creation, EffectError, Effects};
-use crate::store::plan::MovePlan;
+use crate::store::game::effects::{Appended, Creation, EffectError, Effects};
+use crate::store::game::plan::MovePlan;
 use futures_util::future::BoxFuture;
 use sqlx::PgConnection;
 

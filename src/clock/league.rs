@@ -5,9 +5,9 @@
 
 use crate::engine::record::{Ending, ending};
 use crate::leagues::Finish;
-use crate::store::effects::{Appended, Creation, EffectError, Effects};
-use crate::store::league_life::{league_of_game, record_league_game_end};
-use crate::store::plan::MovePlan;
+use crate::store::clubs::league_life::{league_of_game, record_league_game_end};
+use crate::store::game::effects::{Appended, Creation, EffectError, Effects};
+use crate::store::game::plan::MovePlan;
 use futures_util::future::BoxFuture;
 use sqlx::PgConnection;
 

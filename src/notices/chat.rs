@@ -5,7 +5,7 @@ use crate::engine::Seat;
 use crate::engine::log::render;
 use crate::notices::notice::GameRef;
 use crate::notices::outbox::OUTBOX_CHANNEL;
-use crate::store::effects::Appended;
+use crate::store::game::effects::Appended;
 use sqlx::{PgConnection, Row};
 
 use crate::notices::webhook::{HOOK_KIND, HookEvent, HookNotice};

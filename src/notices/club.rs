@@ -3,7 +3,7 @@
 
 use crate::notices::notice::{ClubNotice, Notice};
 use crate::notices::outbox::announce;
-use crate::store::effects::ClubNews;
+use crate::store::game::effects::ClubNews;
 use sqlx::PgConnection;
 
 /// Queues the invitation of `news` for its address.

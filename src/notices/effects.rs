@@ -3,7 +3,7 @@
 
 use crate::engine::Seat;
 use crate::notices::notice::{GameRef, LinkNotice, Notice};
-use crate::store::effects::{
+use crate::store::game::effects::{
     Appended, ClubNews, Creation, EffectError, Effects, LeagueNews, TableNews,
 };
 use futures_util::future::BoxFuture;
@@ -109,7 +109,7 @@ impl Effects for MailEffects {
         &self,
         read: &serde_json::Value,
         entries: &[Appended<'_>],
-        plan: &mut crate::store::plan::MovePlan,
+        plan: &mut crate::store::game::plan::MovePlan,
     ) -> Result<bool, EffectError> {
         crate::notices::plan::plan(read, entries, plan)
     }

@@ -10,7 +10,7 @@ use crate::notices::EmailAddress;
 use crate::notices::notice::{GameRef, Invite, Notice, Seated};
 use crate::notices::outbox::{MailSeat, NewRow, announce, insert, mail_seats, mint_link, player};
 use crate::notices::turn::ask;
-use crate::store::effects::Creation;
+use crate::store::game::effects::Creation;
 use crate::store::{Changer, GameRow};
 use sqlx::{PgConnection, PgPool};
 

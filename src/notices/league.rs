@@ -3,7 +3,7 @@
 
 use crate::notices::notice::{LeagueNotice, Notice};
 use crate::notices::outbox::announce;
-use crate::store::effects::{LeagueEvent, LeagueNews};
+use crate::store::game::effects::{LeagueEvent, LeagueNews};
 use sqlx::PgConnection;
 
 /// Queues the notice of `news` for its entrant.

@@ -3,7 +3,7 @@
 
 use crate::notices::notice::{Notice, TableNotice};
 use crate::notices::outbox::announce;
-use crate::store::effects::{TableEvent, TableNews};
+use crate::store::game::effects::{TableEvent, TableNews};
 use sqlx::PgConnection;
 
 /// Queues the notice of `news` for its reader.

@@ -8,7 +8,7 @@ use crate::engine::{DynMatch, Seat, Viewer};
 use crate::notices::notice::{Ask, GameRef, Notice, Over, Turn};
 use crate::notices::reply::{address, reply_lines};
 use crate::store::LogEntry;
-use crate::store::effects::Appended;
+use crate::store::game::effects::Appended;
 use sqlx::PgConnection;
 
 use crate::notices::outbox::{NewRow, announce, insert, mail_seats, mint_link, player};

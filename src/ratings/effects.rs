@@ -5,9 +5,9 @@
 use super::ranking::{self, Ranking};
 use super::system::{self, NEWCOMER, Skill};
 use crate::engine::Seat;
-use crate::store::effects::{Appended, Creation, EffectError, Effects};
-use crate::store::plan::MovePlan;
-use crate::store::ratings::{self as stored, RatingChange, SeatPlay};
+use crate::store::clubs::ratings::{self as stored, RatingChange, SeatPlay};
+use crate::store::game::effects::{Appended, Creation, EffectError, Effects};
+use crate::store::game::plan::MovePlan;
 use futures_util::future::BoxFuture;
 use sqlx::PgConnection;
 

@@ -9,7 +9,7 @@ use crate::notices::EmailAddress;
 use crate::notices::notice::{Answer, Ask, GameRef, Notice};
 use crate::notices::outbox::{self, MailSeat, OUTBOX_CHANNEL};
 use crate::store::LogEntry;
-use crate::store::effects::{AfterAppend, Appended, EffectError};
+use crate::store::game::effects::{AfterAppend, Appended, EffectError};
 use futures_util::future::BoxFuture;
 use sqlx::{PgConnection, PgPool, Row};
 use std::time::Duration;

@@ -4,9 +4,9 @@
 //! records the log head when it was written, so the replay can show it at its step. Limits are
 //! counted here, in the database, so every web process agrees on them.
 
-use super::Store;
 use crate::domain::MessageText;
 use crate::engine::Seat;
+use crate::store::Store;
 use chrono::{DateTime, Duration, Utc};
 use sqlx::Row;
 use sqlx::postgres::PgRow;
@@ -92,11 +92,11 @@ pub enum PostError {
     Effect(String),
 }
 
-impl From<super::effects::EffectError> for PostError {
-    fn from(e: super::effects::EffectError) -> PostError {
+impl From<crate::store::game::effects::EffectError> for PostError {
+    fn from(e: crate::store::game::effects::EffectError) -> PostError {
         match e {
-            super::effects::EffectError::Refused(m) => PostError::Effect(m),
-            super::effects::EffectError::Db(e) => PostError::Db(e),
+            crate::store::game::effects::EffectError::Refused(m) => PostError::Effect(m),
+            crate::store::game::effects::EffectError::Db(e) => PostError::Db(e),
         }
     }
 }
@@ -353,7 +353,7 @@ impl Store {
 }
 
 /// A message of a record checked for import.
-pub(super) struct Imported {
+pub(in crate::store) struct Imported {
     seat: Option<i32>,
     author: String,
     text: Option<MessageText>,
@@ -363,11 +363,14 @@ pub(super) struct Imported {
 
 /// The record's messages, checked: a known seat, a name, a valid text unless hidden, a time,
 /// a step within the log; at most [`MAX_MESSAGES_PER_GAME`].
-pub(super) fn imported(record: &crate::engine::Record) -> Result<Vec<Imported>, super::StoreError> {
-    let invalid =
-        |i: usize, why: String| super::StoreError::Invalid(format!("message {}: {why}", i + 1));
+pub(in crate::store) fn imported(
+    record: &crate::engine::Record,
+) -> Result<Vec<Imported>, crate::store::StoreError> {
+    let invalid = |i: usize, why: String| {
+        crate::store::StoreError::Invalid(format!("message {}: {why}", i + 1))
+    };
     if record.messages.len() as i64 > MAX_MESSAGES_PER_GAME {
-        return Err(super::StoreError::Invalid(format!(
+        return Err(crate::store::StoreError::Invalid(format!(
             "a game holds at most {MAX_MESSAGES_PER_GAME} messages; the record has {}",
             record.messages.len()
         )));
@@ -411,7 +414,7 @@ pub(super) fn imported(record: &crate::engine::Record) -> Result<Vec<Imported>, 
 
 /// Stores an imported game's messages (a hidden one stays hidden, by the organiser, from its
 /// own time: the record does not say when it was hidden).
-pub(super) async fn store_imported(
+pub(in crate::store) async fn store_imported(
     tx: &mut sqlx::PgConnection,
     game_id: i64,
     messages: &[Imported],

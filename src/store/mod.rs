@@ -2,99 +2,72 @@
 //! A game's state is never stored: it is the replay of its log, kept in a small process cache
 //! keyed by the log's head.
 //!
-//! Where to look: `creation.rs` makes a game; `loading.rs` reads games and replays them
-//! (the cache); `moves.rs` is every way a log grows and `append.rs` the move's transaction;
-//! `links.rs` finds what a token opens; `records.rs` exports and imports records. The rest
-//! are the people and places around games (accounts, clubs, tables, leagues, messages).
+//! Where to look, a folder a capability: `game/` (creation, loading and its cache, `moves` for
+//! every way a log grows and `append` for the move's transaction, records), `seats/` (keys,
+//! links, changes of hands), `accounts/`, `lobby/`, `clubs/` (with leagues and ratings); the
+//! game's messages and the tokens are shared by all.
 
-mod account_seats;
 mod accounts;
-mod api_tokens;
-mod append;
-mod bots;
-pub mod census;
-mod club_archive;
-mod club_games;
-mod club_invites;
-mod clubs;
-mod creation;
-pub mod effects;
-mod history;
-pub mod league_life;
-mod leagues;
-mod links;
-mod loading;
+pub mod clubs;
+pub mod game;
+mod lobby;
 mod messages;
-mod move_read;
-mod moves;
-mod my_games;
-mod orders;
-pub mod plan;
-pub mod ratings;
-mod records;
-mod sealed_since;
-mod seat_changes;
-mod seat_keys;
-mod sign_in;
-mod table_start;
-mod tables;
+mod seats;
 mod tokens;
-mod unlisted;
-mod webhooks;
 
 pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
-pub use account_seats::{Claim, MAX_DEVICE_LINKS};
-pub use accounts::{Account, MAX_SESSIONS, SESSION_DAYS};
-pub use api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
-pub use append::{Mover, Settled};
-pub use bots::BotSeat;
-pub use club_archive::{
-    ARCHIVE_PAGE, ArchiveFilter, ArchivePage, ArchivedGame, Choice, MAX_ARCHIVE_PAGE,
-    MAX_LEAGUE_CHOICES, MAX_PLAYER_CHOICES,
-};
-pub use club_games::ChosenGame;
-pub use club_invites::{INVITE_DAYS, INVITES_PER_DAY, MAX_PENDING_INVITES, PendingInvite};
-pub use clubs::{
-    CLUB_PAGE, Club, ClubError, ClubGame, MAX_CLUBS_JOINED, MAX_CLUBS_MADE, MAX_MEMBERS, Member,
-    NewClub,
-};
-pub use history::{History, Step};
-pub use league_life::{LeaguePass, START_BATCH, plan_words};
-pub use leagues::{
-    ENDED_LEAGUES_SHOWN, Entrant, League, LeagueLine, LeagueView, MAX_ACTIVE_LEAGUES,
-    MAX_SIGNUP_DAYS, NewLeague, ScheduledGame, meetings_word, mode_word,
-};
-pub use links::SEAT_BY_TOKEN;
-pub use messages::{
-    Author, MAX_MESSAGES_PER_GAME, MESSAGES_PER_HOUR, MESSAGES_PER_MINUTE, Message, PostError,
-    THREAD_OPEN_DAYS_AFTER_END,
-};
-pub use my_games::{MAX_FINISHED, MyGame, MyGames, Standing};
-pub use orders::OrderError;
-pub use ratings::{GameResult, RatingPoint, RatingRow, StandingsPage};
-pub use seat_changes::{
-    CHANGE_LINK_DAYS, ChangeKind, ChangeLink, Changer, MESSAGES_PER_CHANGE, RECLAIM_HOURS,
-    ReclaimRefused, SeatChange, SeatChangeNews,
-};
-pub use seat_keys::{ENDED_LINKS_KEPT, Handover, Rekeyed, SeatKeys, TakeUp};
-pub use sign_in::{
+pub use accounts::account::{Account, MAX_SESSIONS, SESSION_DAYS};
+pub use accounts::api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
+pub use accounts::my_games::{MAX_FINISHED, MyGame, MyGames, Standing};
+pub use accounts::seats::{Claim, MAX_DEVICE_LINKS};
+pub use accounts::sign_in::{
     DEVICE_ADDRESSES, DEVICE_DAYS, LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem,
     PendingSignIn, SIGN_IN_MINUTES, SLOW_LINK_MINUTES, SLOWER_LINK_MINUTES, TooManyLinks,
     issue_link,
 };
-pub use tables::{
+pub use accounts::webhooks::{MAX_WEBHOOKS, TooManyWebhooks, WebhookLine, WebhookTarget};
+pub use clubs::archive::{
+    ARCHIVE_PAGE, ArchiveFilter, ArchivePage, ArchivedGame, Choice, MAX_ARCHIVE_PAGE,
+    MAX_LEAGUE_CHOICES, MAX_PLAYER_CHOICES,
+};
+pub use clubs::club::{
+    CLUB_PAGE, Club, ClubError, ClubGame, MAX_CLUBS_JOINED, MAX_CLUBS_MADE, MAX_MEMBERS, Member,
+    NewClub,
+};
+pub use clubs::games::ChosenGame;
+pub use clubs::invites::{INVITE_DAYS, INVITES_PER_DAY, MAX_PENDING_INVITES, PendingInvite};
+pub use clubs::league_life::{LeaguePass, START_BATCH, plan_words};
+pub use clubs::leagues::{
+    ENDED_LEAGUES_SHOWN, Entrant, League, LeagueLine, LeagueView, MAX_ACTIVE_LEAGUES,
+    MAX_SIGNUP_DAYS, NewLeague, ScheduledGame, meetings_word, mode_word,
+};
+pub use clubs::ratings::{GameResult, RatingPoint, RatingRow, StandingsPage};
+pub use game::append::{Mover, Settled};
+pub use game::bots::BotSeat;
+pub use game::history::{History, Step};
+pub use game::orders::OrderError;
+pub use game::unlisted::Gate;
+pub use lobby::tables::{
     Joined, LOBBY_PAGE, LobbyEntry, MAX_OPEN_TABLES, NewTable, Table, TableError, TablePlace,
     waiting_words,
 };
+pub use messages::{
+    Author, MAX_MESSAGES_PER_GAME, MESSAGES_PER_HOUR, MESSAGES_PER_MINUTE, Message, PostError,
+    THREAD_OPEN_DAYS_AFTER_END,
+};
+pub use seats::changes::{
+    CHANGE_LINK_DAYS, ChangeKind, ChangeLink, Changer, MESSAGES_PER_CHANGE, RECLAIM_HOURS,
+    ReclaimRefused, SeatChange, SeatChangeNews,
+};
+pub use seats::keys::{ENDED_LINKS_KEPT, Handover, Rekeyed, SeatKeys, TakeUp};
+pub use seats::links::SEAT_BY_TOKEN;
 pub use tokens::{looks_like_token, new_token, token_hash};
-pub use unlisted::Gate;
-pub use webhooks::{MAX_WEBHOOKS, TooManyWebhooks, WebhookLine, WebhookTarget};
 
 use crate::engine::record::Mark;
 use crate::engine::{DynMatch, RuleError, Seat, Seed};
 use crate::time::{Clock, SystemClock};
 use chrono::{DateTime, Utc};
-use effects::{EffectError, Effects};
+use game::effects::{EffectError, Effects};
 use serde_json::Value;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use std::collections::HashMap;
@@ -307,7 +280,7 @@ pub struct Loaded {
 /// else happens in its transactions.
 pub struct Store {
     pool: PgPool,
-    cache: Mutex<HashMap<i64, loading::Cached>>,
+    cache: Mutex<HashMap<i64, game::loading::Cached>>,
     clock: Arc<dyn Clock>,
     effects: Vec<Arc<dyn Effects>>,
     epoch: Arc<AtomicU64>,

@@ -107,7 +107,7 @@ async fn contents(pool: &PgPool) -> BTreeMap<String, (i64, String)> {
 
 /// Names of the relations a database holds outside PostgreSQL's own schemas.
 async fn relations(pool: &PgPool) -> Vec<String> {
-    postplay::store::census::relations(&mut pool.acquire().await.unwrap())
+    postplay::store::game::census::relations(&mut pool.acquire().await.unwrap())
         .await
         .unwrap()
 }
