@@ -211,3 +211,31 @@ pub async fn game_at_puerto_rico_answers(db: &TestDb) -> (i64, Vec<String>) {
     }
     panic!("no seed reaches Puerto Rico's answers");
 }
+
+/// The app's route table as source: every capability's `routes` (`src/web/*/mod.rs`), checked
+/// against the capabilities `src/web/mod.rs` assembles, so a new one cannot be left out of the
+/// tests that read every route.
+pub fn route_table_source() -> String {
+    const TABLES: [(&str, &str); 8] = [
+        ("http", include_str!("../../src/web/http/mod.rs")),
+        ("public", include_str!("../../src/web/public/mod.rs")),
+        ("desk", include_str!("../../src/web/desk/mod.rs")),
+        ("lobby", include_str!("../../src/web/lobby/mod.rs")),
+        ("clubs", include_str!("../../src/web/clubs/mod.rs")),
+        ("accounts", include_str!("../../src/web/accounts/mod.rs")),
+        ("seat", include_str!("../../src/web/seat/mod.rs")),
+        ("api", include_str!("../../src/web/api/mod.rs")),
+    ];
+    let assembled = include_str!("../../src/web/mod.rs");
+    let configured: Vec<&str> = assembled
+        .split(".configure(")
+        .skip(1)
+        .filter_map(|r| r.split("::routes").next())
+        .collect();
+    let tables: Vec<&str> = TABLES.iter().map(|t| t.0).collect();
+    assert_eq!(
+        configured, tables,
+        "src/web/mod.rs assembles these capabilities' routes"
+    );
+    TABLES.iter().map(|t| t.1).collect()
+}

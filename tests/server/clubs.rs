@@ -916,7 +916,7 @@ async fn games_state(db: &TestDb) -> Vec<(i64, String, i64, bool, Option<String>
 
 /// Every path of a club's routes (`/clubs/{club}/…`) in the route table.
 fn club_routes() -> Vec<String> {
-    let source = include_str!("../../src/web/mod.rs");
+    let source = crate::common::route_table_source();
     source
         .split("\"/clubs/{club}/")
         .skip(1)
@@ -962,7 +962,7 @@ fn every_club_route_is_in_the_authorization_table() {
 /// Every GET route of the app whose path holds a game's `{id}`, read from the route table, so
 /// a new one cannot be forgotten here.
 fn id_keyed_get_routes() -> Vec<String> {
-    let source = include_str!("../../src/web/mod.rs");
+    let source = crate::common::route_table_source();
     let routes = source
         .split(".route(")
         .skip(1)
@@ -991,7 +991,7 @@ enum Audience {
 /// tables: a league's routes (`league_routes`), and the forms and desk that answer a public
 /// club's non-member 403 rather than the page (the authorization table's rows).
 fn club_keyed_get_routes() -> Vec<(String, Audience)> {
-    let source = include_str!("../../src/web/mod.rs");
+    let source = crate::common::route_table_source();
     let routes: Vec<(String, Audience)> = source
         .split(".route(")
         .skip(1)
@@ -1568,7 +1568,7 @@ async fn a_private_club_is_nothing_to_anyone_but_its_members_on_every_route() {
 /// Every route of a club's leagues, read from the route table (so a new one cannot be
 /// forgotten here): whether it is a POST, and its path.
 fn league_routes() -> Vec<(bool, String)> {
-    let source = include_str!("../../src/web/mod.rs");
+    let source = crate::common::route_table_source();
     let routes: Vec<(bool, String)> = source
         .split(".route(")
         .skip(1)

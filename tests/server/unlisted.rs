@@ -18,7 +18,7 @@ fn link_after<'a>(page: &'a str, marker: &str) -> Option<&'a str> {
 /// Every GET route of the app whose path holds a game's `{id}`, read from the route table, so
 /// a new one cannot be forgotten here.
 fn id_keyed_get_routes() -> Vec<String> {
-    let source = include_str!("../../src/web/mod.rs");
+    let source = crate::common::route_table_source();
     let routes = source
         .split(".route(")
         .skip(1)
