@@ -456,7 +456,10 @@ mod tests {
 
     #[test]
     fn settings_default_to_the_senders_domain() {
-        let from = crate::config::mail::parse_sender("games@pp.example").unwrap();
+        let from = Sender {
+            name: "postplay".into(),
+            address: EmailAddress::parse("games@pp.example").unwrap(),
+        };
         let s = InboundSettings::from_lookup(&|_| None, &from).unwrap();
         assert_eq!(s.reply_domain.as_deref(), Some("pp.example"));
         assert_eq!(s.max_bytes, 256 * 1024);
