@@ -64,7 +64,7 @@ pub struct MailCheck {
     pub unknown: usize,
 }
 
-/// The Message-ID the worker gives a row (`mail::worker`'s key, in the sender's domain).
+/// The Message-ID the worker gives a row (`notices::outbox::worker`'s key, in the sender's domain).
 fn message_id(game: Option<i64>, seat: Option<i32>, event: &str, domain: &str) -> String {
     let who = seat.map_or("org".to_string(), |s| format!("s{s}"));
     let about = game.map_or("a".to_string(), |g| format!("g{g}"));
