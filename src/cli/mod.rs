@@ -13,7 +13,7 @@ mod transfer;
 mod verify;
 mod worker;
 
-pub use selfplay::{option_combinations, random_seed};
+pub use selfplay::random_seed;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

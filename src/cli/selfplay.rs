@@ -5,9 +5,9 @@ use super::out::Out;
 use crate::engine::bot::{Questions, count_questions, play_random};
 use crate::engine::log::render;
 use crate::engine::seat_bot::play_bots;
-use crate::engine::{BotLevel, DynGame, OptionKind, Seed};
+use crate::engine::{BotLevel, Seed};
 use crate::games::{find_game, registry};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -75,7 +75,7 @@ pub fn run(args: Args) -> ExitCode {
                 return ExitCode::from(2);
             }
         },
-        None => option_combinations(game),
+        None => crate::engine::options::combinations(game),
     };
     let seats = match &args.bots {
         Some(bots) if args.seats.is_some_and(|n| n != bots.len()) => {
@@ -214,30 +214,6 @@ pub fn run(args: Args) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
-}
-
-/// Every combination of the listed values of the game's choice-like options (booleans and
-/// selections); number options keep their default.
-pub fn option_combinations(game: &dyn DynGame) -> Vec<Value> {
-    let mut sets = vec![Map::new()];
-    for spec in game.option_specs() {
-        let values: Vec<Value> = match spec.kind {
-            OptionKind::Bool => vec![Value::Bool(false), Value::Bool(true)],
-            OptionKind::Select { values } => values.into_iter().map(|(v, _)| v).collect(),
-            OptionKind::Integer { .. } => vec![spec.default.clone()],
-        };
-        sets = sets
-            .into_iter()
-            .flat_map(|set| {
-                values.iter().map(move |v| {
-                    let mut set = set.clone();
-                    set.insert(spec.key.to_string(), v.clone());
-                    set
-                })
-            })
-            .collect();
-    }
-    sets.into_iter().map(Value::Object).collect()
 }
 
 fn nth_seed(base: &Seed, n: u64) -> Seed {

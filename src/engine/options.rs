@@ -56,6 +56,30 @@ pub fn describe(specs: &[OptionSpec], options: &Value) -> Vec<(String, String)> 
         .collect()
 }
 
+/// Every combination of the listed values of the game's choice-like options (booleans and
+/// selections); number options keep their default.
+pub fn combinations(game: &dyn crate::engine::DynGame) -> Vec<Value> {
+    let mut sets = vec![serde_json::Map::new()];
+    for spec in game.option_specs() {
+        let values: Vec<Value> = match spec.kind {
+            OptionKind::Bool => vec![Value::Bool(false), Value::Bool(true)],
+            OptionKind::Select { values } => values.into_iter().map(|(v, _)| v).collect(),
+            OptionKind::Integer { .. } => vec![spec.default.clone()],
+        };
+        sets = sets
+            .into_iter()
+            .flat_map(|set| {
+                values.iter().map(move |v| {
+                    let mut set = set.clone();
+                    set.insert(spec.key.to_string(), v.clone());
+                    set
+                })
+            })
+            .collect();
+    }
+    sets.into_iter().map(Value::Object).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

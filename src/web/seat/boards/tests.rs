@@ -1,4 +1,4 @@
-use crate::cli::option_combinations;
+use crate::engine::options::combinations as option_combinations;
 use crate::engine::{DynMatch, Log, Seed, Viewer, bot};
 use crate::games::{find_game, registry};
 use crate::web::seat::boards::{BOARDS, card_in_game_html, from_seat, game_board};
