@@ -5,10 +5,9 @@ use crate::engine::Seat;
 use crate::engine::log::render;
 use crate::notices::notice::GameRef;
 use crate::notices::outbox::OUTBOX_CHANNEL;
+use crate::notices::webhook::{HOOK_KIND, HookEvent, HookNotice};
 use crate::store::game::effects::Appended;
 use sqlx::{PgConnection, Row};
-
-use crate::notices::webhook::{HOOK_KIND, HookEvent, HookNotice};
 
 /// Queues a webhook notice for each webhook of each seat's account that the entry concerns: a
 /// turn for the seats in `newly` ([`crate::notices::turn::turns_to_tell`]), or the end for every seat.

@@ -4,10 +4,9 @@
 use crate::engine::Seat;
 use crate::notices::EmailAddress;
 use crate::notices::notice::{ClockNews, GameRef, Notice};
+use crate::notices::outbox::{NewRow, announce, insert, mail_seats, mint_link};
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
-
-use crate::notices::outbox::{NewRow, announce, insert, mail_seats, mint_link};
 
 /// Who clock news goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,14 +3,13 @@
 
 use crate::engine::Seat;
 use crate::notices::notice::{GameRef, LinkNotice, Notice};
+use crate::notices::outbox::{NewRow, announce, insert};
+use crate::notices::turn::enqueue_after_move;
 use crate::store::game::effects::{
     Appended, ClubNews, Creation, EffectError, Effects, LeagueNews, TableNews,
 };
 use futures_util::future::BoxFuture;
 use sqlx::PgConnection;
-
-use crate::notices::outbox::{NewRow, announce, insert};
-use crate::notices::turn::enqueue_after_move;
 
 /// Mail's part in the store's transactions: invitations when a game is created, a notice for
 /// each seat that becomes awaited, and game-over mail.

@@ -4,9 +4,8 @@
 use crate::engine::Seat;
 use crate::notices::EmailAddress;
 use crate::notices::notice::{GameRef, LinkNotice, Notice};
-use sqlx::PgConnection;
-
 use crate::notices::outbox::{NewRow, announce, event_tag, insert, mail_seats, mint_link};
+use sqlx::PgConnection;
 
 /// Queues a seat's new private link (its keys were renewed) to the seat's address, inside the
 /// transaction that renewed them; false when the seat has no address. It goes even when the

@@ -6,12 +6,11 @@ use crate::engine::log::render;
 use crate::engine::record::Mark;
 use crate::engine::{DynMatch, Seat, Viewer};
 use crate::notices::notice::{Ask, GameRef, Notice, Over, Turn};
+use crate::notices::outbox::{NewRow, announce, insert, mail_seats, mint_link, player};
 use crate::notices::reply::{address, reply_lines};
 use crate::store::LogEntry;
 use crate::store::game::effects::Appended;
 use sqlx::PgConnection;
-
-use crate::notices::outbox::{NewRow, announce, insert, mail_seats, mint_link, player};
 
 /// At most this many log lines go into a your-turn notice (the latest ones).
 const MAX_LINES: usize = 60;
