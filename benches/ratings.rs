@@ -19,7 +19,7 @@ use postplay::clock::ClockEffects;
 use postplay::domain::{EmailAddress, PlayerName};
 use postplay::engine::bot::{bot_rng, fill_at_random};
 use postplay::engine::{Log, Seat, Seed};
-use postplay::notices::effects::MailEffects;
+use postplay::notices::effects::NoticeEffects;
 use postplay::store::{NewSeat, Store};
 use postplay::time::SystemClock;
 use serde_json::{Value, json};
@@ -128,7 +128,7 @@ async fn main() {
     let baseline = Store::from_pool(pool.clone())
         .with_clock(Arc::new(SystemClock))
         .with_effect(Arc::new(ClockEffects))
-        .with_effect(Arc::new(MailEffects));
+        .with_effect(Arc::new(NoticeEffects));
     let rated = postplay::startup::store_on(pool.clone(), Arc::new(SystemClock));
     let mut accounts = Vec::new();
     for i in 0..MEMBERS {

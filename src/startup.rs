@@ -4,7 +4,7 @@
 
 use crate::clock::{ClockEffects, LeagueEffects};
 use crate::config::Config;
-use crate::notices::effects::MailEffects;
+use crate::notices::effects::NoticeEffects;
 use crate::pg::PrivateCluster;
 use crate::pg::primary::Primary;
 use crate::ratings::RatingEffects;
@@ -20,7 +20,7 @@ pub fn store_on(pool: PgPool, clock: Arc<dyn Clock>) -> Store {
     Store::from_pool(pool)
         .with_clock(clock)
         .with_effect(Arc::new(ClockEffects))
-        .with_effect(Arc::new(MailEffects))
+        .with_effect(Arc::new(NoticeEffects))
         .with_effect(Arc::new(RatingEffects))
         .with_effect(Arc::new(LeagueEffects))
 }

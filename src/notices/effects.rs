@@ -11,11 +11,11 @@ use crate::store::game::effects::{
 use futures_util::future::BoxFuture;
 use sqlx::PgConnection;
 
-/// Mail's part in the store's transactions: invitations when a game is created, a notice for
+/// Notices' part in the store's transactions: invitations when a game is created, a notice for
 /// each seat that becomes awaited, and game-over mail.
-pub struct MailEffects;
+pub struct NoticeEffects;
 
-impl Effects for MailEffects {
+impl Effects for NoticeEffects {
     fn created<'a>(
         &'a self,
         tx: &'a mut PgConnection,
