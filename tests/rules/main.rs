@@ -7,6 +7,7 @@ mod scratch;
 mod audit;
 mod bots;
 mod golden;
+mod layout;
 mod properties_electoral_combat;
 mod properties_nationhood;
 mod properties_statehood;
