@@ -14,7 +14,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 #[derive(Template)]
-#[template(path = "mail_prefs.html")]
+#[template(path = "accounts/mail_prefs.html")]
 struct Prefs {
     title: String,
     name: String,
@@ -155,7 +155,7 @@ struct Listed {
 }
 
 #[derive(Template)]
-#[template(path = "mailbox.html")]
+#[template(path = "accounts/mailbox/list.html")]
 struct Mailbox {
     dir: String,
     messages: Vec<Listed>,
@@ -219,7 +219,7 @@ pub async fn list(req: HttpRequest, state: web::Data<AppState>) -> Result<HttpRe
 }
 
 #[derive(Template)]
-#[template(path = "mailbox_message.html")]
+#[template(path = "accounts/mailbox/message.html")]
 struct Message {
     key: String,
     subject: String,

@@ -150,7 +150,7 @@ struct Section {
 }
 
 #[derive(Template)]
-#[template(path = "me.html")]
+#[template(path = "accounts/me.html")]
 struct MePage {
     name: String,
     email: String,

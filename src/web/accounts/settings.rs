@@ -29,7 +29,7 @@ const COMMON_ZONES: [&str; 12] = [
 ];
 
 #[derive(Template)]
-#[template(path = "account_settings.html")]
+#[template(path = "accounts/settings.html")]
 struct SettingsPage {
     csrf: String,
     email: String,
@@ -140,7 +140,7 @@ struct TokenRow {
 }
 
 #[derive(Template)]
-#[template(path = "api_tokens.html")]
+#[template(path = "accounts/api_tokens.html")]
 struct TokensPage {
     csrf: String,
     tokens: Vec<TokenRow>,

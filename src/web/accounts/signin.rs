@@ -20,7 +20,7 @@ use askama::Template;
 use chrono::{DateTime, Duration, Timelike, Utc};
 
 #[derive(Template)]
-#[template(path = "signin.html")]
+#[template(path = "accounts/signin/form.html")]
 struct SignInForm {
     csrf: String,
     next: String,
@@ -31,7 +31,7 @@ struct SignInForm {
 }
 
 #[derive(Template)]
-#[template(path = "signin_sent.html")]
+#[template(path = "accounts/signin/sent.html")]
 struct SignInSent {
     email: String,
     next_encoded: String,
@@ -87,7 +87,7 @@ fn device_cookie(token: &str, secure: bool) -> Cookie<'static> {
 }
 
 #[derive(Template)]
-#[template(path = "signin_confirm.html")]
+#[template(path = "accounts/signin/confirm.html")]
 struct SignInConfirm {
     csrf: String,
     token: String,

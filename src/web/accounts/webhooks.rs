@@ -24,7 +24,7 @@ struct HookRow {
 }
 
 #[derive(Template)]
-#[template(path = "account_webhooks.html")]
+#[template(path = "accounts/webhooks.html")]
 struct HooksPage {
     csrf: String,
     hooks: Vec<HookRow>,

@@ -247,7 +247,7 @@ pub async fn close(
 }
 
 #[derive(Template)]
-#[template(path = "club_invite.html")]
+#[template(path = "clubs/invite.html")]
 struct InvitationPage {
     token: String,
     club: String,

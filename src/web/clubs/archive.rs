@@ -109,7 +109,7 @@ struct ArchiveRow {
 }
 
 #[derive(Template)]
-#[template(path = "club_archive.html")]
+#[template(path = "clubs/archive.html")]
 struct ArchivePageView {
     club_id: i64,
     club: String,

@@ -50,7 +50,7 @@ fn line(club: &Club, role: Option<ClubRole>) -> ClubLine {
 }
 
 #[derive(Template)]
-#[template(path = "clubs.html")]
+#[template(path = "clubs/list.html")]
 struct ClubsPage {
     signed_in: bool,
     mine: Vec<ClubLine>,
@@ -97,7 +97,7 @@ pub async fn list(
 }
 
 #[derive(Template)]
-#[template(path = "club_new.html")]
+#[template(path = "clubs/new_club.html")]
 struct NewClubPage {
     csrf: String,
     error: Option<String>,
@@ -233,7 +233,7 @@ struct GameRow {
 }
 
 #[derive(Template)]
-#[template(path = "club.html")]
+#[template(path = "clubs/club.html")]
 pub(in crate::web) struct ClubPage {
     id: i64,
     name: String,

@@ -99,7 +99,7 @@ pub(in crate::web) async fn club_section(
 }
 
 #[derive(Template)]
-#[template(path = "league_new.html")]
+#[template(path = "clubs/new_league.html")]
 struct NewLeaguePage {
     club: i64,
     club_name: String,
@@ -317,7 +317,7 @@ struct TableLine {
 }
 
 #[derive(Template)]
-#[template(path = "league.html")]
+#[template(path = "clubs/league.html")]
 struct LeaguePage {
     club: i64,
     id: i64,

@@ -28,7 +28,7 @@ struct SeatChoice {
 }
 
 #[derive(Template)]
-#[template(path = "club_game_new.html")]
+#[template(path = "clubs/new_game.html")]
 struct ChosenGamePage {
     club: i64,
     club_name: String,

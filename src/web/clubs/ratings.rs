@@ -88,7 +88,7 @@ struct HistoryLine {
 }
 
 #[derive(Template)]
-#[template(path = "club_rating.html")]
+#[template(path = "clubs/rating.html")]
 struct RatingPage {
     club_id: i64,
     club: String,
@@ -153,7 +153,7 @@ pub async fn member_rating(
 }
 
 #[derive(Template)]
-#[template(path = "club_standings.html")]
+#[template(path = "clubs/standings.html")]
 struct StandingsView {
     club_id: i64,
     club: String,

@@ -104,7 +104,7 @@ pub(in crate::web) fn options_from_form(
 }
 
 #[derive(Template)]
-#[template(path = "new.html")]
+#[template(path = "desk/new_game.html")]
 struct NewGame {
     kind: String,
     name: String,
@@ -157,7 +157,7 @@ pub async fn new_game(req: HttpRequest, kind: web::Path<String>) -> Result<HttpR
 }
 
 #[derive(Template, serde::Serialize, serde::Deserialize)]
-#[template(path = "created.html")]
+#[template(path = "desk/created.html")]
 struct Created {
     id: i64,
     name: String,

@@ -56,7 +56,7 @@ struct MailLine {
 }
 
 #[derive(Template)]
-#[template(path = "manage.html")]
+#[template(path = "desk/manage.html")]
 struct Desk {
     id: i64,
     /// Where the game's public pages live (its spectator link's path when unlisted).

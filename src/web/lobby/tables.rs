@@ -57,7 +57,7 @@ struct LobbyRow {
 }
 
 #[derive(Template)]
-#[template(path = "lobby.html")]
+#[template(path = "lobby/list.html")]
 struct LobbyPage {
     rows: Vec<LobbyRow>,
     total: i64,
@@ -119,7 +119,7 @@ pub async fn lobby(
 }
 
 #[derive(Template)]
-#[template(path = "lobby_new.html")]
+#[template(path = "lobby/new_table.html")]
 struct NewTablePage {
     kind: String,
     name: String,
@@ -371,7 +371,7 @@ struct PlaceRow {
 }
 
 #[derive(Template)]
-#[template(path = "lobby_table.html")]
+#[template(path = "lobby/table.html")]
 struct TablePage {
     id: i64,
     game: String,

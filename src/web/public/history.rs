@@ -37,7 +37,7 @@ struct ScoreRow {
 }
 
 #[derive(Template)]
-#[template(path = "log.html")]
+#[template(path = "public/log.html")]
 struct LogPage {
     title: String,
     public: String,
@@ -184,7 +184,7 @@ async fn seat_names(state: &AppState, id: i64) -> Result<Vec<String>, WebError> 
 }
 
 #[derive(Template)]
-#[template(path = "replay.html")]
+#[template(path = "public/replay.html")]
 struct Replay {
     title: String,
     kind: String,

@@ -21,7 +21,7 @@ struct Recent {
 }
 
 #[derive(Template)]
-#[template(path = "home.html")]
+#[template(path = "public/home.html")]
 struct Home {
     games: Vec<GameLink>,
     recent: Vec<Recent>,

@@ -8,27 +8,27 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 
-/// Every game's rules page, as an HTML fragment written for players (templates/rules/).
+/// Every game's rules page, as an HTML fragment written for players (templates/public/rules/).
 const PAGES: &[(&str, &str)] = &[
     (
         "whitehouse",
-        include_str!("../../../templates/rules/whitehouse.html"),
+        include_str!("../../../templates/public/rules/whitehouse.html"),
     ),
     (
         "statehood",
-        include_str!("../../../templates/rules/statehood.html"),
+        include_str!("../../../templates/public/rules/statehood.html"),
     ),
     (
         "electoral-combat",
-        include_str!("../../../templates/rules/electoral-combat.html"),
+        include_str!("../../../templates/public/rules/electoral-combat.html"),
     ),
     (
         "nationhood",
-        include_str!("../../../templates/rules/nationhood.html"),
+        include_str!("../../../templates/public/rules/nationhood.html"),
     ),
     (
         "votes-for-women",
-        include_str!("../../../templates/rules/votes-for-women.html"),
+        include_str!("../../../templates/public/rules/votes-for-women.html"),
     ),
 ];
 
@@ -41,7 +41,7 @@ pub fn rules_html(kind: &str) -> Option<&'static str> {
 }
 
 #[derive(Template)]
-#[template(path = "rules.html")]
+#[template(path = "public/rules.html")]
 struct RulesPage {
     kind: &'static str,
     name: &'static str,

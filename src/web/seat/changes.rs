@@ -55,7 +55,7 @@ pub fn change_lines(
 }
 
 #[derive(Template)]
-#[template(path = "seat_change.html")]
+#[template(path = "seat/change.html")]
 struct ChangePage {
     game: String,
     name: String,

@@ -22,7 +22,7 @@ pub(in crate::web) fn seat_cookie_name(game_id: i64) -> String {
 }
 
 #[derive(Template)]
-#[template(path = "take_up.html")]
+#[template(path = "seat/take_up.html")]
 struct TakeUpPage {
     game: String,
     name: String,
@@ -32,7 +32,7 @@ struct TakeUpPage {
 }
 
 #[derive(Template)]
-#[template(path = "taken_up.html")]
+#[template(path = "seat/taken_up.html")]
 struct TakenUpPage {
     game: String,
     link: String,

@@ -94,7 +94,7 @@ fn seen_cookie(token: &str, head: i64, secure: bool) -> actix_web::cookie::Cooki
 }
 
 #[derive(Template)]
-#[template(path = "play.html")]
+#[template(path = "seat/play.html")]
 struct Play {
     title: String,
     subtitle: String,
