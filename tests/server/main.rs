@@ -1,7 +1,7 @@
 //! The server's tests in one binary (one compile of the harness and of the generic code it
 //! instantiates, instead of one per file): each module is one capability, against a real
 //! PostgreSQL, real HTTP and real SMTP. The browser, failover and webhook tests are binaries of
-//! their own (`tests/browser.rs`, `tests/failover.rs`, `tests/webhooks.rs`): the first two need
+//! their own (`tests/browser/`, `tests/failover.rs`, `tests/webhooks.rs`): the first two need
 //! the machine to themselves, the last captures the whole process's log.
 
 #[path = "../common/mod.rs"]

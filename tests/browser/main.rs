@@ -4,6 +4,7 @@
 //! kitty keep its ticks, creates a game and reloads, and meets error pages. Screenshots are
 //! saved in the build's target folder (browser-*.png).
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use awc::Client;
