@@ -22,3 +22,4 @@ pub mod startup;
 pub mod store;
 pub mod time;
 pub mod web;
+pub mod words;

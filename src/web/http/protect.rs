@@ -83,6 +83,16 @@ pub async fn protect(
     ));
     let path = req.path().to_string();
     let signed_in = req.cookie(crate::web::accounts::session::COOKIE).is_some();
+    crate::web::http::page::with_sign_in_hint(signed_in, answer(req, next, path, signed_in)).await
+}
+
+/// The request answered, with the error page, headers and caching rule on the way out.
+async fn answer(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+    path: String,
+    signed_in: bool,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let mut res = next.call(req).await?.map_into_boxed_body();
     if !is_api(&path)
         && res.status().is_client_error() | res.status().is_server_error()
@@ -166,7 +176,6 @@ pub async fn not_found(req: HttpRequest) -> HttpResponse {
     }
 }
 
-/// `GET /static/{file}`: the style sheet and the two small scripts, cached for a day.
 /// The favicon's media type: it is an SVG, wherever it is asked for.
 const FAVICON_TYPE: &str = "image/svg+xml";
 
@@ -179,6 +188,7 @@ pub async fn favicon() -> HttpResponse {
         .body(include_str!("../../../static/favicon.svg"))
 }
 
+/// `GET /static/{file}`: the style sheet, the icon and the small scripts, cached for a day.
 pub async fn asset(file: web::Path<String>) -> Result<HttpResponse, WebError> {
     let (body, content_type) = match file.as_str() {
         "app.css" => (
@@ -195,6 +205,10 @@ pub async fn asset(file: web::Path<String>) -> Result<HttpResponse, WebError> {
         ),
         "replay.js" => (
             include_str!("../../../static/replay.js"),
+            "text/javascript; charset=utf-8",
+        ),
+        "zone.js" => (
+            include_str!("../../../static/zone.js"),
             "text/javascript; charset=utf-8",
         ),
         "copy.js" => (
