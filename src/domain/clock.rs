@@ -127,11 +127,14 @@ impl ClockSettings {
         field: impl Fn(&str) -> Option<&'a str>,
     ) -> Result<ClockSettings, InvalidClock> {
         let number = |name: &str| -> Result<u32, InvalidClock> {
-            field(name)
-                .unwrap_or("")
-                .trim()
-                .parse()
-                .map_err(|_| InvalidClock(format!("{name}: a whole number of days, please")))
+            field(name).unwrap_or("").trim().parse().map_err(|_| {
+                let words = match name {
+                    "clock_initial" => "the days at the start",
+                    "clock_increment" => "the days added a move",
+                    _ => "the most days",
+                };
+                InvalidClock(format!("{words}: a whole number of days, please"))
+            })
         };
         let choice = field("clock").unwrap_or("none");
         let parts: Vec<&str> = choice.split(':').collect();

@@ -143,8 +143,11 @@ impl PlayerName {
         if visible == 0 {
             return refuse("a name needs at least one visible character");
         }
-        if trimmed.chars().count() > MAX_NAME_CHARS {
-            return refuse("a name is at most 40 characters");
+        let count = trimmed.chars().count();
+        if count > MAX_NAME_CHARS {
+            return refuse(&format!(
+                "a name is at most {MAX_NAME_CHARS} characters; this one has {count}"
+            ));
         }
         Ok(PlayerName(trimmed.to_string()))
     }

@@ -6,7 +6,7 @@ use crate::domain::{MAX_WEBHOOK_URL_CHARS, WebhookKind, WebhookUrl, masked_url};
 use crate::store::{Account, MAX_WEBHOOKS};
 use crate::web::accounts::session::SignedIn;
 use crate::web::http::csrf;
-use crate::web::http::page::{field, html, parse_form};
+use crate::web::http::page::{FormEcho, field, html, parse_form};
 use crate::web::{AppState, WebError};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -32,6 +32,8 @@ struct HooksPage {
     added: Option<String>,
     secret: Option<String>,
     error: Option<String>,
+    /// The refused form as sent (kind and URL kept), or blank.
+    form: FormEcho,
     can_add: bool,
     max: i64,
     max_url: usize,
@@ -88,6 +90,7 @@ async fn hooks_page(
         added,
         secret,
         error,
+        form: FormEcho::blank(),
         max: MAX_WEBHOOKS,
         max_url: MAX_WEBHOOK_URL_CHARS,
     })
@@ -120,18 +123,19 @@ pub async fn add(
     let parsed = (|| {
         let kind = field(&fields, "kind")
             .and_then(WebhookKind::parse)
-            .ok_or("choose Discord, Slack or signed JSON")?;
+            .ok_or(("kind", "choose Discord, Slack or signed JSON".to_string()))?;
         let url = WebhookUrl::parse(
             field(&fields, "url").unwrap_or_default(),
             state.settings.webhook_loopback_http,
         )
-        .map_err(|e| format!("the URL: {e}"))?;
-        Ok::<_, String>((kind, url))
+        .map_err(|e| ("url", format!("the URL: {e}")))?;
+        Ok::<_, (&str, String)>((kind, url))
     })();
     let (kind, url) = match parsed {
         Ok(parsed) => parsed,
-        Err(reason) => {
-            let page = hooks_page(&state, &who.0, csrf_token, None, Some(reason)).await?;
+        Err((at, reason)) => {
+            let mut page = hooks_page(&state, &who.0, csrf_token, None, Some(reason)).await?;
+            page.form = FormEcho::sent(&fields).at_fault(at);
             return html(StatusCode::BAD_REQUEST, page);
         }
     };

@@ -11,7 +11,7 @@ use crate::web::clubs::club::{
 };
 use crate::web::http::client::client_addr;
 use crate::web::http::csrf;
-use crate::web::http::page::{field, html, parse_form};
+use crate::web::http::page::{FormEcho, field, html, parse_form};
 use crate::web::{AppState, WebError};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -44,6 +44,19 @@ pub(in crate::web) async fn done(
     result: Result<(), ClubError>,
     back_to: String,
 ) -> Result<HttpResponse, WebError> {
+    done_keeping(req, state, club, reader, result, back_to, FormEcho::blank()).await
+}
+
+/// The same, showing the refused form again as it was sent.
+async fn done_keeping(
+    req: &HttpRequest,
+    state: &AppState,
+    club: i64,
+    reader: &Account,
+    result: Result<(), ClubError>,
+    back_to: String,
+    form: FormEcho,
+) -> Result<HttpResponse, WebError> {
     let e = match result {
         Ok(()) => return Ok(see_other(back_to)),
         Err(e @ (ClubError::NotFound | ClubError::Store(_))) => return Err(club_error(e)),
@@ -52,6 +65,7 @@ pub(in crate::web) async fn done(
     let (token, _) = csrf::token_for(req);
     let mut page = club_page(state, club, Some(reader), &ClubQuery::default(), token).await?;
     page.error = Some(e.to_string());
+    page.form = form;
     html(status_of(&e), page)
 }
 
@@ -100,13 +114,15 @@ pub async fn invite(
             }
         }
     };
-    done(
+    let form = FormEcho::sent(&fields).at_fault("addresses");
+    done_keeping(
         &req,
         &state,
         club,
         &account,
         result,
         format!("/clubs/{club}"),
+        form,
     )
     .await
 }

@@ -12,7 +12,7 @@ use crate::store::{
 };
 use crate::web::accounts::session::MaybeSignedIn;
 use crate::web::http::csrf;
-use crate::web::http::page::{field, html, parse_form};
+use crate::web::http::page::{FormEcho, field, html, parse_form};
 use crate::web::{AppState, WebError};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -260,6 +260,8 @@ pub(in crate::web) struct ClubPage {
     leagues: crate::web::clubs::leagues::ClubLeagues,
     csrf: String,
     pub(in crate::web) error: Option<String>,
+    /// The invitation form as sent, shown again after a refusal.
+    pub(in crate::web) form: FormEcho,
 }
 
 fn game_rows(games: Vec<ClubGame>) -> Vec<GameRow> {
@@ -374,6 +376,7 @@ pub(in crate::web) async fn club_page(
         leagues: crate::web::clubs::leagues::club_section(state, id, reader, member, admin).await?,
         csrf,
         error: None,
+        form: FormEcho::blank(),
     })
 }
 

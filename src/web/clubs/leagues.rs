@@ -4,7 +4,7 @@
 //! non-members exactly as a club that does not exist; every form is a POST with the CSRF
 //! token, and a signed-out reader is sent to sign in first.
 
-use crate::domain::{ClockSettings, ClubRole, LeagueName};
+use crate::domain::{ClubRole, LeagueName};
 use crate::engine::DynGame;
 use crate::games::find_game;
 use crate::leagues::{Finish, Meetings, Mode, TieBreak};
@@ -16,8 +16,11 @@ use crate::web::accounts::session::MaybeSignedIn;
 use crate::web::clubs::club::{
     ClubQuery, club_error, club_page, see_other, sign_in_first, status_of,
 };
-use crate::web::desk::create::{OptionField, option_fields, options_from_form};
+use crate::web::desk::create::{
+    OptionField, Refused, clock_from_form, option_fields, options_from_form,
+};
 use crate::web::http::csrf;
+use crate::web::http::page::FormEcho;
 use crate::web::http::page::{field, html, parse_form};
 use crate::web::{AppState, WebError};
 use actix_web::http::StatusCode;
@@ -107,8 +110,12 @@ struct NewLeaguePage {
     name: String,
     counts: Vec<usize>,
     max_seats: usize,
+    /// The game's name with its article: "an Electoral College Combat".
+    a_name: String,
     options: Vec<OptionField>,
     csrf: String,
+    /// What was sent, shown again after a refusal.
+    form: FormEcho,
     error: Option<String>,
     time_zone: String,
     max_days: i64,
@@ -120,6 +127,7 @@ fn new_league_page(
     club: (i64, String),
     reader: &Account,
     csrf: String,
+    form: FormEcho,
     error: Option<String>,
 ) -> NewLeaguePage {
     let (min, max) = game.seat_counts();
@@ -130,8 +138,10 @@ fn new_league_page(
         name: game.name().to_string(),
         counts: (min.max(2)..=max.min(4)).collect(),
         max_seats: max.min(4),
-        options: option_fields(game),
+        a_name: crate::words::with_article(game.name()),
+        options: option_fields(game, &form),
         csrf,
+        form,
         error,
         time_zone: reader.time_zone.clone(),
         max_days: MAX_SIGNUP_DAYS,
@@ -175,7 +185,7 @@ pub async fn new_league(
     let (token, cookie) = csrf::token_for(&req);
     let mut response = html(
         StatusCode::OK,
-        new_league_page(game, club, &account, token, None),
+        new_league_page(game, club, &account, token, FormEcho::blank(), None),
     )?;
     csrf::attach(&mut response, cookie);
     Ok(response)
@@ -197,8 +207,16 @@ fn league_from_form(
     game: &'static dyn DynGame,
     fields: &[(String, String)],
     reader: &Account,
-) -> Result<NewLeague, String> {
-    let name = LeagueName::parse(field(fields, "name").unwrap_or("")).map_err(|e| e.to_string())?;
+) -> Result<NewLeague, Refused> {
+    let at = |field: &str| {
+        let field = field.to_string();
+        move |message: String| Refused {
+            fields: vec![field],
+            message,
+        }
+    };
+    let name = LeagueName::parse(field(fields, "name").unwrap_or(""))
+        .map_err(|e| at("name")(e.to_string()))?;
     let (min, max) = game.seat_counts();
     let seat_count = match field(fields, "players") {
         None => max.min(4),
@@ -206,22 +224,24 @@ fn league_from_form(
             .parse::<usize>()
             .ok()
             .filter(|n| (min.max(2)..=max.min(4)).contains(n))
-            .ok_or(format!(
-                "a league of {} is played by {} to {} players a table",
-                game.name(),
-                min.max(2),
-                max.min(4)
-            ))?,
+            .ok_or_else(|| {
+                at("players")(format!(
+                    "a league of {} is played by {} to {} players a table",
+                    game.name(),
+                    min.max(2),
+                    max.min(4)
+                ))
+            })?,
     };
     let meetings = match field(fields, "meetings").unwrap_or("once") {
         "once" => Meetings::Once,
         "twice" => Meetings::Twice,
-        _ => return Err("each pair meets once or twice".into()),
+        _ => return Err(at("meetings")("each pair meets once or twice".into())),
     };
     let mode = match field(fields, "mode").unwrap_or("sequential") {
         "sequential" => Mode::Sequential,
         "all_at_once" => Mode::AllAtOnce,
-        _ => return Err("rounds are sequential or all at once".into()),
+        _ => return Err(at("mode")("rounds are sequential or all at once".into())),
     };
     let timeout_limit = match field(fields, "timeout_limit").map(str::trim) {
         None | Some("") => None,
@@ -229,13 +249,18 @@ fn league_from_form(
             n.parse::<i32>()
                 .ok()
                 .filter(|n| (1..=100).contains(n))
-                .ok_or("the timeout limit is a number of losses on time, 1 to 100 (or empty)")?,
+                .ok_or_else(|| {
+                    at("timeout_limit")(
+                        "the timeout limit is a number of losses on time, 1 to 100 (or empty)"
+                            .into(),
+                    )
+                })?,
         ),
     };
     let options = options_from_form(game, fields)?;
-    let clock =
-        ClockSettings::from_form(|name| field(fields, name)).map_err(|e| format!("clock: {e}"))?;
-    let signup_closes_at = closing_time(field(fields, "closes").unwrap_or(""), &reader.time_zone)?;
+    let clock = clock_from_form(fields)?;
+    let signup_closes_at = closing_time(field(fields, "closes").unwrap_or(""), &reader.time_zone)
+        .map_err(at("closes"))?;
     Ok(NewLeague {
         name,
         kind: game.id().to_string(),
@@ -266,21 +291,27 @@ pub async fn create(
     csrf::check(&req, field(&fields, "csrf"))?;
     let club_named = admin_club(&state, club, &account).await?;
     let game = find_game(&kind).ok_or(WebError::NotFound)?;
-    let refuse = |status: StatusCode, message: String| {
+    let refuse = |status: StatusCode, refused: Refused| {
         let (token, _) = csrf::token_for(&req);
-        html(
-            status,
-            new_league_page(game, club_named.clone(), &account, token, Some(message)),
-        )
+        let form = refused.echo(&fields);
+        let page = new_league_page(
+            game,
+            club_named.clone(),
+            &account,
+            token,
+            form,
+            Some(refused.message),
+        );
+        html(status, page)
     };
     let new = match league_from_form(game, &fields, &account) {
         Ok(new) => new,
-        Err(e) => return refuse(StatusCode::UNPROCESSABLE_ENTITY, e),
+        Err(refused) => return refuse(StatusCode::UNPROCESSABLE_ENTITY, refused),
     };
     match state.store.open_league(club, &account, &new).await {
         Ok(id) => Ok(see_other(format!("/clubs/{club}/leagues/{id}"))),
         Err(e @ (ClubError::NotFound | ClubError::Store(_))) => Err(club_error(e)),
-        Err(e) => refuse(status_of(&e), e.to_string()),
+        Err(e) => refuse(status_of(&e), Refused::plain(e.to_string())),
     }
 }
 
@@ -291,7 +322,6 @@ struct EntrantLine {
 }
 
 struct GameCell {
-    number: i32,
     players: Vec<String>,
     game_id: Option<i64>,
     state: String,
@@ -335,6 +365,8 @@ struct LeaguePage {
     entrants: Vec<EntrantLine>,
     rounds: Vec<RoundBlock>,
     table: Vec<TableLine>,
+    /// The winner, once every game has ended.
+    winner: Option<String>,
     csrf: String,
     error: Option<String>,
 }
@@ -415,7 +447,6 @@ fn league_page(
             });
         }
         let cell = GameCell {
-            number: g.number + 1,
             players: g
                 .seats
                 .iter()
@@ -478,6 +509,14 @@ fn league_page(
                 you: Some(e.account_id) == me,
             })
             .collect(),
+        winner: (league.status == "finished")
+            .then(|| {
+                view.standings
+                    .as_ref()
+                    .and_then(|s| s.rows.first())
+                    .map(|r| view.name_of(r.entrant).to_string())
+            })
+            .flatten(),
         rounds,
         table,
         csrf,

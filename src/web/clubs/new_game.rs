@@ -4,16 +4,19 @@
 //! private club's form answers a non-member as a club that does not exist; a member of no
 //! such club is refused (403); bad input shows the form again (422) and starts nothing.
 
-use crate::domain::ClockSettings;
 use crate::engine::{DynGame, GameRng, Seed};
 use crate::games::find_game;
 use crate::store::{Account, ChosenGame, ClubError};
+use crate::web::accounts::me::device_link;
 use crate::web::accounts::session::MaybeSignedIn;
 use crate::web::clubs::admin::{done, signed_form};
 use crate::web::clubs::club::{club_error, see_other, sign_in_first, status_of};
-use crate::web::desk::create::{OptionField, option_fields, options_from_form};
+use crate::web::desk::create::{
+    OptionField, Refused, clock_from_form, option_fields, options_from_form,
+};
 use crate::web::http::client::client_addr;
 use crate::web::http::csrf;
+use crate::web::http::page::FormEcho;
 use crate::web::http::page::{field, html};
 use crate::web::{AppState, WebError};
 use actix_web::http::StatusCode;
@@ -23,6 +26,8 @@ use std::collections::BTreeMap;
 
 /// A seat of the form: its name and the members to choose from (id, name, chosen).
 struct SeatChoice {
+    /// The form field that chooses its member (`seat0`, `seat1`, …).
+    field: String,
     label: String,
     members: Vec<(i64, String, bool)>,
 }
@@ -39,6 +44,8 @@ struct ChosenGamePage {
     seats: Vec<SeatChoice>,
     options: Vec<OptionField>,
     csrf: String,
+    /// What was sent, shown again after a refusal.
+    form: FormEcho,
     error: Option<String>,
 }
 
@@ -49,6 +56,7 @@ async fn form_page(
     game: &'static dyn DynGame,
     chosen: &BTreeMap<usize, i64>,
     csrf: String,
+    form: FormEcho,
     error: Option<String>,
 ) -> Result<ChosenGamePage, WebError> {
     let (min, max) = game.seat_counts();
@@ -62,6 +70,7 @@ async fn form_page(
         max,
         seats: (0..max)
             .map(|seat| SeatChoice {
+                field: format!("seat{seat}"),
                 label: game.seat_name(seat, max),
                 members: members
                     .iter()
@@ -69,8 +78,9 @@ async fn form_page(
                     .collect(),
             })
             .collect(),
-        options: option_fields(game),
+        options: option_fields(game, &form),
         csrf,
+        form,
         error,
     })
 }
@@ -124,25 +134,41 @@ fn chosen_game(
     game: &'static dyn DynGame,
     chosen: &BTreeMap<usize, i64>,
     fields: &[(String, String)],
-) -> Result<ChosenGame, String> {
+) -> Result<ChosenGame, Refused> {
     let (min, max) = game.seat_counts();
     let count = chosen.len();
     if !(min..=max).contains(&count) || chosen.keys().any(|seat| *seat >= max) {
-        return Err(format!(
-            "{} is played by {min} to {max} players: choose a member for each seat",
-            game.name()
-        ));
+        let players = if min == max {
+            format!("exactly {min} players")
+        } else {
+            format!("{min} to {max} players")
+        };
+        return Err(Refused {
+            fields: (0..min)
+                .filter(|seat| !chosen.contains_key(seat))
+                .map(|seat| format!("seat{seat}"))
+                .collect(),
+            message: format!(
+                "{} is for {players}: choose a member for each seat",
+                game.name()
+            ),
+        });
     }
     if chosen.keys().copied().ne(0..count) {
-        return Err("choose a member for every seat from the first on".into());
+        return Err(Refused {
+            fields: (0..count)
+                .filter(|seat| !chosen.contains_key(seat))
+                .map(|seat| format!("seat{seat}"))
+                .collect(),
+            message: "choose a member for every seat from the first on".into(),
+        });
     }
     let mut members: Vec<i64> = chosen.values().copied().collect();
     if field(fields, "order") == Some("random") {
         GameRng::new(&Seed::random(), 0).shuffle(&mut members);
     }
     let options = options_from_form(game, fields)?;
-    let clock =
-        ClockSettings::from_form(|name| field(fields, name)).map_err(|e| format!("clock: {e}"))?;
+    let clock = clock_from_form(fields)?;
     Ok(ChosenGame {
         kind: game.id().to_string(),
         options,
@@ -175,7 +201,16 @@ pub async fn form(
         return Err(club_error(ClubError::Closed));
     }
     let (token, cookie) = csrf::token_for(&req);
-    let page = form_page(&state, club, game, &BTreeMap::new(), token, None).await?;
+    let page = form_page(
+        &state,
+        club,
+        game,
+        &BTreeMap::new(),
+        token,
+        FormEcho::blank(),
+        None,
+    )
+    .await?;
     let mut response = html(StatusCode::OK, page)?;
     csrf::attach(&mut response, cookie);
     Ok(response)
@@ -204,21 +239,33 @@ pub async fn start(
         }
     };
     let chosen = chosen_seats(&fields);
-    let refuse = async |status: StatusCode, message: String| {
+    let refuse = async |status: StatusCode, refused: Refused| {
         let (token, _) = csrf::token_for(&req);
         let chosen = chosen.clone().unwrap_or_default();
-        let page = form_page(&state, club.clone(), game, &chosen, token, Some(message)).await?;
+        let form = refused.echo(&fields);
+        let page = form_page(
+            &state,
+            club.clone(),
+            game,
+            &chosen,
+            token,
+            form,
+            Some(refused.message),
+        )
+        .await?;
         html(status, page)
     };
     if closed {
-        return refuse(StatusCode::CONFLICT, ClubError::Closed.to_string()).await;
+        let refused = Refused::plain(ClubError::Closed.to_string());
+        return refuse(StatusCode::CONFLICT, refused).await;
     }
     let new = match chosen
         .clone()
+        .map_err(Refused::plain)
         .and_then(|chosen| chosen_game(game, &chosen, &fields))
     {
         Ok(new) => new,
-        Err(e) => return refuse(StatusCode::UNPROCESSABLE_ENTITY, e).await,
+        Err(refused) => return refuse(StatusCode::UNPROCESSABLE_ENTITY, refused).await,
     };
     let client = client_addr(req.head(), &state.settings.trusted_proxies);
     state
@@ -226,9 +273,17 @@ pub async fn start(
         .game_mail(client, Some(&account.email), new.members.len() as u32)
         .map_err(WebError::TooMany)?;
     match state.store.start_club_game(club_id, &account, &new).await {
-        Ok(id) => Ok(see_other(format!("/games/{id}"))),
+        Ok(id) => {
+            // A member who starts a game they play in goes to their own seat.
+            if let Some(seat) = new.members.iter().position(|m| *m == account.id)
+                && let Some(token) = device_link(&req, &state, &account, id, seat).await?
+            {
+                return Ok(see_other(format!("/play/{token}")));
+            }
+            Ok(see_other(format!("/games/{id}")))
+        }
         Err(e @ (ClubError::Invalid(_) | ClubError::Closed)) => {
-            refuse(status_of(&e), e.to_string()).await
+            refuse(status_of(&e), Refused::plain(e.to_string())).await
         }
         Err(e) => Err(club_error(e)),
     }

@@ -81,6 +81,10 @@ struct Desk {
     new_link_mailed_to: Option<String>,
     note: Option<String>,
     error: Option<String>,
+    /// A refused new address, kept in its seat's field: (seat, as typed).
+    kept_address: Option<(usize, String)>,
+    /// A refused cancellation's reason, kept in its field.
+    kept_reason: String,
     mail_sent: i64,
     mail_lines: Vec<MailLine>,
     clock: String,
@@ -243,6 +247,8 @@ async fn desk_page(state: &AppState, at: &DeskAt, csrf_token: String) -> Result<
         new_link_mailed_to: None,
         note: None,
         error: None,
+        kept_address: None,
+        kept_reason: String::new(),
     })
 }
 
@@ -358,14 +364,20 @@ async fn refused(
     html(status, page)
 }
 
-/// The desk again, saying why a form's entry was refused (422).
-async fn unprocessable(
+/// The desk again, saying why a form's entry was refused (422), the entry kept in its field
+/// (`keep` puts it there).
+async fn unprocessable_keeping(
     req: &HttpRequest,
     state: &AppState,
     at: &DeskAt,
     error: String,
+    keep: impl FnOnce(&mut Desk),
 ) -> Result<HttpResponse, WebError> {
-    refused(req, state, at, StatusCode::UNPROCESSABLE_ENTITY, error).await
+    let (csrf_token, _) = csrf::token_for(req);
+    let mut page = desk_page(state, at, csrf_token).await?;
+    page.error = Some(error);
+    keep(&mut page);
+    html(StatusCode::UNPROCESSABLE_ENTITY, page)
 }
 
 /// The fields of a desk's form, once its CSRF token checks.
@@ -539,10 +551,15 @@ pub(in crate::web) async fn address_at(
     fields: &[(String, String)],
 ) -> Result<HttpResponse, WebError> {
     let id = at.game;
-    let email = match EmailAddress::parse(field(fields, "email").unwrap_or("").trim()) {
+    let typed = field(fields, "email").unwrap_or("");
+    let email = match EmailAddress::parse(typed.trim()) {
         Ok(email) => email,
         Err(e) => {
-            return unprocessable(req, state, at, format!("the new address: {e}")).await;
+            let error = format!("the new address: {e}");
+            return unprocessable_keeping(req, state, at, error, |desk| {
+                desk.kept_address = Some((seat, typed.to_string()));
+            })
+            .await;
         }
     };
     let client = client_addr(req.head(), &state.settings.trusted_proxies);
@@ -623,13 +640,17 @@ pub(in crate::web) async fn cancel_at(
     at: &DeskAt,
     fields: &[(String, String)],
 ) -> Result<HttpResponse, WebError> {
-    let reason = match CancelReason::parse(field(fields, "reason").unwrap_or("")) {
+    let typed = field(fields, "reason").unwrap_or("");
+    let keep = |desk: &mut Desk| desk.kept_reason = typed.to_string();
+    let reason = match CancelReason::parse(typed) {
         Ok(reason) => reason,
-        Err(e) => return unprocessable(req, state, at, format!("the reason: {e}")).await,
+        Err(e) => {
+            return unprocessable_keeping(req, state, at, format!("the reason: {e}"), keep).await;
+        }
     };
     if field(fields, "confirm") != Some("yes") {
         let error = "tick the box to confirm: cancelling cannot be undone".to_string();
-        return unprocessable(req, state, at, error).await;
+        return unprocessable_keeping(req, state, at, error, keep).await;
     }
     match state.store.cancel(at.game, &reason).await {
         Ok(_) => {

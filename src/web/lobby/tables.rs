@@ -1,15 +1,18 @@
 //! The lobby's pages and forms: the list of open tables, opening one, a table's page with its
 //! places and what the reader may do there, joining and leaving, invitations by address.
 
-use crate::domain::{ClockSettings, EmailAddress, ExpiryDays, Seating};
+use crate::domain::{EmailAddress, ExpiryDays, Seating};
 use crate::engine::DynGame;
 use crate::engine::options::describe;
 use crate::games::find_game;
 use crate::store::{Account, Joined, LOBBY_PAGE, NewTable, Table, TableError, waiting_words};
 use crate::web::accounts::session::MaybeSignedIn;
-use crate::web::desk::create::{OptionField, option_fields, options_from_form};
+use crate::web::desk::create::{
+    OptionField, Refused, clock_from_form, option_fields, options_from_form,
+};
 use crate::web::http::client::client_addr;
 use crate::web::http::csrf;
+use crate::web::http::page::FormEcho;
 use crate::web::http::page::{field, html, parse_form};
 use crate::web::{AppState, WebError};
 use actix_web::http::StatusCode;
@@ -126,8 +129,12 @@ struct NewTablePage {
     counts: Vec<usize>,
     max_seats: usize,
     seat_labels: Vec<String>,
+    /// The game's name with its article: "an Electoral College Combat".
+    a_name: String,
     options: Vec<OptionField>,
     csrf: String,
+    /// What was sent, shown again after a refusal.
+    form: FormEcho,
     error: Option<String>,
     max_invites: usize,
     /// The club the table is for (its id and name), when opened from the club's page.
@@ -136,7 +143,12 @@ struct NewTablePage {
     bots: Vec<crate::web::desk::create::BotChoice>,
 }
 
-fn new_table_page(game: &'static dyn DynGame, csrf: String, error: Option<String>) -> NewTablePage {
+fn new_table_page(
+    game: &'static dyn DynGame,
+    csrf: String,
+    form: FormEcho,
+    error: Option<String>,
+) -> NewTablePage {
     let (min, max) = game.seat_counts();
     NewTablePage {
         kind: game.id().to_string(),
@@ -144,8 +156,10 @@ fn new_table_page(game: &'static dyn DynGame, csrf: String, error: Option<String
         counts: (min.max(2)..=max).collect(),
         max_seats: max,
         seat_labels: (0..max).map(|i| game.seat_name(i, max)).collect(),
-        options: option_fields(game),
+        a_name: crate::words::with_article(game.name()),
+        options: option_fields(game, &form),
         csrf,
+        form,
         error,
         max_invites: MAX_INVITES,
         club: None,
@@ -203,7 +217,7 @@ pub async fn new_table(
     };
     let club = club_for_table(&state, query.club, &account).await?;
     let (token, cookie) = csrf::token_for(&req);
-    let mut page = new_table_page(game, token, None);
+    let mut page = new_table_page(game, token, FormEcho::blank(), None);
     page.club = club;
     let mut response = html(StatusCode::OK, page)?;
     csrf::attach(&mut response, cookie);
@@ -214,7 +228,14 @@ pub async fn new_table(
 fn table_from_form(
     game: &'static dyn DynGame,
     fields: &[(String, String)],
-) -> Result<NewTable, String> {
+) -> Result<NewTable, Refused> {
+    let at = |field: &str| {
+        let field = field.to_string();
+        move |message: String| Refused {
+            fields: vec![field],
+            message,
+        }
+    };
     let (min, max) = game.seat_counts();
     let seat_count = match field(fields, "players") {
         None => max,
@@ -222,13 +243,15 @@ fn table_from_form(
             .parse::<usize>()
             .ok()
             .filter(|n| (min..=max).contains(n))
-            .ok_or(format!(
-                "{} is played by {min} to {max} players",
-                game.name()
-            ))?,
+            .ok_or_else(|| {
+                at("players")(format!(
+                    "{} is played by {min} to {max} players",
+                    game.name()
+                ))
+            })?,
     };
-    let seating =
-        Seating::parse(field(fields, "seating").unwrap_or("random")).map_err(|e| e.to_string())?;
+    let seating = Seating::parse(field(fields, "seating").unwrap_or("random"))
+        .map_err(|e| at("seating")(e.to_string()))?;
     let creator_position = match field(fields, "sit") {
         Some("true") => Some(match seating {
             Seating::Random => 0,
@@ -237,13 +260,15 @@ fn table_from_form(
                 .parse::<usize>()
                 .ok()
                 .filter(|p| *p < seat_count)
-                .ok_or("choose one of the table's seats for yourself")?,
+                .ok_or_else(|| {
+                    at("position")("choose one of the table's seats for yourself".into())
+                })?,
         }),
         _ => None,
     };
     let expires_in = match field(fields, "expiry_days").map(str::trim) {
         None | Some("") => ExpiryDays::default(),
-        Some(days) => ExpiryDays::parse(days).map_err(|e| e.to_string())?,
+        Some(days) => ExpiryDays::parse(days).map_err(|e| at("expiry_days")(e.to_string()))?,
     };
     let lines: Vec<&str> = field(fields, "invites")
         .unwrap_or("")
@@ -252,15 +277,16 @@ fn table_from_form(
         .filter(|l| !l.is_empty())
         .collect();
     if lines.len() > MAX_INVITES {
-        return Err(format!("at most {MAX_INVITES} invitations a table"));
+        return Err(at("invites")(format!(
+            "at most {MAX_INVITES} invitations a table"
+        )));
     }
     let invites = lines
         .iter()
-        .map(|l| EmailAddress::parse(l).map_err(|e| format!("invitation: {e}")))
+        .map(|l| EmailAddress::parse(l).map_err(|e| at("invites")(format!("invitation: {e}"))))
         .collect::<Result<Vec<_>, _>>()?;
     let options = options_from_form(game, fields)?;
-    let clock =
-        ClockSettings::from_form(|name| field(fields, name)).map_err(|e| format!("clock: {e}"))?;
+    let clock = clock_from_form(fields)?;
     let bots = match field(fields, "bots").map(str::trim) {
         None | Some("" | "0") => Vec::new(),
         Some(n) => {
@@ -268,10 +294,12 @@ fn table_from_form(
                 .parse::<usize>()
                 .ok()
                 .filter(|n| *n < seat_count)
-                .ok_or("a table's bots leave at least one seat for a player")?;
+                .ok_or_else(|| {
+                    at("bots")("a table's bots leave at least one seat for a player".into())
+                })?;
             let word = field(fields, "bot_level").unwrap_or("medium");
             let level = crate::engine::BotLevel::parse(word)
-                .ok_or_else(|| format!("no bot plays at {word:?}"))?;
+                .ok_or_else(|| at("bot_level")(format!("no bot plays at {word:?}")))?;
             vec![level; n]
         }
     };
@@ -291,7 +319,7 @@ fn table_from_form(
             None | Some("") => None,
             Some(club) => Some(
                 club.parse::<i64>()
-                    .map_err(|_| "no such club".to_string())?,
+                    .map_err(|_| Refused::plain("no such club"))?,
             ),
         },
         bots,
@@ -317,15 +345,16 @@ pub async fn open_table(
         Some(Err(_)) => return Err(WebError::NotFound),
         None => None,
     };
-    let refuse = |message: String| -> Result<HttpResponse, WebError> {
+    let refuse = |refused: Refused| -> Result<HttpResponse, WebError> {
         let (token, _) = csrf::token_for(&req);
-        let mut page = new_table_page(game, token, Some(message));
+        let form = refused.echo(&fields);
+        let mut page = new_table_page(game, token, form, Some(refused.message));
         page.club = club.clone();
         html(StatusCode::UNPROCESSABLE_ENTITY, page)
     };
     let new = match table_from_form(game, &fields) {
         Ok(new) => new,
-        Err(e) => return refuse(e),
+        Err(refused) => return refuse(refused),
     };
     let client = client_addr(req.head(), &state.settings.trusted_proxies);
     state
@@ -334,7 +363,7 @@ pub async fn open_table(
         .map_err(WebError::TooMany)?;
     match state.store.open_table(&account, &new).await {
         Ok(id) => Ok(see_other(format!("/lobby/{id}"))),
-        Err(TableError::Invalid(m)) => refuse(m),
+        Err(TableError::Invalid(m)) => refuse(Refused::plain(m)),
         Err(e) => Err(table_error(e)),
     }
 }

@@ -79,6 +79,10 @@ pub struct ThreadPanel {
     pub readable: bool,
     /// On a seat's page, where its own messages' hide buttons post (`…/messages`).
     pub hide_action: Option<String>,
+    /// A message that was refused, shown again in the form to send later.
+    pub draft: String,
+    /// Why it was refused, and when it may be sent.
+    pub draft_refused: Option<String>,
 }
 
 impl ThreadPanel {
@@ -90,6 +94,8 @@ impl ThreadPanel {
             note: Some(CLOSED_TO_SPECTATORS.into()),
             readable: false,
             hide_action: None,
+            draft: String::new(),
+            draft_refused: None,
         }
     }
 }
@@ -182,15 +188,16 @@ pub async fn post_as_seat(
     let (id, seat) = seat_of(&state, &token).await?;
     let fields = parse_form(&body)?;
     csrf::check(&req, field(&fields, "csrf"))?;
-    post(
-        &state,
-        id,
-        Author::Seat(seat),
-        "",
-        field(&fields, "text").unwrap_or(""),
-    )
-    .await?;
-    Ok(back_to(format!("/play/{token}")))
+    let text = field(&fields, "text").unwrap_or("");
+    match post(&state, id, Author::Seat(seat), "", text).await {
+        Ok(_) => Ok(back_to(format!("/play/{token}"))),
+        // A message refused (too long, too many, the game over) is shown again to be sent
+        // later, never lost.
+        Err(e @ (WebError::BadRequest(_) | WebError::TooMany(_) | WebError::Conflict(_))) => {
+            crate::web::seat::page::refused_message(&req, &state, &token, text, &e).await
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// `POST /play/{token}/messages/{message}/hide`: the seat hides a message it wrote; it stays

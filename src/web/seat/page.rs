@@ -318,6 +318,8 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
             note: to.writer.clone().err(),
             readable: true,
             hide_action: own.map(|(_, action)| action),
+            draft: String::new(),
+            draft_refused: None,
         }
     } else {
         crate::web::seat::messages::ThreadPanel::closed()
@@ -382,6 +384,8 @@ pub fn seat_page_html(
             note: None,
             readable: true,
             hide_action: Some(format!("/play/{token}/messages")),
+            draft: String::new(),
+            draft_refused: None,
         },
         seat_changes: Vec::new(),
     };
@@ -663,6 +667,50 @@ pub async fn play(
             state.secure_cookies,
         ))
         .map_err(|e| WebError::Internal(e.to_string()))?;
+    Ok(response)
+}
+
+/// The seat's page again after its message was refused: the text kept in the form (open), and
+/// why it was refused above it, with the status; nothing was written.
+pub(in crate::web) async fn refused_message(
+    req: &HttpRequest,
+    state: &AppState,
+    token: &str,
+    text: &str,
+    refused: &WebError,
+) -> Result<HttpResponse, WebError> {
+    let (id, seat) = seat_of(state, token).await?;
+    let loaded = state.store.load(id).await?;
+    let (csrf_token, _) = csrf::token_for(req);
+    let mut page = play_page(
+        state,
+        &loaded,
+        PageFor {
+            viewer: Viewer::Seat(seat),
+            token: Some(token),
+            csrf: csrf_token,
+            error: None,
+            entries: None,
+            seen: None,
+            writer: Ok(format!("/play/{token}/messages")),
+            reads_thread: true,
+        },
+    )
+    .await?;
+    page.thread.draft = text.to_string();
+    page.thread.draft_refused = Some(format!(
+        "Your message was not sent: {refused}. It is kept below."
+    ));
+    let status = actix_web::ResponseError::status_code(refused);
+    let mut response = html(status, page)?;
+    if let Some(retry) = actix_web::ResponseError::error_response(refused)
+        .headers()
+        .get(actix_web::http::header::RETRY_AFTER)
+    {
+        response
+            .headers_mut()
+            .insert(actix_web::http::header::RETRY_AFTER, retry.clone());
+    }
     Ok(response)
 }
 
