@@ -19,6 +19,7 @@ pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS,
 pub use accounts::account::{Account, MAX_SESSIONS, SESSION_DAYS};
 pub use accounts::api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
 pub use accounts::my_games::{MAX_FINISHED, MyGame, MyGames, Standing};
+pub use accounts::organised::{MAX_ORGANISED_LISTED, OrganisedGame};
 pub use accounts::seats::{Claim, MAX_DEVICE_LINKS};
 pub use accounts::sign_in::{
     DEVICE_ADDRESSES, DEVICE_DAYS, LINKS_PER_DAY, LINKS_PER_QUARTER_HOUR, LinkProblem,

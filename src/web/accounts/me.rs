@@ -143,6 +143,37 @@ async fn entries(state: &AppState, account: &Account) -> Result<(Vec<GameEntry>,
     Ok((games, mine.finished_total - listed))
 }
 
+/// A game the account organises, as /me lists it with its desk.
+struct OrganisedEntry {
+    title: String,
+    players: String,
+    status: String,
+    desk: String,
+}
+
+async fn organised(state: &AppState, account: &Account) -> Result<Vec<OrganisedEntry>, WebError> {
+    Ok(state
+        .store
+        .organised_games(account.id)
+        .await?
+        .into_iter()
+        .map(|g| OrganisedEntry {
+            title: format!(
+                "{} #{}",
+                find_game(&g.kind).map_or(g.kind.as_str(), |k| k.name()),
+                g.game_id
+            ),
+            players: g.names.join(", "),
+            status: match g.status.as_str() {
+                "running" => crate::words::count(g.moves, "move", "moves") + " so far",
+                "cancelled" => "cancelled".into(),
+                _ => "finished".into(),
+            },
+            desk: format!("/me/organised/{}", g.game_id),
+        })
+        .collect())
+}
+
 struct Section {
     title: &'static str,
     empty: &'static str,
@@ -159,6 +190,10 @@ struct MePage {
     sections: Vec<Section>,
     finished_hidden: i64,
     tables: Vec<TableEntry>,
+    /// The games the account organises, each with its desk.
+    organised: Vec<OrganisedEntry>,
+    /// The account's clubs: (id, name).
+    clubs: Vec<(i64, String)>,
 }
 
 /// `GET /me`: the account's games; a visitor who is not signed in is sent to sign in.
@@ -174,6 +209,14 @@ pub async fn page(
     };
     let (games, finished_hidden) = entries(&state, &account).await?;
     let tables = tables(&state, &account).await?;
+    let organised = organised(&state, &account).await?;
+    let clubs = state
+        .store
+        .clubs_of(account.id)
+        .await?
+        .into_iter()
+        .map(|(club, _)| (club.id, club.name))
+        .collect();
     let mut sections = vec![
         Section {
             title: "Your move",
@@ -210,6 +253,8 @@ pub async fn page(
             sections,
             finished_hidden,
             tables,
+            organised,
+            clubs,
         },
     )?;
     csrf::attach(&mut response, cookie);
@@ -279,7 +324,7 @@ pub async fn open(
 }
 
 /// A fresh link to the seat for the signed-in device, if the account owns the seat.
-async fn device_link(
+pub(in crate::web) async fn device_link(
     req: &HttpRequest,
     state: &AppState,
     account: &Account,

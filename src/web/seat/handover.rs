@@ -100,7 +100,10 @@ pub async fn take(
     token: web::Path<String>,
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    csrf::check(&req, field(&parse_form(&body)?, "csrf"))?;
+    let fields = parse_form(&body)?;
+    csrf::check(&req, field(&fields, "csrf"))?;
+    // "This seat is mine" on the created page goes straight to the seat.
+    let straight_to_seat = field(&fields, "then") == Some("seat");
     match state.store.take_up(&token).await? {
         TakeUp::Unknown => Err(WebError::NotFound),
         TakeUp::AlreadyTaken { at, .. } => Err(WebError::Gone(taken_words(&at))),
@@ -113,6 +116,12 @@ pub async fn take(
                 .same_site(SameSite::Lax)
                 .max_age(Duration::days(400))
                 .finish();
+            if straight_to_seat {
+                return Ok(HttpResponse::SeeOther()
+                    .insert_header(("Location", format!("/play/{token}")))
+                    .cookie(cookie)
+                    .finish());
+            }
             let mut response = html(
                 StatusCode::OK,
                 TakenUpPage {
