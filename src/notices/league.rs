@@ -1,5 +1,6 @@
 //! Mail about a club's league, which is no game (its outbox rows belong to none): the word
-//! that sign-up closed with too few entrants and the league is cancelled.
+//! that sign-up closed with too few entrants and the league is cancelled, and the word that
+//! it is over, with its winner and final table.
 
 use crate::notices::notice::{LeagueNotice, Notice};
 use crate::notices::outbox::announce;
@@ -25,6 +26,17 @@ pub async fn enqueue_league_news(
                 ),
                 "It is cancelled: no game was started. The club's admins may open another.".into(),
             ],
+        ),
+        LeagueEvent::Finished { winner, table } => (
+            format!("league:{}:finished", news.league_id),
+            format!("the league is over: {winner} wins"),
+            [format!(
+                "Every game of the {} league {} of {} has ended. {winner} wins it. The final table:",
+                news.game_name, news.league_name, news.club_name,
+            )]
+            .into_iter()
+            .chain(table.iter().cloned())
+            .collect(),
         ),
     };
     let notice = Notice::League(LeagueNotice {

@@ -9,7 +9,7 @@
 use crate::domain::{CancelReason, EmailAddress};
 use crate::games::find_game;
 use crate::leagues::{self, Finish, Format, Meetings, Mode};
-use crate::store::clubs::leagues::{League, league_columns, league_row};
+use crate::store::clubs::leagues::{League, league_columns, league_row, read_view};
 use crate::store::game::effects::{LeagueEvent, LeagueNews};
 use crate::store::lobby::start::account_seat;
 use crate::store::{Store, StoreError};
@@ -252,6 +252,78 @@ impl Store {
         Ok(())
     }
 
+    /// Mails every entrant still in the club's league that it is over: its winner and its
+    /// final table, as the league's page shows them.
+    async fn tell_finished(
+        &self,
+        tx: &mut PgConnection,
+        league: &League,
+    ) -> Result<(), StoreError> {
+        let view = read_view(&mut *tx, league.clone()).await?;
+        let Some(standings) = &view.standings else {
+            return Ok(());
+        };
+        let Some(first) = standings.rows.first() else {
+            return Ok(());
+        };
+        let winner = view.name_of(first.entrant).to_string();
+        let table: Vec<String> = standings
+            .rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}. {}: {} point{}, won–lost–drawn {}–{}–{}",
+                    r.place,
+                    view.name_of(r.entrant),
+                    r.points,
+                    if r.points.to_string() == "1" { "" } else { "s" },
+                    r.wins,
+                    r.losses,
+                    r.draws
+                )
+            })
+            .collect();
+        let club: String = sqlx::query_scalar("SELECT name FROM clubs WHERE id = $1")
+            .bind(league.club_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        let game = find_game(&league.kind).map_or(league.kind.clone(), |g| g.name().into());
+        let staying: Vec<i64> = view
+            .entrants
+            .iter()
+            .filter(|e| !e.left)
+            .map(|e| e.account_id)
+            .collect();
+        let rows: Vec<(String, String)> =
+            sqlx::query_as("SELECT email, name FROM accounts WHERE id = ANY($1) ORDER BY id")
+                .bind(&staying)
+                .fetch_all(&mut *tx)
+                .await?;
+        for (email, name) in rows {
+            let Ok(to) = EmailAddress::parse(&email) else {
+                continue;
+            };
+            let news = LeagueNews {
+                club_id: league.club_id,
+                club_name: &club,
+                league_id: league.id,
+                league_name: &league.name,
+                game_name: &game,
+                event: LeagueEvent::Finished {
+                    winner: winner.clone(),
+                    table: table.clone(),
+                },
+                to: &to,
+                to_name: &name,
+                at: self.now(),
+            };
+            for effect in &self.effects {
+                effect.league_news(tx, &news).await?;
+            }
+        }
+        Ok(())
+    }
+
     /// Works on one running league the pass is due for; false if none is.
     async fn advance_one(&self, pass: &mut LeaguePass) -> Result<bool, StoreError> {
         let now = self.now();
@@ -336,6 +408,9 @@ impl Store {
         .bind(now)
         .execute(&mut *tx)
         .await?;
+        if finished {
+            self.tell_finished(&mut tx, &league).await?;
+        }
         tx.commit().await?;
         if finished {
             tracing::info!(league = league.id, "league finished");

@@ -146,6 +146,13 @@ pub enum LeagueEvent {
         /// Why, in words.
         why: String,
     },
+    /// Every game has ended: the league is over.
+    Finished {
+        /// The winner's name (first in the final table).
+        winner: String,
+        /// The final table, a line a player ("1. Ann: 2 points, won–lost–drawn 2–0–0").
+        table: Vec<String>,
+    },
 }
 
 /// News of a league for one entrant (a league is no game: the mail belongs to none).
