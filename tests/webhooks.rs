@@ -548,6 +548,19 @@ async fn private_addresses_are_refused_before_saving_and_after_resolution() {
         let refused = add(&ann, "slack", url).await;
         assert_eq!(refused.status, 400, "{url}: {}", refused.body);
         assert!(refused.body.contains(says), "{url}: {}", refused.body);
+        // The form comes back as sent, the URL marked, to mend it (issue 47).
+        let kept = format!("name=\"url\" value=\"{}", url.split('/').next().unwrap());
+        for shown in [
+            kept.as_str(),
+            "value=\"slack\" checked",
+            "aria-invalid=\"true\"",
+        ] {
+            assert!(
+                refused.body.contains(shown),
+                "{url}: {shown}: {}",
+                refused.body
+            );
+        }
     }
     // No form POST without its CSRF token; no page without a session.
     let forged = ann

@@ -6,6 +6,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod first_hour;
 
 use awc::Client;
 use base64::Engine;
@@ -1855,6 +1856,21 @@ async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_st
         .await;
     driver.click("form button.primary").await;
     let club = id_in_path(&driver, "/clubs/").await;
+    // One address mistyped: refused, and the box keeps every address to mend the one (issue 47).
+    driver
+        .script(
+            "document.querySelector('textarea[name=addresses]').value = \
+             'bo@example.org, cy@example';",
+        )
+        .await;
+    driver
+        .click(&format!("form[action='/clubs/{club}/invite'] button"))
+        .await;
+    driver
+        .wait_source("the invitations refused", |page| {
+            page.contains("aria-invalid=\"true\">bo@example.org, cy@example</textarea>")
+        })
+        .await;
     driver
         .script(
             "document.querySelector('textarea[name=addresses]').value = \
@@ -1906,6 +1922,41 @@ async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_st
         );
     }
     driver.screenshot("club-joined").await;
+
+    // Ann starts a game at once with Bo, in which she plays: she lands on her own seat.
+    use_session(&driver, &base, &sessions[0]).await;
+    driver
+        .goto(&format!("{base}/clubs/{club}/new/electoral-combat"))
+        .await;
+    let ids: Vec<i64> = sqlx::query_scalar(
+        "SELECT id FROM accounts WHERE email IN ('ann@example.org', 'bo@example.org') \
+         ORDER BY email",
+    )
+    .fetch_all(db.store.pool())
+    .await
+    .unwrap();
+    driver
+        .script(&format!(
+            "document.querySelector('select[name=seat0]').value = '{}';
+             document.querySelector('select[name=seat1]').value = '{}';",
+            ids[0], ids[1]
+        ))
+        .await;
+    driver.click("form button.primary").await;
+    wait_for_url(&driver, "/play/").await;
+    let own = visible_text(&driver.source().await);
+    assert!(own.contains("Your move") || own.contains("Ann"), "{own}");
+    let chosen: i64 = sqlx::query_scalar("SELECT max(id) FROM games")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    db.store
+        .cancel(
+            chosen,
+            &postplay::domain::CancelReason::parse("a try only").unwrap(),
+        )
+        .await
+        .unwrap();
 
     // Ann opens a league from the club's page; the three sign up by the club page's button.
     use_session(&driver, &base, &sessions[0]).await;
@@ -2042,6 +2093,12 @@ async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_st
     assert!(text.contains("finished"), "{text}");
     for name in ["Ann", "Bo", "Cy"] {
         assert!(text.contains(name), "{name} in the league's table: {text}");
+    }
+    // The first hour (issue 47): the winner named; the games by their numbers.
+    assert!(text.contains("wins the league."), "{text}");
+    for game in &games {
+        let named = format!("Electoral College Combat #{game}");
+        assert!(text.contains(&named), "{named}: {text}");
     }
     driver.screenshot("club-league-table").await;
     let wide = driver
@@ -2196,18 +2253,10 @@ async fn a_game_against_a_bot_is_made_and_played_by_tapping_at_phone_size() {
             p.contains("a practice bot plays this seat")
         })
         .await;
-    let take = driver
-        .script("return document.querySelector('a[href*=\"/take/\"]').href;")
-        .await;
-    driver.goto(take.as_str().unwrap()).await;
-    driver.click("form button").await;
-    let seat = driver
-        .wait_script(
-            "the taken-up page with Ann's own link",
-            "const a = document.querySelector('a[href*=\"/play/\"]'); return a ? a.href : null;",
-        )
-        .await;
-    driver.goto(seat.as_str().unwrap()).await;
+    // Ann plays alone against the bot: one tap opens her own seat (issue 47).
+    driver.screenshot("bot-created-phone").await;
+    driver.click("#your-seat button").await;
+    wait_for_url(&driver, "/play/").await;
     let id: i64 = sqlx::query_scalar("SELECT id FROM games")
         .fetch_one(db.store.pool())
         .await

@@ -64,8 +64,9 @@ async fn a_person_plays_a_whole_game_against_a_bot_made_from_the_create_form() {
     );
     assert_eq!(
         created.body.matches("/take/").count(),
-        3,
-        "one handover link, Ann's (its address, its text and its copy button); none for the bot"
+        5,
+        "one handover link, Ann's (the two \"this seat is mine\" buttons, its address, its text \
+         and its copy button); none for the bot"
     );
     let handover = created.body.split("/take/").nth(1).unwrap()[..40].to_string();
     // The organiser's desk offers the bot's seat no link or address, and refuses one asked.

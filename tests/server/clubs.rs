@@ -425,6 +425,24 @@ async fn members_join_by_the_mailed_link_and_see_names_never_addresses() {
             .await;
         assert_eq!(r.status, 422, "{address}: {}", r.body);
     }
+    // One bad address among good ones: the box comes back with all of them, marked, to mend
+    // the one (issue 47).
+    let typed = "gil@example.org\nhal at example\nivy@example.org";
+    let r = http
+        .post(
+            &format!("/clubs/{club}/invite"),
+            Some(&ann.session),
+            &[("addresses", typed)],
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(
+        r.body.contains(
+            "required aria-invalid=\"true\">gil@example.org\nhal at example\nivy@example.org</textarea>"
+        ),
+        "{}",
+        r.body
+    );
     assert_eq!(
         count(
             &db,
@@ -1872,7 +1890,7 @@ async fn a_member_starts_a_game_with_chosen_members_and_bad_input_writes_nothing
             vec![bo_s.clone(), bo_s.clone()],
             "every seat needs a different member",
         ),
-        (vec![bo_s.clone()], "played by 2 to 4 players"),
+        (vec![bo_s.clone()], "Statehood is for 2 to 4 players"),
         (
             vec![
                 ann_s.clone(),
@@ -1881,7 +1899,7 @@ async fn a_member_starts_a_game_with_chosen_members_and_bad_input_writes_nothing
                 bo_s.clone(),
                 cy_s.clone(),
             ],
-            "played by 2 to 4 players",
+            "Statehood is for 2 to 4 players",
         ),
         (
             vec![bo_s.clone(), "x".into()],
@@ -1936,6 +1954,44 @@ async fn a_member_starts_a_game_with_chosen_members_and_bad_input_writes_nothing
     assert_eq!(r.status, 409, "{}", r.body);
     assert!(r.body.contains("this club is closed"), "{}", r.body);
     assert_eq!(written(&db).await, before);
+    db.drop().await;
+}
+
+/// The first hour (issue 47): a member who starts a game they play in is taken to their own
+/// seat, not to the spectators' page.
+#[actix_web::test]
+async fn a_member_who_starts_a_game_they_play_in_lands_on_their_own_seat() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let http = Http::new(&base);
+    let ann = player(&db, "Ann").await;
+    let club = http.club(&ann, "Own Seat", "private").await;
+    let cy = http.invite_and_join(&db, &ann, club, "Cy").await;
+    let cy_id = id_of(&db, &cy).await;
+    let r = start_with(
+        &http,
+        &cy,
+        club,
+        &[ann.account.id.to_string(), cy_id.to_string()],
+    )
+    .await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    let token = r
+        .location
+        .strip_prefix("/play/")
+        .unwrap_or_else(|| panic!("to a seat, not {}", r.location));
+    let view = http.get(&format!("/api/play/{token}/choices"), None).await;
+    assert_eq!(view.status, 200, "{}", view.body);
+    let view: Value = serde_json::from_str(&view.body).unwrap();
+    let seat = view["seat"].as_i64().unwrap() as i32;
+    let name: String = sqlx::query_scalar(
+        "SELECT name FROM seats WHERE game_id = (SELECT max(id) FROM games) AND seat = $1",
+    )
+    .bind(seat)
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(name, "Cy", "{view}");
     db.drop().await;
 }
 

@@ -573,6 +573,13 @@ async fn a_cancelled_game_is_over_for_everyone_and_its_record_verifies() {
         let (status, page, _) = post(&client, &cancel, &cookie, &all).await;
         assert_eq!(status, 422, "{fields:?}");
         assert!(page.contains(says), "{says}: {page}");
+        if says == "tick the box" {
+            // The reason typed is kept, to tick the box and send again (issue 47).
+            assert!(
+                page.contains("name=\"reason\" value=\"Bo moved away\""),
+                "{page}"
+            );
+        }
         let row = db.store.game(game.id).await.unwrap().unwrap();
         assert_eq!((row.status.as_str(), row.head_seq), ("running", 3));
     }

@@ -518,6 +518,17 @@ async fn a_league_of_six_played_to_its_end_through_the_store_the_api_and_mail() 
         .await;
     assert_eq!(r.status, 422, "{}", r.body);
     assert!(r.body.contains("in the future"), "{}", r.body);
+    // The form comes back as typed, the field at fault marked, the game named with its
+    // article (issue 47).
+    for kept in [
+        "value=\"Autumn league\"",
+        "name=\"closes\" value=\"2001-01-01T00:00\"",
+        "value=\"move:1\" selected",
+        "value=\"forfeit\" selected",
+        "Open an Electoral College Combat league",
+    ] {
+        assert!(r.body.contains(kept), "{kept}: {}", r.body);
+    }
     // Only an admin opens one.
     let r = http
         .post(
@@ -868,12 +879,62 @@ async fn a_league_of_six_played_to_its_end_through_the_store_the_api_and_mail() 
         "left: 3 forfeited",
         "Cy lost on time",
         "forfeited: Fay left",
+        // The first hour (issue 47): the winner named, the games by the numbers they have
+        // everywhere else, and why the club's rating order may differ.
+        "Bo wins the league.",
+        "This table counts this league's games alone",
     ] {
         assert!(
             page_shown.body.contains(words),
             "{words}: {}",
             page_shown.body
         );
+    }
+    let game_ids: Vec<i64> = sqlx::query_scalar(
+        "SELECT game_id FROM league_games WHERE league_id = $1 AND game_id IS NOT NULL",
+    )
+    .bind(league)
+    .fetch_all(db.store.pool())
+    .await
+    .unwrap();
+    for game in &game_ids {
+        let named = format!(">Electoral College Combat #{game}</a>");
+        assert!(
+            page_shown.body.contains(&named),
+            "{named}: {}",
+            page_shown.body
+        );
+    }
+    assert!(!page_shown.body.contains(">Game 1<"), "{}", page_shown.body);
+    // Every entrant still in the club is mailed the end, with the winner and the final table;
+    // Fay, who left, is not.
+    let told: Vec<(String, String)> = sqlx::query_as(
+        "SELECT recipient, payload::text FROM outbox WHERE kind = 'league' \
+         AND event = $1 ORDER BY recipient",
+    )
+    .bind(format!("league:{league}:finished"))
+    .fetch_all(db.store.pool())
+    .await
+    .unwrap();
+    let recipients: Vec<&str> = told.iter().map(|(r, _)| r.as_str()).collect();
+    assert_eq!(
+        recipients,
+        [
+            "ann@example.org",
+            "bo@example.org",
+            "cy@example.org",
+            "di@example.org",
+            "eve@example.org"
+        ]
+    );
+    for (_, payload) in &told {
+        for words in [
+            "the league is over: Bo wins",
+            "1. Bo: 3 points, won–lost–drawn 3–2–0",
+            "6. Fay: 1 point, won–lost–drawn 1–4–0",
+        ] {
+            assert!(payload.contains(words), "{words}: {payload}");
+        }
     }
 
     // The next league refuses Cy (1 loss on time, the limit 1) and takes Ann.

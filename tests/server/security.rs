@@ -889,7 +889,7 @@ async fn the_server_log_holds_no_token_and_no_address_after_a_game() {
     )
     .await;
     assert_eq!(status, 303);
-    let created = follow_created(&client, &base, &headers).await;
+    let created = follow_created(&client, &base, &headers, &cookie).await;
     let mut secrets = tokens_in(&created);
     secrets.dedup();
     assert_eq!(
@@ -1166,21 +1166,23 @@ async fn links_minted_for_mail_expire_and_die_with_a_relink() {
     db.drop().await;
 }
 
-/// The "game created" page a creating POST redirects to, fetched with the cookie it set.
+/// The "game created" page a creating POST redirects to, fetched with the cookie it set and
+/// the browser's CSRF cookie (`csrf_cookie`).
 async fn follow_created(
     client: &Client,
     base: &str,
     headers: &awc::http::header::HeaderMap,
+    csrf_cookie: &str,
 ) -> String {
     let location = headers.get("location").unwrap().to_str().unwrap();
     let cookie = headers
         .get_all("set-cookie")
         .map(|c| c.to_str().unwrap().split(';').next().unwrap().to_string())
-        .find(|c| c.starts_with("pp_created="))
+        .find(|c| c.starts_with("pp_created_"))
         .expect("the links travel in a cookie");
     let mut res = client
         .get(format!("{base}{location}"))
-        .insert_header(("Cookie", cookie))
+        .insert_header(("Cookie", format!("{cookie}; {csrf_cookie}")))
         .send()
         .await
         .unwrap();
@@ -1205,8 +1207,8 @@ async fn reloading_the_created_page_makes_no_second_game() {
     )
     .await;
     assert_eq!(status, 303, "the POST answers with a redirect");
-    let first = follow_created(&client, &base, &headers).await;
-    let again = follow_created(&client, &base, &headers).await;
+    let first = follow_created(&client, &base, &headers, &cookie).await;
+    let again = follow_created(&client, &base, &headers, &cookie).await;
     assert_eq!(first, again, "a reload shows the same links");
     assert!(first.contains("/manage/") && first.contains("/take/") && !first.contains("/play/"));
     assert_eq!(count(&db, "games").await, 1, "and makes no second game");

@@ -86,8 +86,9 @@ async fn an_organiser_never_holds_a_seat_link_and_a_handover_is_taken_up_once() 
     }
     assert_eq!(
         page.matches("/take/").count(),
-        3,
-        "Bo's handover link, once (its address, its text and its copy button)"
+        4,
+        "Bo's handover link, once (its \"this seat is mine\" button, its address, its text and \
+         its copy button)"
     );
     assert_no_seat_token(&org, "the created page", page).await;
     let desk = page
