@@ -224,6 +224,11 @@ async fn messages_are_escaped_everywhere_limited_and_capped() {
         .await;
         assert_eq!(status, 400);
         assert!(body.contains(reason), "{body}");
+        // The seat's page again, the text kept in the form (issue 47).
+        if text == long {
+            assert!(body.contains("Your message was not sent"), "{body}");
+            assert!(body.contains(&format!(">{long}</textarea>")), "{body}");
+        }
     }
     let (status, body) = post_json(
         &client,
@@ -252,6 +257,10 @@ async fn messages_are_escaped_everywhere_limited_and_capped() {
     let (status, body, _) = say("one too many").await;
     assert_eq!(status, 429);
     assert!(body.contains("you write messages too often"), "{body}");
+    assert!(
+        body.contains(">one too many</textarea>"),
+        "kept to send later: {body}"
+    );
     assert_eq!(count(&db, id).await, MESSAGES_PER_MINUTE);
     let (status, _) = post_json(
         &client,
