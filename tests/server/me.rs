@@ -236,6 +236,10 @@ async fn settings_set_every_seats_mail_and_a_new_seat_takes_it() {
         .await;
     assert_eq!(bad.status, 400);
     assert!(bad.body.contains("not a time zone"));
+    // The form comes back as typed (issue 47).
+    for kept in ["value=\"Mars/Base\"", "value=\"off\" checked"] {
+        assert!(bad.body.contains(kept), "{kept}: {}", bad.body);
+    }
     let saved = ann
         .post_from(
             "/me/settings",

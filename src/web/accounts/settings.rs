@@ -122,12 +122,17 @@ pub async fn save_settings(
                 .finish())
         }
         Err(reason) => {
+            // The form again as typed, to mend the one field (issue 47).
             let (csrf_token, _) = csrf::token_for(&req);
-            let play_forced = state.store.account_play_forced(who.0.id).await?;
-            html(
-                StatusCode::BAD_REQUEST,
-                settings_page(&who.0, play_forced, csrf_token, false, Some(reason)),
-            )
+            let play_forced = field(&fields, "play_forced") == Some("on");
+            let mut page = settings_page(&who.0, play_forced, csrf_token, false, Some(reason));
+            page.name = field(&fields, "name").unwrap_or_default().to_string();
+            page.zone = field(&fields, "time_zone").unwrap_or_default().to_string();
+            let pref = field(&fields, "mail_pref").unwrap_or_default();
+            for (value, _, chosen) in &mut page.prefs {
+                *chosen = *value == pref;
+            }
+            html(StatusCode::BAD_REQUEST, page)
         }
     }
 }
