@@ -185,6 +185,10 @@ pub struct View {
     pub removed_state_cards: Option<Vec<CardView>>,
     /// The result.
     pub outcome: Option<Outcome>,
+    /// For the viewer about to play a card from its hand: each card's plays closed to it,
+    /// with the rules' reason (`rules::hand_notes`), by card id.
+    #[serde(default)]
+    pub hand_notes: Vec<(u8, Vec<String>)>,
 }
 
 /// The view of `state` for `viewer`.
@@ -284,6 +288,9 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             .sees_all()
             .then(|| CardView::all(&state.removed_state_cards)),
         outcome: state.outcome.clone(),
+        hand_notes: you
+            .map(|seat| super::rules::hand_notes(state, seat))
+            .unwrap_or_default(),
     }
 }
 
