@@ -90,18 +90,13 @@ pub fn why_not_action(state: &State, seat: Seat, action: Action) -> Option<Strin
     if action_open(state, seat, action) {
         return None;
     }
-    if matches!(
-        action,
-        Action::Campaign | Action::Organize | Action::Lobby
-    ) && state.campaigner_count(seat) == 0
+    if matches!(action, Action::Campaign | Action::Organize | Action::Lobby)
+        && state.campaigner_count(seat) == 0
     {
         return Some("you have no campaigner on the map".to_string());
     }
     Some(match action {
-        Action::Campaign => format!(
-            "{} is in effect and you have no button",
-            card(88).name
-        ),
+        Action::Campaign => format!("{} is in effect and you have no button", card(88).name),
         Action::Organize => format!(
             "you hold the most buttons you may ({})",
             State::button_cap(seat)
@@ -114,12 +109,13 @@ pub fn why_not_action(state: &State, seat: Seat, action: Action) -> Option<Strin
     })
 }
 
-/// For the seat to play a card from its hand: each hand card's plays closed to it, with the
-/// rules' reason, plays with the same reason together ("Not for Campaigning, Organizing or
-/// Lobbying: you have no campaigner on the map"). Empty for a seat not at that decision.
-pub fn hand_notes(state: &State, seat: Seat) -> Vec<(u8, Vec<String>)> {
+/// For the seat to play a card from its hand, the plays closed to it with the rules' reasons:
+/// what holds for every card (the actions, plays with the same reason together: "Not for
+/// Campaigning, Organizing or Lobbying: you have no campaigner on the map.") and, by card,
+/// why it may not be played as an event. Empty for a seat not at that decision.
+pub fn hand_notes(state: &State, seat: Seat) -> (Vec<String>, Vec<(u8, String)>) {
     if super::stops::stop(state) != Some((seat, super::stops::Stop::HandCard)) {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let mut actions: Vec<(String, Vec<&str>)> = Vec::new();
     for (action, word) in [
@@ -134,22 +130,17 @@ pub fn hand_notes(state: &State, seat: Seat) -> Vec<(u8, Vec<String>)> {
             }
         }
     }
-    let closed: Vec<String> = actions
+    let every = actions
         .into_iter()
         .map(|(why, words)| format!("Not for {}: {why}.", or_list(&words)))
         .collect();
-    state.hands[seat]
+    let cards = state.hands[seat]
         .iter()
-        .map(|&c| {
-            let mut notes = Vec::new();
-            if let Some(why) = why_not_event(state, seat, c) {
-                notes.push(format!("Not as an event: {why}."));
-            }
-            notes.extend(closed.iter().cloned());
-            (c, notes)
+        .filter_map(|&c| {
+            why_not_event(state, seat, c).map(|why| (c, format!("Not as an event: {why}.")))
         })
-        .filter(|(_, notes)| !notes.is_empty())
-        .collect()
+        .collect();
+    (every, cards)
 }
 
 /// "a", "a or b", "a, b or c".

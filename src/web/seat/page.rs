@@ -48,7 +48,8 @@ fn log_entries(
     let mut entries: Vec<LogEntry> = Vec::new();
     let mut shown = 0;
     for (seq, _, lines) in loaded.log.iter().rev() {
-        if !(*seq > from || (from < 0 && *seq == 0)) || (shown > 0 && shown + lines.len() > MOST_NEW_LINES)
+        if !(*seq > from || (from < 0 && *seq == 0))
+            || (shown > 0 && shown + lines.len() > MOST_NEW_LINES)
         {
             break;
         }

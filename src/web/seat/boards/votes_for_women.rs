@@ -38,8 +38,11 @@ struct VfwBoard {
     place: Option<moves::Placement>,
     hand_forms: Vec<usize>,
     hand_uses: Vec<Vec<moves::Use>>,
-    /// Each hand card's plays closed to it, with the rules' reason, in the hand's order.
-    hand_notes: Vec<Vec<String>>,
+    /// The plays closed to every card of the hand, with the rules' reasons.
+    hand_closed: Vec<String>,
+    /// Why each hand card may not be played as an event (empty when it may), in the hand's
+    /// order.
+    hand_notes: Vec<String>,
     campaigner_moves: Vec<moves::CampaignerMove>,
     form: Option<moves::FormHead>,
     state_cards: Vec<(String, String)>,
@@ -91,11 +94,16 @@ impl Board for VotesForWomen {
                     v.hand_notes
                         .iter()
                         .find(|(id, _)| *id == c.id)
-                        .map(|(_, notes)| notes.clone())
+                        .map(|(_, why)| why.clone())
                         .unwrap_or_default()
                 })
                 .collect(),
             _ => Vec::new(),
+        };
+        let hand_closed = if hand_forms.is_empty() {
+            Vec::new()
+        } else {
+            v.hand_closed.clone()
         };
         let state_cards = v
             .states
@@ -132,6 +140,7 @@ impl Board for VotesForWomen {
             place,
             hand_forms,
             hand_uses,
+            hand_closed,
             hand_notes,
             campaigner_moves: seating
                 .moves

@@ -150,7 +150,11 @@ pub fn svg(v: &View, open: &[String]) -> String {
         let rows = pawns.len().div_ceil(2) as u32;
         for (i, colour) in pawns.iter().enumerate() {
             let (col, row) = (i as u32 % 2, i as u32 / 2);
-            let in_row = if row + 1 == rows { pawns.len() as u32 - 2 * row } else { per_row };
+            let in_row = if row + 1 == rows {
+                pawns.len() as u32 - 2 * row
+            } else {
+                per_row
+            };
             let px = x + w / 2 + 20 * col - 10 * (in_row - 1);
             let py = y + h / 2 + 20 * row - 10 * (rows - 1);
             let _ = write!(
@@ -184,7 +188,7 @@ fn tile(out: &mut String, s: &StateView, x: u32, y: u32, open: bool) {
     };
     let _ = write!(
         out,
-        r#"<g class="st {}{}" data-st="{}" transform="translate({x} {y})"><title>{} ({}){status}{card}</title><rect class="t" x="1" y="1" width="{}" height="{}" rx="5"{}></rect><text class="code" x="{}" y="19">{}</text>"#,
+        r#"<g class="st {}{}" data-st="{}" transform="translate({x} {y})"><title>{} ({}){status}{card}</title><rect class="t" x="1" y="1" width="{}" height="{}" rx="5"{}></rect><text class="code" x="{}" y="18">{}</text>"#,
         region_class(s.region),
         if open { " open" } else { "" },
         esc(&s.code),
@@ -197,11 +201,12 @@ fn tile(out: &mut String, s: &StateView, x: u32, y: u32, open: bool) {
             "✘" => r##" fill="#ef9a9a""##,
             _ => "",
         },
-        w / 2,
+        // A face-up State card's star takes the top right corner: the code moves aside.
+        if s.card.is_some() { w / 2 - 5 } else { w / 2 },
         esc(&s.code)
     );
     if s.card.is_some() {
-        let _ = write!(out, r#"<text class="star" x="{}" y="12">★</text>"#, w - 8);
+        let _ = write!(out, r#"<text class="star" x="{}" y="11">★</text>"#, w - 6);
     }
     if !mark.is_empty() {
         let _ = write!(
@@ -214,13 +219,13 @@ fn tile(out: &mut String, s: &StateView, x: u32, y: u32, open: bool) {
         .into_iter()
         .filter(|(n, _)| *n > 0)
         .collect();
-    let size = 15;
+    let size = 14;
     let start = w / 2 + 1 - (cubes.len() as u32 * (size + 1)) / 2;
     for (i, (n, colour)) in cubes.iter().enumerate() {
         let cx = start + i as u32 * (size + 1);
         let _ = write!(
             out,
-            r#"<rect class="c {}" x="{cx}" y="23" width="{size}" height="{size}" rx="2"></rect><text class="n {}" x="{}" y="35">{n}</text>"#,
+            r#"<rect class="c {}" x="{cx}" y="23" width="{size}" height="{size}" rx="2"></rect><text class="n {}" x="{}" y="34">{n}</text>"#,
             &colour[..1],
             &colour[..1],
             cx + size / 2,
@@ -232,7 +237,7 @@ fn tile(out: &mut String, s: &StateView, x: u32, y: u32, open: bool) {
             r#"<text class="add" id="add-{}" x="{}" y="{}"></text>"#,
             esc(&s.code),
             w / 2,
-            h - 6
+            h - 3
         );
     }
     out.push_str("</g>");
