@@ -34,7 +34,7 @@ const MOST_NEW_LINES: usize = 60;
 
 /// The commands the play page shows open, newest first; the others of its log are folded
 /// under them.
-const OPEN_ENTRIES: usize = 6;
+const OPEN_ENTRIES: usize = 3;
 
 /// The play page's log, newest first: the moves since `since` (the viewer's last visit or
 /// move, marked new), at least the last eight moves, at most [`MOST_NEW_LINES`] lines.
