@@ -42,6 +42,116 @@ pub fn playable(state: &State, seat: Seat, id: u8, from_hand: bool) -> bool {
     holds && targets && state.buttons[seat] >= cost
 }
 
+/// Why `seat` may not play card `id` as an event now, in a player's words (RULES.md,
+/// "Events"); `None` when [`playable`] holds. The one account of what [`playable`] checks.
+pub fn why_not_event(state: &State, seat: Seat, id: u8) -> Option<String> {
+    let def = card(id);
+    for p in &def.prereqs {
+        let why = match *p {
+            Prereq::InBox(kind, c) if !state.boxed(kind).contains(&c) => {
+                format!("only while {} is in effect", card(c).name)
+            }
+            Prereq::NotInBox(kind, c) if state.boxed(kind).contains(&c) => {
+                format!("not while {} is in effect", card(c).name)
+            }
+            Prereq::AmendmentSent if !state.amendment_sent => {
+                "only once Congress has sent the Amendment to the states".to_string()
+            }
+            Prereq::TurnAtLeast(t) if state.turn < t => format!("not before turn {t}"),
+            _ => continue,
+        };
+        return Some(why);
+    }
+    for op in &def.ops {
+        match op {
+            Op::CheckToX if !any_check(state) => {
+                return Some("no state has a check to turn into an X".to_string());
+            }
+            Op::Reconsider if !any_reconsider_target(state, seat) => {
+                return Some("no state it could have reconsidered".to_string());
+            }
+            _ => {}
+        }
+    }
+    let cost = def.button_cost + extra_cost(state, seat, id);
+    (state.buttons[seat] < cost).then(|| {
+        format!(
+            "it costs {}, you have {}",
+            crate::engine::log::count(u32::from(cost), "button"),
+            state.buttons[seat]
+        )
+    })
+}
+
+/// Why `seat` may not play a hand card for `action` (Campaigning, Organizing or Lobbying)
+/// now, in a player's words; `None` when [`action_open`] holds. The one account of what
+/// [`action_open`] checks.
+pub fn why_not_action(state: &State, seat: Seat, action: Action) -> Option<String> {
+    if action_open(state, seat, action) {
+        return None;
+    }
+    if matches!(action, Action::Campaign | Action::Organize | Action::Lobby)
+        && state.campaigner_count(seat) == 0
+    {
+        return Some("you have no campaigner on the map".to_string());
+    }
+    Some(match action {
+        Action::Campaign => format!("{} is in effect and you have no button", card(88).name),
+        Action::Organize => format!(
+            "you hold the most buttons you may ({})",
+            State::button_cap(seat)
+        ),
+        Action::Lobby if state.amendment_sent => {
+            "Congress has already sent the Amendment".to_string()
+        }
+        Action::Lobby => "Congress has no room for your marker".to_string(),
+        Action::Event | Action::Discard => return None,
+    })
+}
+
+/// For the seat to play a card from its hand, the plays closed to it with the rules' reasons:
+/// what holds for every card (the actions, plays with the same reason together: "Not for
+/// Campaigning, Organizing or Lobbying: you have no campaigner on the map.") and, by card,
+/// why it may not be played as an event. Empty for a seat not at that decision.
+pub fn hand_notes(state: &State, seat: Seat) -> (Vec<String>, Vec<(u8, String)>) {
+    if super::stops::stop(state) != Some((seat, super::stops::Stop::HandCard)) {
+        return (Vec::new(), Vec::new());
+    }
+    let mut actions: Vec<(String, Vec<&str>)> = Vec::new();
+    for (action, word) in [
+        (Action::Campaign, "Campaigning"),
+        (Action::Organize, "Organizing"),
+        (Action::Lobby, "Lobbying"),
+    ] {
+        if let Some(why) = why_not_action(state, seat, action) {
+            match actions.iter_mut().find(|(w, _)| *w == why) {
+                Some((_, words)) => words.push(word),
+                None => actions.push((why, vec![word])),
+            }
+        }
+    }
+    let every = actions
+        .into_iter()
+        .map(|(why, words)| format!("Not for {}: {why}.", or_list(&words)))
+        .collect();
+    let cards = state.hands[seat]
+        .iter()
+        .filter_map(|&c| {
+            why_not_event(state, seat, c).map(|why| (c, format!("Not as an event: {why}.")))
+        })
+        .collect();
+    (every, cards)
+}
+
+/// "a", "a or b", "a, b or c".
+fn or_list(words: &[&str]) -> String {
+    match words.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 /// Whether `seat` may play a hand card for `action`.
 pub fn action_open(state: &State, seat: Seat, action: Action) -> bool {
     let campaigners = state.campaigner_count(seat) > 0;

@@ -185,6 +185,14 @@ pub struct View {
     pub removed_state_cards: Option<Vec<CardView>>,
     /// The result.
     pub outcome: Option<Outcome>,
+    /// For the viewer about to play a card from its hand, the plays closed to every card,
+    /// with the rules' reasons (`rules::hand_notes`).
+    #[serde(default)]
+    pub hand_closed: Vec<String>,
+    /// For the viewer about to play a card from its hand: why a card may not be played as an
+    /// event, by card id.
+    #[serde(default)]
+    pub hand_notes: Vec<(u8, String)>,
 }
 
 /// The view of `state` for `viewer`.
@@ -237,6 +245,9 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         })
         .collect();
     let awaiting = awaiting(state);
+    let (hand_closed, hand_notes) = you
+        .map(|seat| super::rules::hand_notes(state, seat))
+        .unwrap_or_default();
     View {
         you,
         turn: state.turn,
@@ -284,6 +295,8 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             .sees_all()
             .then(|| CardView::all(&state.removed_state_cards)),
         outcome: state.outcome.clone(),
+        hand_closed,
+        hand_notes,
     }
 }
 

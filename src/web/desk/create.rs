@@ -172,7 +172,9 @@ struct NewGame {
     name: String,
     min_seats: usize,
     max_seats: usize,
-    first_seat: String,
+    /// How random seating places the rows' players, in words (the rows are players, not
+    /// seats: with random seating, the default, the seats are drawn at the start).
+    seating_words: String,
     seat_rows: Vec<SeatRow>,
     /// The levels a seat's bot may play at; empty when the game has no bot yet.
     bots: Vec<BotChoice>,
@@ -181,6 +183,26 @@ struct NewGame {
     /// What was sent, shown again after a refusal.
     form: FormEcho,
     error: Option<String>,
+}
+
+/// What the seating choice does with the rows: with random seating who takes which seat is
+/// drawn at the start; in the order given, the rows take the seats in order.
+fn seating_words(game: &dyn crate::engine::DynGame, max: usize) -> String {
+    let roles: Vec<String> = (0..max).filter_map(|i| game.seat_role(i, max)).collect();
+    if roles.len() == max {
+        let order: Vec<String> = roles
+            .iter()
+            .enumerate()
+            .map(|(i, r)| format!("player {} is {r}", i + 1))
+            .collect();
+        format!(
+            "With random seating (the default) which player takes which seat ({}) is drawn when the game starts; seated in the order given, {}.",
+            roles.join(", "),
+            order.join(", ")
+        )
+    } else {
+        "With random seating (the default) the order of play is drawn when the game starts; seated in the order given, player 1 takes the first seat and the others follow clockwise.".to_string()
+    }
 }
 
 fn new_game_page(
@@ -197,11 +219,11 @@ fn new_game_page(
         name: game.name().to_string(),
         min_seats: min,
         max_seats: max,
-        first_seat: game.seat_name(0, max),
+        seating_words: seating_words(game, max),
         seat_rows: (0..max)
             .map(|i| SeatRow {
                 index: i,
-                label: game.seat_name(i, max),
+                label: format!("Player {}", i + 1),
                 required: i < min,
             })
             .collect(),

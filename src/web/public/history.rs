@@ -214,14 +214,19 @@ pub struct ReplayQuery {
 
 /// `GET /games/{id}/replay?at=N[&open=1]` (or `/watch/{token}/replay`): the board as it was
 /// after move N (public view; a finished game may be shown with all cards open), with links to
-/// step through.
+/// step through; without `at`, at the deal.
 pub async fn replay(
     state: web::Data<AppState>,
     public: crate::web::public::game::PublicGame,
     query: web::Query<ReplayQuery>,
     who: crate::web::accounts::session::MaybeSignedIn,
 ) -> Result<HttpResponse, WebError> {
-    let History { row, game, steps } = state.store.history(public.id, query.at).await?;
+    // Without a move asked for, the replay opens at the deal: the last move would give the
+    // result away.
+    let History { row, game, steps } = state
+        .store
+        .history(public.id, Some(query.at.unwrap_or(0)))
+        .await?;
     let reads_thread =
         crate::web::seat::messages::reads_thread(&state, row.id, who.0.as_ref()).await?;
     let kind = find_game(&row.kind).ok_or(WebError::NotFound)?;

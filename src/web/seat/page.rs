@@ -18,12 +18,12 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde_json::Value;
 
-/// A log line for a page.
-pub struct LogLine {
+/// One command of the log, for a page: its number and every line it wrote.
+pub struct LogEntry {
     /// The command number.
     pub seq: i64,
-    /// The line with names filled in.
-    pub text: String,
+    /// Its lines with names filled in.
+    pub lines: Vec<String>,
     /// Made since the viewer's last visit or move.
     pub new: bool,
 }
@@ -32,31 +32,42 @@ pub struct LogLine {
 /// whole log has the rest.
 const MOST_NEW_LINES: usize = 60;
 
-/// The play page's log: the moves since `since` (the viewer's last visit or move, marked new),
-/// at least the last eight moves, at most [`MOST_NEW_LINES`] lines.
-fn log_lines(
+/// The commands the play page shows open, newest first; the others of its log are folded
+/// under them.
+const OPEN_ENTRIES: usize = 3;
+
+/// The play page's log, newest first: the moves since `since` (the viewer's last visit or
+/// move, marked new), at least the last eight moves, at most [`MOST_NEW_LINES`] lines.
+fn log_entries(
     loaded: &Loaded,
     names: &[String],
     since: i64,
     marks: &[(i64, crate::engine::record::Mark)],
-) -> Vec<LogLine> {
+) -> Vec<LogEntry> {
     let from = log_start(loaded, since);
-    let mut lines: Vec<LogLine> = loaded
-        .log
-        .iter()
-        .filter(|(seq, _, _)| *seq > from || (from < 0 && *seq == 0))
-        .flat_map(|(seq, _, lines)| {
-            let mark = marks.iter().find(|(at, _)| at == seq).map(|(_, m)| *m);
-            lines.iter().map(move |l| LogLine {
-                seq: *seq,
-                text: render(l, names) + crate::web::public::history::mark_note(mark),
-                new: *seq > since,
-            })
-        })
-        .collect();
-    let extra = lines.len().saturating_sub(MOST_NEW_LINES);
-    lines.drain(..extra);
-    lines
+    let mut entries: Vec<LogEntry> = Vec::new();
+    let mut shown = 0;
+    for (seq, _, lines) in loaded.log.iter().rev() {
+        if !(*seq > from || (from < 0 && *seq == 0))
+            || (shown > 0 && shown + lines.len() > MOST_NEW_LINES)
+        {
+            break;
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        shown += lines.len();
+        let mark = marks.iter().find(|(at, _)| at == seq).map(|(_, m)| *m);
+        entries.push(LogEntry {
+            seq: *seq,
+            lines: lines
+                .iter()
+                .map(|l| render(l, names) + crate::web::public::history::mark_note(mark))
+                .collect(),
+            new: *seq > since,
+        });
+    }
+    entries
 }
 
 /// The last entry before the seat page's log: the lines since the viewer's last look, and at
@@ -122,7 +133,10 @@ struct Play {
     error: Option<String>,
     /// How the game ended, in the game's words (see `Rules::ending`).
     ending: Option<crate::engine::present::Ending>,
-    log: Vec<LogLine>,
+    /// The latest commands of the log, newest first.
+    log: Vec<LogEntry>,
+    /// The commands before those, newest first, folded.
+    earlier: Vec<LogEntry>,
     clock: String,
     paused: bool,
     deadlines: Vec<(String, String)>,
@@ -428,7 +442,8 @@ fn compose_play(loaded: &Loaded, to: PageFor<'_>, around: Around) -> Result<Play
     };
     let active = loaded.game.active();
     let since = seen.unwrap_or(0).max(last_own_move(loaded, viewer));
-    let log = log_lines(loaded, &names, since, &marks);
+    let mut log = log_entries(loaded, &names, since, &marks);
+    let earlier = log.split_off(log.len().min(OPEN_ENTRIES));
     let waiting: Vec<(Seat, String)> = deadlines
         .iter()
         .map(|d| (d.seat, since_words(&d.waiting_since, now)))
@@ -524,17 +539,14 @@ fn compose_play(loaded: &Loaded, to: PageFor<'_>, around: Around) -> Result<Play
         board_moves: !on_board.is_empty(),
         status,
         hand,
-        new_moves: {
-            let mut new: Vec<i64> = log.iter().filter(|l| l.new).map(|l| l.seq).collect();
-            new.dedup();
-            new.len()
-        },
+        new_moves: log.iter().chain(&earlier).filter(|e| e.new).count(),
         choices: forms,
         post_url,
         csrf: csrf_token,
         error,
         ending: loaded.game.ending(&names),
         log,
+        earlier,
         clock: clock.describe(),
         paused,
         deadlines: deadlines

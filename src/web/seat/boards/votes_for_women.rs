@@ -33,10 +33,16 @@ struct SideRow {
 #[template(path = "boards/votes_for_women.html")]
 struct VfwBoard {
     map: String,
-    campaigners: String,
+    /// The regions' names, colours and campaigners, under the map.
+    regions: Vec<moves::RegionKey>,
     place: Option<moves::Placement>,
     hand_forms: Vec<usize>,
     hand_uses: Vec<Vec<moves::Use>>,
+    /// The plays closed to every card of the hand, with the rules' reasons.
+    hand_closed: Vec<String>,
+    /// Why each hand card may not be played as an event (empty when it may), in the hand's
+    /// order.
+    hand_notes: Vec<String>,
     campaigner_moves: Vec<moves::CampaignerMove>,
     form: Option<moves::FormHead>,
     state_cards: Vec<(String, String)>,
@@ -81,7 +87,24 @@ impl Board for VotesForWomen {
             (Some(m), Some(hand)) => moves::hand_uses(m.choices, hand),
             _ => (Vec::new(), Vec::new()),
         };
-        let campaigners = moves::campaigner_words(v);
+        let hand_notes = match (&hand, hand_forms.is_empty()) {
+            (Some(hand), false) => hand
+                .iter()
+                .map(|c| {
+                    v.hand_notes
+                        .iter()
+                        .find(|(id, _)| *id == c.id)
+                        .map(|(_, why)| why.clone())
+                        .unwrap_or_default()
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let hand_closed = if hand_forms.is_empty() {
+            Vec::new()
+        } else {
+            v.hand_closed.clone()
+        };
         let state_cards = v
             .states
             .iter()
@@ -113,10 +136,12 @@ impl Board for VotesForWomen {
         let vote = vote_words(v, &name).unwrap_or_default();
         let board = VfwBoard {
             map: map::svg(v, &open),
-            campaigners,
+            regions: moves::region_keys(v),
             place,
             hand_forms,
             hand_uses,
+            hand_closed,
+            hand_notes,
             campaigner_moves: seating
                 .moves
                 .map(|m| moves::campaigner_moves(m.choices))

@@ -1,17 +1,19 @@
 //! The Votes for Women map, drawn on the server as one SVG: a tile a state, placed by region
 //! roughly where the state lies (no outlines), each tile with its cubes, check or X and
-//! face-up State card, each region's name and campaigners. When the seat is to place or
-//! remove cubes, the same map is the control: a tap on a state changes the counts of the
-//! labelled rows below it (static/vfw.js); without JavaScript the rows are the control.
+//! face-up State card, and each region's campaigners in an empty cell beside its states (the
+//! regions' names are in the legend under the map, [`legend`]: on a phone a name on the map
+//! could not be both readable and clear of the states). When the seat is to place or remove
+//! cubes, the same map is the control: a tap on a state changes the counts of the labelled
+//! rows below it (static/map.js); without JavaScript the rows are the control.
 
 use crate::engine::present::esc;
 use crate::games::votes_for_women::present::colour_word;
 use crate::games::votes_for_women::{Region, StateView, View};
 use std::fmt::Write;
 
-/// Width and height of a cell of the map's grid, in the SVG's units (on a phone the map is
-/// drawn 33rem wide, a unit about 0.9 px, in a box that scrolls sideways: a tile is
-/// then a finger wide and its postal code about 17 px tall).
+/// Width and height of a cell of the map's grid, in the SVG's units (on a 390 px phone the
+/// whole map is drawn about 370 px wide, a unit about 0.62 px: a tile is then about 30 px
+/// wide, above the 24 px a tap target needs, and its postal code about 13 px tall).
 const CELL: (u32, u32) = (50, 50);
 /// Columns and rows of the grid.
 pub const GRID: (u32, u32) = (12, 5);
@@ -81,16 +83,8 @@ fn anchor(region: Region) -> (u32, u32) {
     }
 }
 
-/// A region's short name on the map.
-fn short_name(region: Region) -> &'static str {
-    match region {
-        Region::Atlantic => "Atl. & App.",
-        other => other.name(),
-    }
-}
-
 /// A region's class, which colours its tiles (static/app.css).
-fn region_class(region: Region) -> &'static str {
+pub fn region_class(region: Region) -> &'static str {
     match region {
         Region::West => "rw",
         Region::Plains => "rp",
@@ -138,34 +132,39 @@ pub fn svg(v: &View, open: &[String]) -> String {
     for region in Region::ALL {
         let (ax, ay) = anchor(region);
         let (x, y) = (ax * w, ay * h);
-        // A name in the last column ends at the map's edge rather than running past it.
-        let (name_x, end) = if ax + 1 == GRID.0 {
-            (x + w - 2, " end")
-        } else {
-            (x + w / 2, "")
-        };
-        let _ = write!(
-            out,
-            r#"<text class="rname{end}" x="{name_x}" y="{}">{}</text>"#,
-            y + 16,
-            esc(short_name(region))
-        );
         let pawns: Vec<&str> = v
             .campaigners
             .iter()
             .filter(|c| c.region == region)
             .map(|c| colour_word(c.colour))
             .collect();
+        let _ = write!(
+            out,
+            r#"<g class="camp {}" data-region="{}"><title>The {}</title>"#,
+            region_class(region),
+            esc(region.name()),
+            esc(region.name())
+        );
+        // Up to four campaigners, two to a row, within the cell.
+        let per_row = pawns.len().min(2) as u32;
+        let rows = pawns.len().div_ceil(2) as u32;
         for (i, colour) in pawns.iter().enumerate() {
-            let fill = cube_fill(colour);
-            let px = x + w / 2 + 14 * i as u32 - 7 * (pawns.len() as u32 - 1);
+            let (col, row) = (i as u32 % 2, i as u32 / 2);
+            let in_row = if row + 1 == rows {
+                pawns.len() as u32 - 2 * row
+            } else {
+                per_row
+            };
+            let px = x + w / 2 + 20 * col - 10 * (in_row - 1);
+            let py = y + h / 2 + 20 * row - 10 * (rows - 1);
             let _ = write!(
                 out,
-                r##"<circle class="pawn" cx="{px}" cy="{}" r="7" fill="{fill}" stroke="#222"><title>{colour} campaigner in the {}</title></circle>"##,
-                y + 32,
+                r##"<circle class="pawn" cx="{px}" cy="{py}" r="9" fill="{}" stroke="#222"><title>{colour} campaigner in the {}</title></circle>"##,
+                cube_fill(colour),
                 esc(region.name())
             );
         }
+        out.push_str("</g>");
     }
     out.push_str("</svg>");
     out
@@ -189,7 +188,7 @@ fn tile(out: &mut String, s: &StateView, x: u32, y: u32, open: bool) {
     };
     let _ = write!(
         out,
-        r#"<g class="st {}{}" data-st="{}" transform="translate({x} {y})"><title>{} ({}){status}{card}</title><rect class="t" x="1" y="1" width="{}" height="{}" rx="5"{}></rect><text class="code" x="{}" y="17">{}</text>"#,
+        r#"<g class="st {}{}" data-st="{}" transform="translate({x} {y})"><title>{} ({}){status}{card}</title><rect class="t" x="1" y="1" width="{}" height="{}" rx="5"{}></rect><text class="code" x="{}" y="18">{}</text>"#,
         region_class(s.region),
         if open { " open" } else { "" },
         esc(&s.code),
@@ -202,11 +201,12 @@ fn tile(out: &mut String, s: &StateView, x: u32, y: u32, open: bool) {
             "✘" => r##" fill="#ef9a9a""##,
             _ => "",
         },
-        w / 2,
+        // A face-up State card's star takes the top right corner: the code moves aside.
+        if s.card.is_some() { w / 2 - 5 } else { w / 2 },
         esc(&s.code)
     );
     if s.card.is_some() {
-        let _ = write!(out, r#"<text class="star" x="{}" y="12">★</text>"#, w - 8);
+        let _ = write!(out, r#"<text class="star" x="{}" y="11">★</text>"#, w - 6);
     }
     if !mark.is_empty() {
         let _ = write!(
@@ -219,13 +219,13 @@ fn tile(out: &mut String, s: &StateView, x: u32, y: u32, open: bool) {
         .into_iter()
         .filter(|(n, _)| *n > 0)
         .collect();
-    let size = 15;
+    let size = 14;
     let start = w / 2 + 1 - (cubes.len() as u32 * (size + 1)) / 2;
     for (i, (n, colour)) in cubes.iter().enumerate() {
         let cx = start + i as u32 * (size + 1);
         let _ = write!(
             out,
-            r#"<rect class="c {}" x="{cx}" y="23" width="{size}" height="{size}" rx="2"></rect><text class="n {}" x="{}" y="35">{n}</text>"#,
+            r#"<rect class="c {}" x="{cx}" y="23" width="{size}" height="{size}" rx="2"></rect><text class="n {}" x="{}" y="34">{n}</text>"#,
             &colour[..1],
             &colour[..1],
             cx + size / 2,
@@ -237,7 +237,7 @@ fn tile(out: &mut String, s: &StateView, x: u32, y: u32, open: bool) {
             r#"<text class="add" id="add-{}" x="{}" y="{}"></text>"#,
             esc(&s.code),
             w / 2,
-            h - 6
+            h - 3
         );
     }
     out.push_str("</g>");

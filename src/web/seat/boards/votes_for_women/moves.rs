@@ -5,7 +5,7 @@
 
 use crate::engine::{Choice, ParamKind, PickOption};
 use crate::games::votes_for_women::present::{colour_word, cubes_words};
-use crate::games::votes_for_women::{CardView, View};
+use crate::games::votes_for_women::{CardView, Region, View};
 
 /// What every form of the board posts besides its fields.
 pub struct FormHead {
@@ -139,6 +139,18 @@ fn plural(n: u32) -> String {
     }
 }
 
+/// A campaigner's question without its count of cubes, which depends on the die it takes:
+/// "Purple campaigner: 2 cubes in the Plains" → "Purple campaigner in the Plains".
+fn without_count(prompt: &str) -> String {
+    match prompt.split_once(": ") {
+        Some((who, rest)) => match rest.split_once(" in the ") {
+            Some((_, region)) => format!("{who} in the {region}"),
+            None => who.to_string(),
+        },
+        None => prompt.to_string(),
+    }
+}
+
 /// What an option places, from its label ("New York: 2 purple" → "2 purple").
 fn unit_words(option: &PickOption) -> String {
     match option.label.split_once(": ") {
@@ -209,7 +221,13 @@ pub fn placement(v: &View, choices: &[Choice], drawn: &[usize]) -> Option<Placem
             .map(|g| (g.group.to_string(), g.cap))
             .collect();
         params.push(PlaceParam {
-            prompt: p.prompt.to_string(),
+            // Where the ways hand out different dice, the count changes with the way chosen:
+            // the words name the campaigner only, and the tally under them counts.
+            prompt: if ways.len() > 1 {
+                without_count(&p.prompt)
+            } else {
+                p.prompt.to_string()
+            },
             groups: serde_json::to_string(
                 &binding
                     .iter()
@@ -401,14 +419,39 @@ pub fn hand_uses(choices: &[Choice], hand: &[CardView]) -> (Vec<usize>, Vec<Vec<
     (plays, uses)
 }
 
-/// The campaigners in words, for the legend under the map: "purple in the West, red in the
-/// South".
-pub fn campaigner_words(v: &View) -> String {
-    v.campaigners
-        .iter()
-        .map(|c| format!("{} in the {}", colour_word(c.colour), c.region.name()))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// A region in the legend under the map: the colour of its tiles, its name and its
+/// campaigners.
+pub struct RegionKey {
+    /// The class that colours its swatch as its tiles.
+    pub class: &'static str,
+    /// Its name.
+    pub name: &'static str,
+    /// Its campaigners in words ("purple and red campaigners"), empty when none.
+    pub campaigners: String,
+}
+
+/// Every region for the legend under the map, in the rules' order.
+pub fn region_keys(v: &View) -> Vec<RegionKey> {
+    Region::ALL
+        .into_iter()
+        .map(|region| {
+            let colours: Vec<&str> = v
+                .campaigners
+                .iter()
+                .filter(|c| c.region == region)
+                .map(|c| colour_word(c.colour))
+                .collect();
+            RegionKey {
+                class: super::map::region_class(region),
+                name: region.name(),
+                campaigners: match colours.len() {
+                    0 => String::new(),
+                    1 => format!("{} campaigner", colours[0]),
+                    _ => format!("{} campaigners", colours.join(" and ")),
+                },
+            }
+        })
+        .collect()
 }
 
 /// A campaigner's paid move, drawn as one compact line: its form's choice, what it moves
