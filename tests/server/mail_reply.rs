@@ -710,3 +710,76 @@ async fn a_stale_reply_still_legal_and_meaning_the_same_is_played() {
     assert_eq!(outcome, Outcome::Done(head_before + 2));
     rig.stop().await;
 }
+
+/// Plays each seat's first choice, first options, until the seat to move in Electoral College
+/// Combat chooses between the higher and the lower card; returns that seat.
+async fn up_to_higher_or_lower(rig: &Rig, game: i64) -> Option<usize> {
+    use postplay::engine::ParamKind;
+    for _ in 0..12 {
+        let loaded = rig.db.store.load(game).await.unwrap();
+        let seat = *loaded.game.active().first()?;
+        let choices = loaded.game.choices(seat);
+        if choices
+            .iter()
+            .any(|c| c.label.starts_with("Take the lower card"))
+        {
+            return Some(seat);
+        }
+        let choice = choices.first()?;
+        let values: Vec<serde_json::Value> = choice
+            .params
+            .iter()
+            .map(|p| match &p.kind {
+                ParamKind::One { options } => options[0].value.clone().into_owned(),
+                _ => serde_json::Value::Null,
+            })
+            .collect();
+        let command = choice.build(&values).ok()?;
+        rig.db
+            .store
+            .submit(game, seat, &command, Some(loaded.row.head_seq))
+            .await
+            .unwrap();
+    }
+    None
+}
+
+#[actix_web::test]
+async fn the_lower_card_is_read_from_its_own_words_through_receive() {
+    let rig = Rig::new().await;
+    let mut found = None;
+    for seed in 1..20 {
+        let game = rig.game("electoral-combat", json!({}), 2, seed).await;
+        if let Some(seat) = up_to_higher_or_lower(&rig, game).await {
+            found = Some((game, seat));
+            break;
+        }
+    }
+    let (game, seat) = found.expect("a game that reaches the higher or lower card");
+    let mail = text(&rig.latest_ask(seat).await);
+    let to = reply_address(&rig.latest_ask(seat).await);
+    let lower = listed(&mail)
+        .into_iter()
+        .find(|c| c.label.starts_with("Take the lower card"))
+        .unwrap_or_else(|| panic!("the lower card offered in: {mail}"));
+    let codes: Vec<String> = lower.params[0]
+        .options
+        .iter()
+        .filter_map(|o| o.code.clone())
+        .take(2)
+        .collect();
+    assert_eq!(codes.len(), 2, "{mail}");
+    let line = format!("take the lower card, cards {} and {}", codes[0], codes[1]);
+    let raw = reply("<lower@example.org>", &email(seat), &to, &line);
+    let printed = receive_by_pipe(&rig, &to, raw.as_bytes(), &[]);
+    assert!(printed.starts_with("Done("), "{line}: {printed}");
+    let said: String = sqlx::query_scalar(
+        "SELECT outcome FROM inbound_mail WHERE game_id = $1 AND message_key = '<lower@example.org>'",
+    )
+    .bind(game)
+    .fetch_one(rig.db.store.pool())
+    .await
+    .unwrap();
+    assert!(said.starts_with("Take the lower card"), "{said}");
+    rig.stop().await;
+}
