@@ -711,35 +711,32 @@ async fn a_stale_reply_still_legal_and_meaning_the_same_is_played() {
     rig.stop().await;
 }
 
-/// Plays each seat's first choice, first options, until the seat to move in Electoral College
-/// Combat chooses between the higher and the lower card; returns that seat.
+/// Replies to each mail with its first choice and first option until the seat to move in
+/// Electoral College Combat chooses between the higher and the lower card; returns that seat.
 async fn up_to_higher_or_lower(rig: &Rig, game: i64) -> Option<usize> {
-    use postplay::engine::ParamKind;
-    for _ in 0..12 {
+    for n in 0..12 {
         let loaded = rig.db.store.load(game).await.unwrap();
         let seat = *loaded.game.active().first()?;
-        let choices = loaded.game.choices(seat);
-        if choices
+        if loaded
+            .game
+            .choices(seat)
             .iter()
             .any(|c| c.label.starts_with("Take the lower card"))
         {
             return Some(seat);
         }
-        let choice = choices.first()?;
-        let values: Vec<serde_json::Value> = choice
+        let ask = rig.latest_ask(seat).await;
+        let first = listed(&text(&ask)).into_iter().next()?;
+        let code = first
             .params
-            .iter()
-            .map(|p| match &p.kind {
-                ParamKind::One { options } => options[0].value.clone().into_owned(),
-                _ => serde_json::Value::Null,
-            })
-            .collect();
-        let command = choice.build(&values).ok()?;
-        rig.db
-            .store
-            .submit(game, seat, &command, Some(loaded.row.head_seq))
-            .await
-            .unwrap();
+            .first()
+            .and_then(|p| p.options.first())
+            .and_then(|o| o.code.clone())
+            .unwrap_or_default();
+        let to = reply_address(&ask);
+        let id = format!("<up{game}.{n}@example.org>");
+        let raw = reply(&id, &email(seat), &to, &format!("1 {code}"));
+        rig.inbox.receive(raw.as_bytes(), &[]).await.unwrap();
     }
     None
 }
@@ -774,7 +771,7 @@ async fn the_lower_card_is_read_from_its_own_words_through_receive() {
     let printed = receive_by_pipe(&rig, &to, raw.as_bytes(), &[]);
     assert!(printed.starts_with("Done("), "{line}: {printed}");
     let said: String = sqlx::query_scalar(
-        "SELECT outcome FROM inbound_mail WHERE game_id = $1 AND message_key = '<lower@example.org>'",
+        "SELECT outcome FROM inbound_mail WHERE game_id = $1 AND message_key LIKE '%lower@example.org%'",
     )
     .bind(game)
     .fetch_one(rig.db.store.pool())
