@@ -53,7 +53,13 @@ async fn work(config: Config) -> Result<(), String> {
         let _ = stop.send(true);
     });
     let store = std::sync::Arc::new(store);
-    let scheduler = crate::clock::Scheduler::new(store.clone());
+    let scheduler = crate::clock::Scheduler::new(store.clone()).with_replies(std::sync::Arc::new(
+        crate::replies::Inbox::new(
+            store.clone_handle(),
+            config.mail.from.address.clone(),
+            config.mail.inbound.clone(),
+        ),
+    ));
     let bots = crate::bots::BotWorker::new(store.clone(), config.bot_searches);
     let mail = async {
         if let Some(worker) = worker {

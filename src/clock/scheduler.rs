@@ -31,6 +31,8 @@ pub struct Tick {
     pub vacations_ended: usize,
     /// Lobby tables that expired unfilled.
     pub tables_expired: usize,
+    /// Held replies played (their hour's bound let them through).
+    pub replies_played: usize,
     /// Inbound mail rows pruned (ended reply addresses, old mail for no seat).
     pub mail_pruned: usize,
     /// What the leagues' pass did: sign-ups closed, rounds started, leagues finished.
@@ -47,12 +49,23 @@ impl Tick {
 /// Runs the clock's ticks over a store (whose clock says what "now" is).
 pub struct Scheduler {
     store: Arc<Store>,
+    replies: Option<Arc<crate::replies::Inbox>>,
 }
 
 impl Scheduler {
     /// A scheduler over `store`.
     pub fn new(store: Arc<Store>) -> Scheduler {
-        Scheduler { store }
+        Scheduler {
+            store,
+            replies: None,
+        }
+    }
+
+    /// The same scheduler playing, on each tick, the replies held by the hourly bound whose
+    /// time has come, through `inbox`.
+    pub fn with_replies(mut self, inbox: Arc<crate::replies::Inbox>) -> Scheduler {
+        self.replies = Some(inbox);
+        self
     }
 
     /// Runs ticks every `every` until `stop` turns true.
@@ -78,7 +91,7 @@ impl Scheduler {
     }
 
     /// One tick: vacations that ran out, due deadlines, due reminders, lobby tables past
-    /// their time, until none is left (in batches); then the leagues' pass
+    /// their time, held replies now due, until none is left (in batches); then the leagues' pass
     /// (`store::league_life`) and the pruning of inbound mail that ended.
     pub async fn tick(&self) -> Result<Tick, sqlx::Error> {
         let now = self.store.now();
@@ -106,6 +119,18 @@ impl Scheduler {
                 Err(e) => {
                     tracing::error!(error = %e, "expiring lobby tables failed");
                     break;
+                }
+            }
+        }
+        if let Some(inbox) = &self.replies {
+            loop {
+                match inbox.play_held().await {
+                    Ok(0) => break,
+                    Ok(n) => tick.replies_played += n,
+                    Err(e) => {
+                        tracing::error!(error = %e, "playing held replies failed");
+                        break;
+                    }
                 }
             }
         }

@@ -249,6 +249,10 @@ pub struct Answer {
     pub line: String,
     /// True when the move was made.
     pub played: bool,
+    /// True when the reply was held by the hourly bound, to be played later (`text` says
+    /// when); the answer to it comes when it is played.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub held: bool,
     /// What was played ("Bid: 300"), or the reason nothing was.
     pub text: String,
     /// Public log lines since the move, names filled in.

@@ -170,6 +170,44 @@ pub async fn resumable(pool: &PgPool, limit: i64) -> Result<Vec<Resumable>, sqlx
         .collect()
 }
 
+/// Claims up to `limit` held replies whose time has come at `now`, the earliest first: each
+/// goes back to being received (so a process stopped while playing it leaves it to
+/// [`resumable`]).
+pub async fn due_held(
+    pool: &PgPool,
+    now: chrono::DateTime<chrono::Utc>,
+    limit: i64,
+) -> Result<Vec<Resumable>, sqlx::Error> {
+    let rows = sqlx::query(
+        "UPDATE inbound_mail SET status = 'received', claimed_until = now() + make_interval(secs => $3) \
+         WHERE id IN (SELECT id FROM inbound_mail WHERE status = 'held' AND counted_at <= $1 \
+             ORDER BY counted_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) \
+         RETURNING id, raw, size, reply_hash, counted_at",
+    )
+    .bind(now)
+    .bind(limit)
+    .bind(CLAIM.as_secs_f64())
+    .fetch_all(pool)
+    .await?;
+    let mut due = rows
+        .iter()
+        .map(|r| {
+            let at: chrono::DateTime<chrono::Utc> = r.try_get("counted_at")?;
+            Ok((
+                (at, r.try_get::<i64, _>("id")?),
+                Resumable {
+                    id: r.try_get("id")?,
+                    raw: r.try_get("raw")?,
+                    size: r.try_get::<i32, _>("size")? as usize,
+                    reply_hash: r.try_get("reply_hash")?,
+                },
+            ))
+        })
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    due.sort_by_key(|(order, _)| *order);
+    Ok(due.into_iter().map(|(_, r)| r).collect())
+}
+
 async fn decide(
     tx: &mut PgConnection,
     id: i64,
@@ -247,6 +285,7 @@ async fn answer(
         you: outbox::player(kind, seat, seats.len()),
         line: crate::notices::mail::compose::one_line(reply.line, 200),
         played,
+        held: false,
         text: reply.text.to_string(),
         lines: log
             .iter()
@@ -256,13 +295,15 @@ async fn answer(
         ask,
         token,
     });
-    insert_answer(tx, game_id, reply, to, &seat.name, &notice).await
+    let event = format!("answer:{}", reply.id);
+    insert_answer(tx, game_id, reply.seat, &event, to, &seat.name, &notice).await
 }
 
 async fn insert_answer(
     tx: &mut PgConnection,
     game_id: i64,
-    reply: &Reply<'_>,
+    seat: Seat,
+    event: &str,
     to: &EmailAddress,
     name: &str,
     notice: &Notice,
@@ -272,8 +313,8 @@ async fn insert_answer(
          VALUES ($1, $2, $3, 'answer', $4, $5, $6) ON CONFLICT (game_id, event, recipient) DO NOTHING",
     )
     .bind(game_id)
-    .bind(reply.seat as i32)
-    .bind(format!("answer:{}", reply.id))
+    .bind(seat as i32)
+    .bind(event)
     .bind(to.as_str())
     .bind(name)
     .bind(serde_json::to_value(notice).expect("notices serialize"))
@@ -284,6 +325,48 @@ async fn insert_answer(
         .execute(&mut *tx)
         .await?;
     Ok(())
+}
+
+/// Queues the mail that tells `seat` of `game_id` that its reply `id` is held, and when it
+/// will be played (`text`): no position and no reply address, since replying again only
+/// queues behind it. Written in the transaction that holds the reply.
+pub async fn held(
+    tx: &mut PgConnection,
+    (game_id, seat): (i64, Seat),
+    id: i64,
+    text: &str,
+) -> Result<(), sqlx::Error> {
+    let seats = outbox::mail_seats(tx, game_id).await?;
+    let Some(mail_seat) = seats.iter().find(|s| s.seat == seat) else {
+        return Ok(());
+    };
+    let kind: String = sqlx::query_scalar("SELECT kind FROM games WHERE id = $1")
+        .bind(game_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    let (Some(to), Some(kind)) = (&mail_seat.email, find_game(&kind)) else {
+        return Ok(());
+    };
+    if mail_seat.pref == "off" {
+        return Ok(());
+    }
+    let token = outbox::mint_link(tx, game_id, seat).await?;
+    let notice = Notice::Answer(Answer {
+        game: GameRef {
+            id: game_id,
+            name: kind.name().to_string(),
+        },
+        you: outbox::player(kind, mail_seat, seats.len()),
+        line: String::new(),
+        played: false,
+        held: true,
+        text: text.to_string(),
+        lines: Vec::new(),
+        ask: Ask::default(),
+        token,
+    });
+    let event = format!("held:{id}");
+    insert_answer(tx, game_id, seat, &event, to, &mail_seat.name, &notice).await
 }
 
 /// Records a refusal and queues its answer (the reason, the position now and the choices

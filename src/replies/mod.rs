@@ -103,6 +103,8 @@ pub enum Outcome {
     Refused(String),
     /// Ignored without an answer.
     Ignored(&'static str),
+    /// Over an hourly bound: held, to be played at this time (the person is told).
+    Held(chrono::DateTime<chrono::Utc>),
     /// Already received once (same Message-ID): nothing done again.
     Duplicate,
 }
@@ -206,16 +208,30 @@ impl Inbox {
     /// how many.
     pub async fn resume(&self) -> Result<usize, InboundError> {
         let stored = ledger::resumable(self.store.pool(), 100).await?;
-        for message in &stored {
+        self.take_up(&stored, "inbound mail resumed").await?;
+        Ok(stored.len())
+    }
+
+    /// Plays the held replies whose time has come (by the store's clock), the earliest first,
+    /// through the same path as a live reply; returns how many. The clock's scheduler calls
+    /// this on every tick.
+    pub async fn play_held(&self) -> Result<usize, InboundError> {
+        let due = ledger::due_held(self.store.pool(), self.store.now(), 100).await?;
+        self.take_up(&due, "held reply played").await?;
+        Ok(due.len())
+    }
+
+    async fn take_up(&self, stored: &[ledger::Resumable], what: &str) -> Result<(), InboundError> {
+        for message in stored {
             let bound = match &message.reply_hash {
                 Some(hash) => find_by_hash(self.store.pool(), hash, self.store.now()).await?,
                 None => None,
             };
             let incoming = parse(&message.raw, &[]);
             let outcome = self.act(message.id, message.size, &incoming, bound).await?;
-            tracing::info!(id = message.id, outcome = ?outcome, "inbound mail resumed");
+            tracing::info!(id = message.id, outcome = ?outcome, "{what}");
         }
-        Ok(stored.len())
+        Ok(())
     }
 
     async fn act(
@@ -249,8 +265,10 @@ impl Inbox {
             .map_or_else(String::new, |f| f.as_str().to_ascii_lowercase());
         let seat = (bound.game_id, bound.seat);
         let per_hour = self.settings.per_hour;
-        if !limits::allow(pool, id, seat, &sender, per_hour, self.store.now()).await? {
-            return ignore("too many replies this hour").await;
+        if let limits::Verdict::Held { at, .. } =
+            limits::allow(pool, id, seat, &sender, per_hour, self.store.now()).await?
+        {
+            return Ok(Outcome::Held(at));
         }
         let line = incoming.line.clone().unwrap_or_default();
         let refuse = |text: String| {

@@ -99,7 +99,13 @@ pub async fn serve(config: Config) -> Result<(), String> {
     let (stop_worker, stopped) = tokio::sync::watch::channel(false);
     let store = Arc::new(store);
     let scheduler = {
-        let scheduler = crate::clock::Scheduler::new(store.clone());
+        let scheduler = crate::clock::Scheduler::new(store.clone()).with_replies(
+            std::sync::Arc::new(crate::replies::Inbox::new(
+                store.clone_handle(),
+                config.mail.from.address.clone(),
+                config.mail.inbound.clone(),
+            )),
+        );
         let stopped = stopped.clone();
         let every = config.clock_tick;
         actix_web::rt::spawn(async move { scheduler.run(every, stopped).await })

@@ -6,11 +6,16 @@
 use crate::common;
 
 use common::mime::header;
-use common::replyrig::{Rig, deliver, email, eventually, receive_by_pipe, reply, reply_address};
+use common::replyrig::{
+    Rig, deliver, email, eventually, listed, receive_by_pipe, reply, reply_address, text,
+};
 use postplay::clock::Scheduler;
+use postplay::notices::EmailAddress;
+use postplay::replies::Inbox;
 use postplay::replies::lmtp::Limits;
 use postplay::replies::{InboundSettings, Outcome};
 use postplay::store::CancelReason;
+use postplay::time::ManualClock;
 use serde_json::json;
 use std::sync::Arc;
 use std::time::Duration;
@@ -61,21 +66,22 @@ async fn reply_limits_hold_across_receive_processes() {
         printed.push(receive_by_pipe(&rig, &to, raw.as_bytes(), &limit));
     }
     let refused = printed.iter().filter(|p| p.starts_with("Refused(")).count();
-    let ignored = printed
-        .iter()
-        .filter(|p| p.contains("Ignored(\"too many replies this hour\")"))
-        .count();
-    assert_eq!((refused, ignored), (3, 4), "{printed:#?}");
-    assert_eq!(answers(&rig, game).await, 3, "only the limit is answered");
+    let held = printed.iter().filter(|p| p.starts_with("Held(")).count();
+    assert_eq!((refused, held), (3, 4), "{printed:#?}");
+    assert_eq!(
+        answers(&rig, game).await,
+        4,
+        "the limit is answered now, and the seat told once of the rest"
+    );
     assert_eq!(rig.db.store.load(game).await.unwrap().row.head_seq, 0);
     let counted: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM inbound_mail WHERE game_id = $1 AND counted_at IS NOT NULL",
+        "SELECT count(*) FROM inbound_mail WHERE game_id = $1 AND counted_at <= now()",
     )
     .bind(game)
     .fetch_one(rig.db.store.pool())
     .await
     .unwrap();
-    assert_eq!(counted, 3, "the ignored ones count for nothing");
+    assert_eq!(counted, 3, "the held ones count only from their time on");
 
     // One sender writing to the seats of two other games: two replies each stay under each
     // seat's limit; the sender's own limit holds across them.
@@ -104,13 +110,10 @@ async fn reply_limits_hold_across_receive_processes() {
         .filter(|p| p.contains("another address"))
         .count();
     assert_eq!(refused, 3, "{printed:#?}");
-    assert!(
-        printed[3].contains("too many replies this hour"),
-        "{printed:#?}"
-    );
+    assert!(printed[3].starts_with("Held("), "{printed:#?}");
     assert_eq!(
         answers(&rig, games[0]).await + answers(&rig, games[1]).await,
-        3
+        4
     );
     rig.stop().await;
 }
@@ -484,5 +487,97 @@ async fn with_every_slot_held_by_idle_sessions_a_new_one_is_served() {
     })
     .await;
     assert!(stored, "the new session's message stored");
+    rig.stop().await;
+}
+
+#[actix_web::test]
+async fn a_reply_over_the_hourly_bound_is_held_told_once_and_played_when_due() {
+    let rig = Rig::new().await;
+    let game = rig.game("whitehouse", json!({}), 4, 41).await;
+    let (first, to) = first_address(&rig, game).await;
+    let me = email(first);
+    let ask = text(&rig.latest_ask(first).await);
+    let plain = listed(&ask)
+        .into_iter()
+        .find(|c| c.params.is_empty())
+        .expect("a choice that needs only its number");
+
+    // The real `postplay receive`, one process a message, with its default bound of 60 a seat.
+    for n in 0..60 {
+        let raw = reply(&format!("<flood{n}@example.org>"), &me, &to, "xyzzy");
+        let printed = receive_by_pipe(&rig, &to, raw.as_bytes(), &[]);
+        assert!(printed.starts_with("Refused("), "{n}: {printed}");
+    }
+    let over = [(60, plain.number.to_string()), (61, "xyzzy".to_string())];
+    for (n, line) in &over {
+        let raw = reply(&format!("<flood{n}@example.org>"), &me, &to, line);
+        let printed = receive_by_pipe(&rig, &to, raw.as_bytes(), &[]);
+        assert!(printed.starts_with("Held("), "{n}: {printed}");
+    }
+    let held: Vec<(i64, chrono::DateTime<chrono::Utc>)> = sqlx::query_as(
+        "SELECT id, counted_at FROM inbound_mail WHERE game_id = $1 AND status = 'held' ORDER BY id",
+    )
+    .bind(game)
+    .fetch_all(rig.db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(held.len(), 2);
+    assert!(held[0].1 < held[1].1, "{held:?}");
+    assert_eq!(rig.db.store.load(game).await.unwrap().row.head_seq, 0);
+
+    // Told once, with the time.
+    let told: Vec<String> = rig
+        .mails_to(first)
+        .await
+        .iter()
+        .filter(|m| header(&m.data, "Subject").is_some_and(|s| s.contains("played later")))
+        .map(text)
+        .collect();
+    assert_eq!(told.len(), 1, "{told:#?}");
+    let at = held[0].1.format("%H:%M UTC on %A %-d %B %Y").to_string();
+    assert!(
+        told[0].contains("you have sent 60 replies for this seat this hour")
+            && told[0].contains(&format!("will be played at {at}")),
+        "{}",
+        told[0]
+    );
+
+    // The clock's scheduler plays each when its time comes, in order, as a live reply.
+    let clock = ManualClock::at(held[0].1 - chrono::Duration::minutes(1));
+    let store = Arc::new(postplay::startup::store_on(
+        rig.db.store.pool().clone(),
+        Arc::new(clock.clone()),
+    ));
+    let inbox = Inbox::new(
+        store.clone_handle(),
+        EmailAddress::parse("games@pp.example").unwrap(),
+        InboundSettings::default(),
+    );
+    let scheduler = Scheduler::new(store.clone()).with_replies(Arc::new(inbox));
+    assert_eq!(scheduler.tick().await.unwrap().replies_played, 0);
+    clock.set(held[0].1);
+    assert_eq!(scheduler.tick().await.unwrap().replies_played, 1);
+    assert_eq!(rig.db.store.load(game).await.unwrap().row.head_seq, 1);
+    clock.set(held[1].1);
+    assert_eq!(scheduler.tick().await.unwrap().replies_played, 1);
+    let outcomes: Vec<String> =
+        sqlx::query_scalar("SELECT status FROM inbound_mail WHERE id = ANY($1) ORDER BY id")
+            .bind(held.iter().map(|h| h.0).collect::<Vec<_>>())
+            .fetch_all(rig.db.store.pool())
+            .await
+            .unwrap();
+    assert_eq!(outcomes, ["done", "refused"]);
+    let answered: Vec<String> = rig
+        .mails_to(first)
+        .await
+        .iter()
+        .filter_map(|m| header(&m.data, "Subject"))
+        .filter(|s| s.starts_with("Re:"))
+        .collect();
+    let last: Vec<&str> = answered[answered.len() - 2..]
+        .iter()
+        .map(|s| s.rsplit(": ").next().unwrap_or_default())
+        .collect();
+    assert_eq!(last, ["done", "not played"], "{answered:#?}");
     rig.stop().await;
 }

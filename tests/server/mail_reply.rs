@@ -546,7 +546,7 @@ async fn every_kind_of_reply_gets_the_right_answer_or_none() {
 }
 
 #[actix_web::test]
-async fn replies_over_the_hourly_limit_are_ignored_without_an_answer() {
+async fn replies_over_the_hourly_limit_are_held_and_the_seat_told() {
     let rig = Rig::start(InboundSettings {
         reply_domain: Some("pp.example".into()),
         max_bytes: 64 * 1024,
@@ -568,7 +568,7 @@ async fn replies_over_the_hourly_limit_are_ignored_without_an_answer() {
         outcomes.push(rig.inbox.receive(raw.as_bytes(), &[]).await.unwrap());
     }
     assert!(matches!(outcomes[1], Outcome::Refused(_)));
-    assert_eq!(outcomes[2], Outcome::Ignored("too many replies this hour"));
+    assert!(matches!(outcomes[2], Outcome::Held(_)), "{outcomes:?}");
     rig.stop().await;
 }
 
@@ -708,5 +708,75 @@ async fn a_stale_reply_still_legal_and_meaning_the_same_is_played() {
         .await
         .unwrap();
     assert_eq!(outcome, Outcome::Done(head_before + 2));
+    rig.stop().await;
+}
+
+/// Replies to each mail with its first choice and first option until the seat to move in
+/// Electoral College Combat chooses between the higher and the lower card; returns that seat.
+async fn up_to_higher_or_lower(rig: &Rig, game: i64) -> Option<usize> {
+    for n in 0..12 {
+        let loaded = rig.db.store.load(game).await.unwrap();
+        let seat = *loaded.game.active().first()?;
+        if loaded
+            .game
+            .choices(seat)
+            .iter()
+            .any(|c| c.label.starts_with("Take the lower card"))
+        {
+            return Some(seat);
+        }
+        let ask = rig.latest_ask(seat).await;
+        let first = listed(&text(&ask)).into_iter().next()?;
+        let code = first
+            .params
+            .first()
+            .and_then(|p| p.options.first())
+            .and_then(|o| o.code.clone())
+            .unwrap_or_default();
+        let to = reply_address(&ask);
+        let id = format!("<up{game}.{n}@example.org>");
+        let raw = reply(&id, &email(seat), &to, &format!("1 {code}"));
+        rig.inbox.receive(raw.as_bytes(), &[]).await.unwrap();
+    }
+    None
+}
+
+#[actix_web::test]
+async fn the_lower_card_is_read_from_its_own_words_through_receive() {
+    let rig = Rig::new().await;
+    let mut found = None;
+    for seed in 1..20 {
+        let game = rig.game("electoral-combat", json!({}), 2, seed).await;
+        if let Some(seat) = up_to_higher_or_lower(&rig, game).await {
+            found = Some((game, seat));
+            break;
+        }
+    }
+    let (game, seat) = found.expect("a game that reaches the higher or lower card");
+    let mail = text(&rig.latest_ask(seat).await);
+    let to = reply_address(&rig.latest_ask(seat).await);
+    let lower = listed(&mail)
+        .into_iter()
+        .find(|c| c.label.starts_with("Take the lower card"))
+        .unwrap_or_else(|| panic!("the lower card offered in: {mail}"));
+    let codes: Vec<String> = lower.params[0]
+        .options
+        .iter()
+        .filter_map(|o| o.code.clone())
+        .take(2)
+        .collect();
+    assert_eq!(codes.len(), 2, "{mail}");
+    let line = format!("take the lower card, cards {} and {}", codes[0], codes[1]);
+    let raw = reply("<lower@example.org>", &email(seat), &to, &line);
+    let printed = receive_by_pipe(&rig, &to, raw.as_bytes(), &[]);
+    assert!(printed.starts_with("Done("), "{line}: {printed}");
+    let said: String = sqlx::query_scalar(
+        "SELECT outcome FROM inbound_mail WHERE game_id = $1 AND message_key LIKE '%lower@example.org%'",
+    )
+    .bind(game)
+    .fetch_one(rig.db.store.pool())
+    .await
+    .unwrap();
+    assert!(said.starts_with("Take the lower card"), "{said}");
     rig.stop().await;
 }

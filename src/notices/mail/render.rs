@@ -130,8 +130,8 @@ mail_templates!(TurnText, TurnHtml, "mail/turn.txt", "mail/turn.html", {
 });
 
 mail_templates!(AnswerText, AnswerHtml, "mail/answer.txt", "mail/answer.html", {
-    title: String, you: Player, played: bool, text: String, line: String, lines: Vec<String>,
-    link: String, unsubscribe: Option<String>,
+    title: String, you: Player, played: bool, held: bool, text: String, line: String,
+    lines: Vec<String>, link: String, unsubscribe: Option<String>,
     board: Position, replies: Vec<ReplyLine>, standing: Vec<String>, undo: bool, replyable: bool,
 });
 
@@ -263,6 +263,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 title: title.clone(),
                 you: n.you.clone(),
                 played: n.played,
+                held: n.held,
                 text: n.text.clone(),
                 line: n.line.clone(),
                 lines: n.lines.clone(),
@@ -275,7 +276,11 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 replyable,
             }
             .both()?;
-            let verdict = if n.played { "done" } else { "not played" };
+            let verdict = match (n.played, n.held) {
+                (true, _) => "done",
+                (false, true) => "to be played later",
+                (false, false) => "not played",
+            };
             (format!("Re: {title}: {verdict}"), unsubscribe, parts)
         }
         Notice::Over(n) => {

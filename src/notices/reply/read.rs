@@ -38,6 +38,12 @@ pub enum ReadError {
     /// The line could mean several commands.
     #[error("\"{line}\" could be {readings}: reply with the number of the choice and its options")]
     Ambiguous { line: String, readings: String },
+    /// The line's words fit the start of several choices' labels and none of them wholly.
+    #[error(
+        "\"{line}\" fits choice {choices}: write the words that tell them apart, or the \
+         choice's number"
+    )]
+    Which { line: String, choices: String },
     /// The choice was found but what follows does not fill it.
     #[error("{label}: {reason}")]
     Fill { label: String, reason: String },
@@ -101,10 +107,21 @@ pub fn read(line: &str, choices: &[Choice]) -> Result<Read, ReadError> {
     let mut works: Vec<(usize, Filled)> = Vec::new();
     let mut by_label: Vec<(usize, ReadError)> = Vec::new();
     let mut by_option: Vec<(usize, ReadError)> = Vec::new();
+    let labels: Vec<Vec<String>> = choices.iter().map(|c| words(&c.label)).collect();
+    // How many leading words each choice's label matched, and whether they hold a word of
+    // that label alone (or the whole label): a line that uses one choice's distinguishing words does not mean a
+    // choice whose label it only shares the start of ("take the" of "Take the higher card").
+    let mut matched: Vec<(usize, bool)> = vec![(0, false); choices.len()];
     for (index, choice) in choices.iter().enumerate() {
-        let label = words(&choice.label);
+        let label = &labels[index];
+        let cuts = label_cuts(label, tokens);
+        let longest = cuts.last().copied().unwrap_or(0);
+        let own = distinguishing(&labels, index);
+        let said = &tokens[..longest];
+        let whole = said.iter().filter(|t| *t != ",").count() == label.len();
+        matched[index] = (longest, whole || said.iter().any(|t| own.contains(t)));
         let mut outcome = None;
-        for used in label_cuts(&label, tokens).into_iter().rev() {
+        for used in cuts.into_iter().rev() {
             match fill(choice, &tokens[used..]) {
                 Ok(done) => {
                     outcome = Some(Ok(done));
@@ -126,6 +143,37 @@ pub fn read(line: &str, choices: &[Choice]) -> Result<Read, ReadError> {
             }
         }
     }
+    if matched.iter().any(|m| m.1) {
+        let by_other_words = |index: usize| matched[index].0 > 0 && !matched[index].1;
+        works.retain(|(i, _)| !by_other_words(*i) || names_an_option(&choices[*i], tokens));
+        by_label.retain(|(i, _)| !by_other_words(*i));
+    }
+    // Several choices whose labels the line fits equally, by none of their own words: the
+    // line does not say which it means, even when its rest fills only one.
+    let best = matched.iter().map(|m| m.0).max().unwrap_or(0);
+    let tied: Vec<usize> = (0..choices.len())
+        .filter(|&i| best > 0 && matched[i] == (best, false))
+        .collect();
+    let one_choice = works
+        .iter()
+        .all(|(i, _)| *i == works[0].0 && tied.contains(i));
+    if by_number.is_none() && tied.len() >= 2 && one_choice {
+        return Err(ReadError::Which {
+            line: cut(line),
+            choices: tied
+                .iter()
+                .map(|&i| {
+                    let own = distinguishing(&labels, i);
+                    match own.first() {
+                        Some(word) => format!("{} ({}: \"{word}\")", i + 1, choices[i].label),
+                        None => format!("{} ({})", i + 1, choices[i].label),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" or "),
+        });
+    }
+    by_label.sort_by_key(|(i, _)| std::cmp::Reverse(matched[*i].0));
     let mut distinct: Vec<&(usize, Filled)> = Vec::new();
     for reading in &works {
         if !distinct.iter().any(|d| d.1.0 == reading.1.0) {
@@ -153,6 +201,22 @@ pub fn read(line: &str, choices: &[Choice]) -> Result<Read, ReadError> {
                 .join(" or "),
         }),
     }
+}
+
+/// The words of choice `index`'s label that no other choice's label has (fillers and numbers
+/// left out), in the label's order.
+fn distinguishing(labels: &[Vec<String>], index: usize) -> Vec<String> {
+    let mut own: Vec<String> = Vec::new();
+    for word in &labels[index] {
+        let shared = labels
+            .iter()
+            .enumerate()
+            .any(|(j, other)| j != index && other.contains(word));
+        if !shared && !FILLER.contains(&word.as_str()) && !is_number(word) && !own.contains(word) {
+            own.push(word.clone());
+        }
+    }
+    own
 }
 
 /// The numbers of leading reply tokens that are words of the label in its order, shortest
@@ -302,6 +366,11 @@ fn spans(words: &[String], tokens: &[String]) -> Option<usize> {
     Some(at)
 }
 
+/// Words that join or introduce the options of a pick ("cards 1 and 4") and say nothing else.
+fn is_joiner(token: &str) -> bool {
+    matches!(token, "and" | "&" | "card" | "cards")
+}
+
 fn not_an_option(token: &str) -> String {
     format!("\"{token}\" is not one of the options")
 }
@@ -383,8 +452,16 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<Filled, ReadError> {
         let rest = &tokens[at..];
         match &param.kind {
             ParamKind::One { options } => {
-                let first = rest.first().ok_or_else(|| fail(param.prompt.to_string()))?;
                 let names = Names::of(&[options]);
+                // "card 3": a word that only says what the option is.
+                let lead = usize::from(
+                    rest.len() > 1
+                        && matches!(rest[0].as_str(), "card" | "cards")
+                        && names.at(rest).is_none(),
+                );
+                at += lead;
+                let rest = &rest[lead..];
+                let first = rest.first().ok_or_else(|| fail(param.prompt.to_string()))?;
                 let (option, span) = one_option(&names, rest)
                     .map_err(&fail)?
                     .ok_or_else(|| fail(not_an_option(first)))?;
@@ -421,6 +498,7 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<Filled, ReadError> {
                             picked.push(option);
                             used += span;
                         }
+                        None if is_joiner(&rest[used]) && used + 1 < rest.len() => used += 1,
                         None if last => return Err(fail(not_an_option(&rest[used]))),
                         None => break,
                     }
@@ -798,6 +876,80 @@ mod tests {
         ));
         // "challenge" is not the first word of "Do not challenge".
         assert!(matches!(read("challenge", &c), Err(ReadError::Unknown(_))));
+    }
+
+    /// Electoral College Combat's choice after a turn: the higher card and one other, or the
+    /// lower card and two face-down cards.
+    fn higher_or_lower() -> Vec<Choice> {
+        let face_down =
+            |n: u32| PickOption::new(n - 1, format!("face-down card {n}")).coded(n.to_string());
+        vec![
+            Choice::action(
+                "Take the higher card, K♠ Texas (40), and any one other card",
+                json!({"type": "take_higher"}),
+            )
+            .with_param(
+                "with",
+                "Which other card do you take?",
+                ParamKind::One {
+                    options: vec![
+                        PickOption::new(2, "7♥ Ohio (18)").coded("OH"),
+                        face_down(1),
+                        face_down(4),
+                    ],
+                },
+            ),
+            Choice::action(
+                "Take the lower card, 7♥ Ohio (18), and two face-down cards",
+                json!({"type": "take_lower"}),
+            )
+            .with_param(
+                "face_down",
+                "Which two face-down cards do you take?",
+                ParamKind::Pick {
+                    options: vec![face_down(1), face_down(4)],
+                    min: 2,
+                    max: 2,
+                    rule: PickRule::Any,
+                },
+            ),
+        ]
+    }
+
+    #[test]
+    fn a_line_picks_the_choice_whose_distinguishing_words_it_uses() {
+        let c = higher_or_lower();
+        let lower = read("take the lower card, cards 1 and 4", &c).unwrap();
+        assert_eq!(
+            lower.command,
+            json!({"type": "take_lower", "face_down": [0, 3]})
+        );
+        assert_eq!(read("take lower 1 4", &c).unwrap().index, 1);
+        let higher = read("take the higher card and card 4", &c).unwrap();
+        assert_eq!(higher.command, json!({"type": "take_higher", "with": 3}));
+        assert_eq!(read("take the higher card, Ohio", &c).unwrap().index, 0);
+        // The reason is about the chosen choice and what the line said of it.
+        let e = read("take the lower card, cards 1 and 9", &c)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("Take the lower card") && e.contains("\"9\""),
+            "{e}"
+        );
+        assert!(!e.contains("\"lower\""), "{e}");
+    }
+
+    #[test]
+    fn a_line_that_fits_two_choices_names_both() {
+        let c = higher_or_lower();
+        let e = read("take the card 1", &c).unwrap_err();
+        assert!(matches!(e, ReadError::Which { .. }), "{e:?}");
+        let e = e.to_string();
+        assert!(
+            e.contains("1 (Take the higher card") && e.contains("2 (Take the lower card"),
+            "{e}"
+        );
+        assert!(e.contains("\"higher\"") && e.contains("\"lower\""), "{e}");
     }
 
     #[test]
