@@ -60,6 +60,7 @@ impl Store {
             seat_names: seats.into_iter().map(|s| s.name).collect(),
             seed: (over || reveal_seed).then_some(row.seed),
             commitment: Some(row.commitment.clone()),
+            deal: None,
             chain_head: Some(row.head_hash.clone()),
             commands: commands
                 .into_iter()
