@@ -159,7 +159,7 @@ impl Deal {
             let mut other = [0u8; 32];
             hex::decode_to_slice(sibling, &mut other)
                 .map_err(|_| DealError::Malformed("a path hash is not 64 hex digits".into()))?;
-            hash = if at % 2 == 0 {
+            hash = if at.is_multiple_of(2) {
                 node(&hash, &other)
             } else {
                 node(&other, &hash)

@@ -248,6 +248,7 @@ impl Store {
     /// first deadlines), belongs to `club` if given (private if the club is; a club game never
     /// has a spectator link), and has no organiser desk: its players serve themselves
     /// (DESIGN.md "Identity"; docs/lobby.md).
+    #[allow(clippy::too_many_arguments)]
     pub(in crate::store) async fn start_members_game(
         &self,
         tx: &mut PgConnection,
