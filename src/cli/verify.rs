@@ -58,12 +58,21 @@ pub fn run(args: Args) -> ExitCode {
                     .map(|o| format!("; {}", render(&o, &names)))
                     .unwrap_or_default()
             );
+            println!("deal: {}", deal_line(&record));
             ExitCode::from(VALID)
         }
         Err(e) => {
             eprintln!("invalid: {e}");
             ExitCode::from(INVALID)
         }
+    }
+}
+
+/// What the deal was derived from (docs/FAIRNESS.md), checked by [`verify`].
+fn deal_line(record: &crate::engine::Record) -> String {
+    match &record.deal {
+        Some(deal) => deal.describe(),
+        None => "not recorded (made before fair deals, or with a seed chosen by hand)".into(),
     }
 }
 

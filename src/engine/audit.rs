@@ -80,6 +80,9 @@ pub enum VerifyError {
         hidden_note(.hidden)
     )]
     SeedHidden { checked: usize, hidden: usize },
+    /// The deal's derivation does not hold (docs/FAIRNESS.md).
+    #[error("deal: {0}")]
+    Deal(#[from] super::deal::DealError),
     /// Replay refused an entry.
     #[error("entry {number}: {reason}")]
     Illegal { number: usize, reason: String },
@@ -199,6 +202,9 @@ pub fn verify(
     }
     if Some(seed.commitment().as_str()) != record.commitment.as_deref() {
         return Err(VerifyError::SeedMismatch);
+    }
+    if let Some(deal) = &record.deal {
+        deal.check(&seed)?;
     }
     let game = record.replay(games).map_err(|e| match e {
         ReplayError::Command { number, reason, .. } => VerifyError::Illegal { number, reason },

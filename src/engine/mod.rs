@@ -7,6 +7,7 @@
 pub mod audit;
 pub mod bot;
 pub mod choice;
+pub mod deal;
 pub mod determinize;
 pub mod dynamic;
 pub mod game;

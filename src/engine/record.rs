@@ -26,6 +26,11 @@ pub struct Record {
     /// SHA-256 of the seed (hex), published when the game was created.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commitment: Option<String>,
+    /// How the seed was derived from a seed committed ahead of time and the players'
+    /// contributions (docs/FAIRNESS.md); with the seed, once the game is over. Absent from
+    /// records of games made before fair deals, and of games made with a chosen seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<super::deal::Deal>,
     /// The commands in order.
     pub commands: Vec<RecordedCommand>,
     /// The hash-chain link of the last entry (hex), as the game page published it; in exports.
@@ -331,6 +336,7 @@ impl Record {
             seat_names: Vec::new(),
             seed: Some(seed),
             commitment: Some(seed.commitment()),
+            deal: None,
             chain_head: None,
             commands,
             final_state_hash: Some(game.state_hash()),

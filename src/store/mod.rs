@@ -9,6 +9,7 @@
 
 mod accounts;
 pub mod clubs;
+mod fairness;
 pub mod game;
 mod lobby;
 mod messages;
@@ -43,6 +44,7 @@ pub use clubs::leagues::{
     MAX_SIGNUP_DAYS, NewLeague, ScheduledGame, meetings_word, mode_word,
 };
 pub use clubs::ratings::{GameResult, RatingPoint, RatingRow, StandingsPage};
+pub use fairness::{DealFrom, PublishedBatch, UsedSeed};
 pub use game::append::{Mover, Settled};
 pub use game::bots::BotSeat;
 pub use game::history::{History, Step};
@@ -190,6 +192,8 @@ pub struct CreatedGame {
     pub handovers: Vec<Option<String>>,
     /// For an unlisted game, its spectator link's token.
     pub spectator: Option<String>,
+    /// SHA-256 of the game's seed (hex), published from the start.
+    pub commitment: String,
 }
 
 /// A game's row.

@@ -120,6 +120,7 @@ async fn public_forced_moves_play_themselves_and_the_record_verifies_either_way(
             .collect(),
         chain_head: None,
         commitment: None,
+        deal: None,
         ..record.clone()
     };
     let replayed = by_hand.replay(postplay::games::ALL).unwrap();

@@ -221,6 +221,13 @@ async fn a_whole_game_played_through_the_links_in_the_mail() {
                     "the seed's commitment: {text}"
                 );
                 assert!(!text.contains(&row.seed.to_hex()), "the seed stays secret");
+                for part in [&text, &html] {
+                    assert!(
+                        part.contains("Nobody chose these cards, not even the server")
+                            && part.contains("fairness page (/fairness)"),
+                        "the invitation says how the deal is fair: {part}"
+                    );
+                }
                 for other in NAMES.iter().filter(|n| **n != NAMES[seat]) {
                     let seated = |l: &str| {
                         l.starts_with("- ")

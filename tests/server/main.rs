@@ -17,6 +17,7 @@ mod club_archive;
 mod clubs;
 mod desk;
 mod durability;
+mod fairness;
 mod forced;
 mod hidden;
 mod league_results;

@@ -109,6 +109,7 @@ impl Store {
                 &new.settings,
                 Some(club_id),
                 &seats,
+                Vec::new(),
             )
             .await
             .map_err(|e| match e {

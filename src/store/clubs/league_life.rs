@@ -456,6 +456,7 @@ impl Store {
                 &league.settings,
                 Some(league.club_id),
                 &players,
+                Vec::new(),
             )
             .await?;
         sqlx::query("UPDATE games SET league_id = $2 WHERE id = $1")

@@ -3,6 +3,7 @@
 
 use crate::engine::Seed;
 use crate::games::find_game;
+use crate::store::DealFrom;
 use crate::store::game::bots;
 use crate::store::game::effects::Creation;
 use crate::store::game::unlisted;
@@ -19,7 +20,7 @@ impl Store {
         kind: &str,
         options: &Value,
         seats: &[NewSeat],
-        seed: Seed,
+        seed: impl Into<DealFrom>,
     ) -> Result<CreatedGame, StoreError> {
         self.create_game_with(kind, options, seats, seed, None, &Value::Null)
             .await
@@ -33,10 +34,11 @@ impl Store {
         kind: &str,
         options: &Value,
         seats: &[NewSeat],
-        seed: Seed,
+        seed: impl Into<DealFrom>,
         organiser_email: Option<&EmailAddress>,
         settings: &Value,
     ) -> Result<CreatedGame, StoreError> {
+        let seed = seed.into();
         let mut tx = self.pool.begin().await?;
         let created = self
             .create_game_in(
@@ -63,13 +65,20 @@ impl Store {
         kind: &str,
         options: &Value,
         seats: &[NewSeat],
-        seed: Seed,
+        deal: DealFrom,
         organiser_email: Option<&EmailAddress>,
         settings: &Value,
     ) -> Result<CreatedGame, StoreError> {
         let game = find_game(kind)
             .ok_or_else(|| StoreError::Invalid(format!("no game called {kind:?}")))?;
         bots::check_seats(game, seats)?;
+        let (seed, drawn) = match &deal {
+            DealFrom::Chosen(seed) => (*seed, None),
+            DealFrom::Drawn(contributions) => {
+                let drawn = self.draw_seed(tx, contributions).await?;
+                (drawn.seed, Some((drawn, contributions)))
+            }
+        };
         let started = game
             .new_match(options, seats.len(), seed)
             .map_err(|e| StoreError::Invalid(e.to_string()))?;
@@ -78,7 +87,8 @@ impl Store {
         let commitment = seed.commitment();
         let id: i64 = sqlx::query(
             "INSERT INTO games (kind, rules_version, options, seat_count, seed, commitment, \
-             organiser_token_hash, head_hash, organiser_email) VALUES ($1, $2, $3, $4, $5, $6, $7, $6, $8) \
+             organiser_token_hash, head_hash, organiser_email, deal_batch, deal_index, \
+             deal_contributions) VALUES ($1, $2, $3, $4, $5, $6, $7, $6, $8, $9, $10, $11) \
              RETURNING id",
         )
         .bind(kind)
@@ -89,6 +99,9 @@ impl Store {
         .bind(&commitment)
         .bind(token_hash(&organiser_token))
         .bind(organiser_email.map(|e| e.as_str()))
+        .bind(drawn.as_ref().map(|(d, _)| d.batch))
+        .bind(drawn.as_ref().map(|(d, _)| d.index))
+        .bind(drawn.as_ref().map(|(_, c)| serde_json::json!(c)))
         .fetch_one(&mut *tx)
         .await?
         .try_get("id")?;
@@ -147,6 +160,7 @@ impl Store {
             seat_tokens,
             handovers,
             spectator,
+            commitment,
         })
     }
 }

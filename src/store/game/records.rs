@@ -60,6 +60,11 @@ impl Store {
             seat_names: seats.into_iter().map(|s| s.name).collect(),
             seed: (over || reveal_seed).then_some(row.seed),
             commitment: Some(row.commitment.clone()),
+            deal: if over || reveal_seed {
+                self.deal_of(id).await?
+            } else {
+                None
+            },
             chain_head: Some(row.head_hash.clone()),
             commands: commands
                 .into_iter()
@@ -177,6 +182,7 @@ impl Store {
             seat_tokens,
             handovers,
             spectator: None,
+            commitment: seed.commitment(),
         })
     }
 }

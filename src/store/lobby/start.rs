@@ -3,10 +3,14 @@
 //! players racing for the last seat exactly one is seated and one game is created.
 
 use crate::domain::{EmailAddress, PlayerName, Seating, look_alikes};
+use crate::engine::deal::Contribution;
 use crate::engine::{GameRng, Seed};
 use crate::store::lobby::tables::{Joined, Table, TableError, open_for_update};
-use crate::store::{Account, CreatedGame, NewSeat, Store, StoreError, token_hash};
+use crate::store::{Account, CreatedGame, DealFrom, NewSeat, Store, StoreError, token_hash};
 use sqlx::{PgConnection, Row};
+
+/// The longest contribution to a deal a player may send, in characters.
+pub const MAX_CONTRIBUTION_CHARS: usize = 200;
 
 impl Store {
     /// Seats the account at an open table: at `position` for placed seating (required then),
@@ -17,6 +21,25 @@ impl Store {
         account: &Account,
         position: Option<i32>,
     ) -> Result<Joined, TableError> {
+        self.join_table_with(id, account, position, None).await
+    }
+
+    /// [`Store::join_table`] with what the player contributes to the deal (docs/FAIRNESS.md):
+    /// their browser's random bytes or words they typed, at most
+    /// [`MAX_CONTRIBUTION_CHARS`] characters.
+    pub async fn join_table_with(
+        &self,
+        id: i64,
+        account: &Account,
+        position: Option<i32>,
+        contribution: Option<&str>,
+    ) -> Result<Joined, TableError> {
+        let contribution = contribution.map(str::trim).filter(|c| !c.is_empty());
+        if contribution.is_some_and(|c| c.chars().count() > MAX_CONTRIBUTION_CHARS) {
+            return Err(TableError::Invalid(format!(
+                "the words for the shuffle are at most {MAX_CONTRIBUTION_CHARS} characters"
+            )));
+        }
         let now = self.now();
         let mut tx = self.pool.begin().await?;
         let table = open_for_update(&mut tx, id, now).await?;
@@ -40,13 +63,14 @@ impl Store {
             (Seating::Random, _) => *free.first().ok_or(TableError::SeatTaken)?,
         };
         sqlx::query(
-            "INSERT INTO table_seats (table_id, position, account_id, joined_at) \
-             VALUES ($1, $2, $3, $4)",
+            "INSERT INTO table_seats (table_id, position, account_id, joined_at, contribution) \
+             VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(id)
         .bind(position)
         .bind(account.id)
         .bind(now)
+        .bind(contribution)
         .execute(&mut *tx)
         .await?;
         let joined = self.start_if_full(&mut tx, &table, 1).await?;
@@ -130,7 +154,7 @@ impl Store {
             return Ok(Joined::Seated);
         }
         let rows = sqlx::query(
-            "SELECT s.position, a.name, a.email, s.bot FROM table_seats s \
+            "SELECT s.position, a.name, a.email, s.bot, s.contribution FROM table_seats s \
              LEFT JOIN accounts a ON a.id = s.account_id \
              WHERE s.table_id = $1 AND (s.account_id IS NOT NULL OR s.bot IS NOT NULL) \
              ORDER BY s.position",
@@ -160,6 +184,19 @@ impl Store {
             GameRng::new(&Seed::random(), 0).shuffle(&mut players);
         }
         let seats: Vec<NewSeat> = players.iter().map(|(_, seat)| seat.clone()).collect();
+        let contributions = rows
+            .iter()
+            .map(|r| {
+                let value = r.try_get::<Option<String>, _>("contribution")?;
+                let name = r.try_get::<Option<String>, _>("name")?;
+                Ok(value
+                    .zip(name)
+                    .map(|(value, from)| Contribution { from, value }))
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?
+            .into_iter()
+            .flatten()
+            .collect();
         let settings: serde_json::Value =
             sqlx::query_scalar("SELECT settings FROM open_tables WHERE id = $1")
                 .bind(table.id)
@@ -173,6 +210,7 @@ impl Store {
                 &settings,
                 table.club_id,
                 &seats,
+                contributions,
             )
             .await?;
         for (seat, (position, _)) in players.iter().enumerate() {
@@ -210,6 +248,7 @@ impl Store {
     /// first deadlines), belongs to `club` if given (private if the club is; a club game never
     /// has a spectator link), and has no organiser desk: its players serve themselves
     /// (DESIGN.md "Identity"; docs/lobby.md).
+    #[allow(clippy::too_many_arguments)]
     pub(in crate::store) async fn start_members_game(
         &self,
         tx: &mut PgConnection,
@@ -218,9 +257,11 @@ impl Store {
         settings: &serde_json::Value,
         club: Option<i64>,
         seats: &[NewSeat],
+        contributions: Vec<Contribution>,
     ) -> Result<CreatedGame, StoreError> {
+        let deal = DealFrom::Drawn(contributions);
         let created = self
-            .create_game_in(tx, kind, options, seats, Seed::random(), None, settings)
+            .create_game_in(tx, kind, options, seats, deal, None, settings)
             .await?;
         sqlx::query("UPDATE games SET club_id = $2, has_desk = false WHERE id = $1")
             .bind(created.id)

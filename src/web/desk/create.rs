@@ -519,14 +519,13 @@ pub async fn create_game(
             invitations,
         )
         .map_err(WebError::TooMany)?;
-    let seed = crate::engine::Seed::random();
     let created = match state
         .store
         .create_game_with(
             game.id(),
             &options,
             &seats,
-            seed,
+            crate::store::DealFrom::Drawn(Vec::new()),
             organiser_email.as_ref(),
             &serde_json::json!({
                 "clock": clock,
@@ -565,7 +564,7 @@ pub async fn create_game(
                 taken: None,
             })
             .collect(),
-        commitment: seed.commitment(),
+        commitment: created.commitment.clone(),
         spectator_link: created
             .spectator
             .as_ref()

@@ -215,6 +215,10 @@ pub async fn asset(file: web::Path<String>) -> Result<HttpResponse, WebError> {
             include_str!("../../../static/copy.js"),
             "text/javascript; charset=utf-8",
         ),
+        "deal.js" => (
+            include_str!("../../../static/deal.js"),
+            "text/javascript; charset=utf-8",
+        ),
         "favicon.svg" => (include_str!("../../../static/favicon.svg"), FAVICON_TYPE),
         _ => return Err(WebError::NotFound),
     };

@@ -598,7 +598,11 @@ pub async fn join(
         ),
     };
     load_for(&state, id, Some(&account)).await?;
-    match state.store.join_table(id, &account, position).await {
+    match state
+        .store
+        .join_table_with(id, &account, position, field(&fields, "contribution"))
+        .await
+    {
         Ok(_) => Ok(see_other(format!("/lobby/{id}"))),
         Err(e) => refused(&req, &state, id, &account, e).await,
     }

@@ -1,6 +1,7 @@
-//! What anyone may read: the front page, the rules of each game, and a public game's whole log
+//! What anyone may read: the front page, the rules of each game, the fairness commitments, and a public game's whole log
 //! and replay.
 
+pub(in crate::web) mod fairness;
 pub(in crate::web) mod game;
 pub(in crate::web) mod history;
 pub(in crate::web) mod home;
@@ -12,6 +13,8 @@ use actix_web::web;
 /// Registers this capability's routes.
 pub(in crate::web) fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", get().to(home::home))
+        .route("/fairness", get().to(fairness::page))
+        .route("/fairness.json", get().to(fairness::json))
         .route("/rules/{kind}", get().to(rules::rules))
         .route("/games/{id}/log", get().to(history::public_log))
         .route("/games/{id}/replay", get().to(history::replay))
