@@ -204,8 +204,20 @@ impl Driver {
         .await
     }
 
+    /// Taps the element `css` finds, scrolled to the middle of the screen first, as a person
+    /// scrolls before tapping: the driver scrolls only an element out of view, and one near the
+    /// bottom may lie under a sticky bar (a placement's submit button).
     async fn click(&self, css: &str) {
         let element = self.find(css).await;
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({
+                "script": "arguments[0].scrollIntoView({block: 'center', inline: 'nearest'});",
+                "args": [{(ELEMENT): element}],
+            })),
+        )
+        .await;
         self.call("POST", &format!("/element/{element}/click"), None)
             .await;
     }
