@@ -217,6 +217,21 @@ impl Store {
         entrants: &[i64],
         why: &str,
     ) -> Result<(), StoreError> {
+        let event = LeagueEvent::Cancelled {
+            entrants: entrants.len(),
+            why: why.to_string(),
+        };
+        self.tell_league(tx, league, entrants, &event).await
+    }
+
+    /// Hands `event` of `league` to the effects (its mail), once for each of `accounts`.
+    async fn tell_league(
+        &self,
+        tx: &mut PgConnection,
+        league: &League,
+        accounts: &[i64],
+        event: &LeagueEvent,
+    ) -> Result<(), StoreError> {
         let club: String = sqlx::query_scalar("SELECT name FROM clubs WHERE id = $1")
             .bind(league.club_id)
             .fetch_one(&mut *tx)
@@ -224,7 +239,7 @@ impl Store {
         let game = find_game(&league.kind).map_or(league.kind.clone(), |g| g.name().into());
         let rows: Vec<(String, String)> =
             sqlx::query_as("SELECT email, name FROM accounts WHERE id = ANY($1) ORDER BY id")
-                .bind(entrants)
+                .bind(accounts)
                 .fetch_all(&mut *tx)
                 .await?;
         for (email, name) in rows {
@@ -237,10 +252,7 @@ impl Store {
                 league_id: league.id,
                 league_name: &league.name,
                 game_name: &game,
-                event: LeagueEvent::Cancelled {
-                    entrants: entrants.len(),
-                    why: why.to_string(),
-                },
+                event: event.clone(),
                 to: &to,
                 to_name: &name,
                 at: self.now(),
@@ -283,45 +295,14 @@ impl Store {
                 )
             })
             .collect();
-        let club: String = sqlx::query_scalar("SELECT name FROM clubs WHERE id = $1")
-            .bind(league.club_id)
-            .fetch_one(&mut *tx)
-            .await?;
-        let game = find_game(&league.kind).map_or(league.kind.clone(), |g| g.name().into());
         let staying: Vec<i64> = view
             .entrants
             .iter()
             .filter(|e| !e.left)
             .map(|e| e.account_id)
             .collect();
-        let rows: Vec<(String, String)> =
-            sqlx::query_as("SELECT email, name FROM accounts WHERE id = ANY($1) ORDER BY id")
-                .bind(&staying)
-                .fetch_all(&mut *tx)
-                .await?;
-        for (email, name) in rows {
-            let Ok(to) = EmailAddress::parse(&email) else {
-                continue;
-            };
-            let news = LeagueNews {
-                club_id: league.club_id,
-                club_name: &club,
-                league_id: league.id,
-                league_name: &league.name,
-                game_name: &game,
-                event: LeagueEvent::Finished {
-                    winner: winner.clone(),
-                    table: table.clone(),
-                },
-                to: &to,
-                to_name: &name,
-                at: self.now(),
-            };
-            for effect in &self.effects {
-                effect.league_news(tx, &news).await?;
-            }
-        }
-        Ok(())
+        let event = LeagueEvent::Finished { winner, table };
+        self.tell_league(tx, league, &staying, &event).await
     }
 
     /// Works on one running league the pass is due for; false if none is.
