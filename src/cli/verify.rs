@@ -22,6 +22,10 @@ pub struct Args {
     /// point-in-time recovery (deploy/backups.md).
     #[arg(long, conflicts_with = "file")]
     database: bool,
+    /// A copy of `/fairness.json` you archived: checks that the deal's batch was published
+    /// as the record says and that no seed before the game's was skipped.
+    #[arg(long, conflicts_with = "database")]
+    fairness: Option<PathBuf>,
 }
 
 /// Exit code of a valid record.
@@ -59,7 +63,10 @@ pub fn run(args: Args) -> ExitCode {
                     .unwrap_or_default()
             );
             println!("deal: {}", deal_line(&record));
-            ExitCode::from(VALID)
+            match args.fairness {
+                Some(archive) => fairness(&archive, &record),
+                None => ExitCode::from(VALID),
+            }
         }
         Err(e) => {
             eprintln!("invalid: {e}");
@@ -73,6 +80,34 @@ fn deal_line(record: &crate::engine::Record) -> String {
     match &record.deal {
         Some(deal) => deal.describe(),
         None => "not recorded (made before fair deals, or with a seed chosen by hand)".into(),
+    }
+}
+
+/// Checks the record's deal against an archived `/fairness.json` and prints `fairness: …`.
+fn fairness(file: &std::path::Path, record: &crate::engine::Record) -> ExitCode {
+    let archive: crate::engine::deal::Archive = match std::fs::read(file)
+        .map_err(|e| e.to_string())
+        .and_then(|bytes| serde_json::from_slice(&bytes).map_err(|e| e.to_string()))
+    {
+        Ok(archive) => archive,
+        Err(e) => {
+            eprintln!("{}: not an archived fairness.json: {e}", file.display());
+            return ExitCode::from(UNREADABLE);
+        }
+    };
+    let Some(deal) = &record.deal else {
+        eprintln!("invalid: the record has no deal to check against the archive");
+        return ExitCode::from(INVALID);
+    };
+    match archive.confirm(deal) {
+        Ok(confirmed) => {
+            println!("fairness: {}", confirmed.describe(deal));
+            ExitCode::from(VALID)
+        }
+        Err(e) => {
+            eprintln!("invalid: {e}");
+            ExitCode::from(INVALID)
+        }
     }
 }
 

@@ -2,10 +2,11 @@
 //! root before use, each game taking the next seed in order, and what `/fairness` shows.
 
 use crate::engine::Seed;
-use crate::engine::deal::{self, BATCH_SIZE, Contribution, Deal, MIX_VERSION};
+use crate::engine::deal::{
+    self, BATCH_SIZE, Contribution, Deal, MIX_VERSION, PublishedBatch, UsedSeed,
+};
 use crate::store::{Store, StoreError};
 use chrono::{DateTime, SecondsFormat, Utc};
-use serde::Serialize;
 use sqlx::{PgConnection, Row};
 
 /// Where a new game's seed comes from.
@@ -34,32 +35,6 @@ pub(in crate::store) struct Drawn {
     pub index: i32,
     /// The mixed seed the game is dealt from.
     pub seed: Seed,
-}
-
-/// One published batch as `/fairness` shows it.
-#[derive(Debug, Clone, Serialize)]
-pub struct PublishedBatch {
-    /// The Merkle root (hex).
-    pub root: String,
-    /// How many seeds it holds.
-    pub size: i32,
-    /// When it was published (RFC 3339, UTC).
-    pub published_at: String,
-    /// How many seeds games have taken, in order from 0.
-    pub taken: i32,
-    /// The taken places and the games that took them, in order.
-    pub used: Vec<UsedSeed>,
-    /// Taken places no game holds: seeds skipped (should stay empty).
-    pub gaps: Vec<i32>,
-}
-
-/// A taken seed's place and its game.
-#[derive(Debug, Clone, Serialize)]
-pub struct UsedSeed {
-    /// The place in the batch.
-    pub index: i32,
-    /// The game that took it.
-    pub game: i64,
 }
 
 fn rfc3339(at: DateTime<Utc>) -> String {
@@ -137,9 +112,21 @@ impl Store {
         }
     }
 
-    /// How game `id`'s seed was derived, for its record; `None` for a game without a drawn
-    /// seed. Reveals the committed seed: only for a record that reveals the game's seed.
+    /// How game `id`'s seed was derived, for its record: drawn here, or as its imported
+    /// record carried it; `None` for a game with a chosen seed. Reveals the committed seed:
+    /// only for a record that reveals the game's seed.
     pub(in crate::store) async fn deal_of(&self, id: i64) -> Result<Option<Deal>, StoreError> {
+        let imported: Option<serde_json::Value> =
+            sqlx::query_scalar("SELECT imported_deal FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?
+                .flatten();
+        if let Some(deal) = imported {
+            return serde_json::from_value(deal)
+                .map(Some)
+                .map_err(|e| StoreError::Invalid(format!("an imported deal: {e}")));
+        }
         let row = sqlx::query(
             "SELECT g.deal_index, g.deal_contributions, b.id, b.root, b.size, b.published_at \
              FROM games g JOIN seed_batches b ON b.id = g.deal_batch WHERE g.id = $1",

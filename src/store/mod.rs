@@ -44,7 +44,7 @@ pub use clubs::leagues::{
     MAX_SIGNUP_DAYS, NewLeague, ScheduledGame, meetings_word, mode_word,
 };
 pub use clubs::ratings::{GameResult, RatingPoint, RatingRow, StandingsPage};
-pub use fairness::{DealFrom, PublishedBatch, UsedSeed};
+pub use fairness::DealFrom;
 pub use game::append::{Mover, Settled};
 pub use game::bots::BotSeat;
 pub use game::history::{History, Step};

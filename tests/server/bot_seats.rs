@@ -492,6 +492,7 @@ async fn a_lobby_table_opened_with_bots_starts_when_one_player_joins() {
         .open_table(
             &cy_account,
             &postplay::store::NewTable {
+                creator_words: None,
                 kind: "statehood".into(),
                 options: json!({}),
                 settings: json!({}),

@@ -1968,14 +1968,29 @@ async fn a_member_who_starts_a_game_they_play_in_lands_on_their_own_seat() {
     let club = http.club(&ann, "Own Seat", "private").await;
     let cy = http.invite_and_join(&db, &ann, club, "Cy").await;
     let cy_id = id_of(&db, &cy).await;
-    let r = start_with(
-        &http,
-        &cy,
-        club,
-        &[ann.account.id.to_string(), cy_id.to_string()],
-    )
-    .await;
+    let (ann_s, cy_s) = (ann.account.id.to_string(), cy_id.to_string());
+    let r = http
+        .post(
+            &format!("/clubs/{club}/new/statehood"),
+            Some(&cy),
+            &[
+                ("opt_target", "1"),
+                ("clock", "move:3"),
+                ("seat0", &ann_s),
+                ("seat1", &cy_s),
+                ("contribution", "Cy's words"),
+            ],
+        )
+        .await;
     assert_eq!(r.status, 303, "{}", r.body);
+    // The starting member's words for the shuffle went into the deal (docs/FAIRNESS.md).
+    let mixed: Value = sqlx::query_scalar(
+        "SELECT deal_contributions FROM games WHERE id = (SELECT max(id) FROM games)",
+    )
+    .fetch_one(db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(mixed, serde_json::json!([{"from": "Cy", "value": "Cy's words"}]));
     let token = r
         .location
         .strip_prefix("/play/")

@@ -67,10 +67,16 @@ async fn session(db: &TestDb, name: &str) -> String {
 }
 
 fn verify(dir: &Scratch, name: &str, record: &Record) -> Output {
+    verify_with(dir, name, record, &[])
+}
+
+/// `postplay verify` of `record` with `extra` arguments (`--fairness FILE`).
+fn verify_with(dir: &Scratch, name: &str, record: &Record, extra: &[&str]) -> Output {
     let file = dir.join(name);
     std::fs::write(&file, serde_json::to_vec_pretty(record).unwrap()).unwrap();
     Command::new(env!("CARGO_BIN_EXE_postplay"))
         .args(["verify", file.to_str().unwrap()])
+        .args(extra)
         .env("RUST_LOG", "warn")
         .output()
         .unwrap()
@@ -177,6 +183,13 @@ async fn a_lobby_game_is_dealt_from_the_published_batch_and_its_record_verifies(
     );
     assert!(text(&out).contains(&line), "{}", text(&out));
 
+    // Moved to another server, the game keeps how its deal was derived.
+    let imported = db.store.import(&record).await.unwrap();
+    let again = db.store.export(imported.id, Viewer::Spectator).await.unwrap();
+    assert_eq!(again.deal, record.deal, "an import keeps the deal");
+    let out = verify(&dir, "imported.json", &again);
+    assert!(text(&out).contains(&line), "{}", text(&out));
+
     // Any altered input is refused, naming why.
     let mut altered = record.clone();
     altered.deal.as_mut().unwrap().contributions[0].value = "red kettle at dawn".into();
@@ -230,7 +243,7 @@ async fn a_skipped_seed_shows_as_a_gap_on_the_fairness_page() {
         .store
         .create_game(
             "statehood",
-            &serde_json::json!({}),
+            &serde_json::json!({"target": 1}),
             &seats(["Ann", "Bo"]),
             drawn(),
         )
@@ -245,7 +258,7 @@ async fn a_skipped_seed_shows_as_a_gap_on_the_fairness_page() {
         .store
         .create_game(
             "statehood",
-            &serde_json::json!({}),
+            &serde_json::json!({"target": 1}),
             &seats(["Cy", "Di"]),
             drawn(),
         )
@@ -263,6 +276,31 @@ async fn a_skipped_seed_shows_as_a_gap_on_the_fairness_page() {
     assert_eq!(status, 200);
     assert!(page.contains("Nobody chooses the cards"), "{page}");
     assert!(page.contains("Skipped: 1."), "{page}");
+
+    // A player who archived /fairness.json has `verify` refuse the later game's deal, and
+    // confirm the earlier one's.
+    let dir = Scratch::new("fairness-gap");
+    let archive = dir.join("fairness.json");
+    std::fs::write(&archive, &json).unwrap();
+    let archive = archive.to_str().unwrap();
+    for (game, seed) in [(first.id, 3), (third.id, 4)] {
+        common::play_until(&db, game, seed, |_| false).await;
+    }
+    let record = db.store.export(first.id, Viewer::Spectator).await.unwrap();
+    let out = verify_with(&dir, "first.json", &record, &["--fairness", archive]);
+    assert!(out.status.success(), "{}", text(&out));
+    let line = format!("seed 0 taken by game #{}, with no seed skipped before it", first.id);
+    assert!(text(&out).contains(&line), "{}", text(&out));
+    let record = db.store.export(third.id, Viewer::Spectator).await.unwrap();
+    let out = verify(&dir, "third.json", &record);
+    assert!(out.status.success(), "alone, the record holds: {}", text(&out));
+    let out = verify_with(&dir, "third.json", &record, &["--fairness", archive]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("seed 1 of the batch") && text(&out).contains("was skipped"),
+        "{}",
+        text(&out)
+    );
     db.drop().await;
 }
 
@@ -294,5 +332,56 @@ async fn a_game_with_a_chosen_seed_verifies_and_says_its_deal_is_not_recorded() 
     let out = verify(&dir, "old.json", &record);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("deal: not recorded"), "{}", text(&out));
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn an_organisers_words_for_the_shuffle_go_into_the_deal_and_too_many_make_nothing() {
+    let db = TestDb::new().await;
+    let http = Http {
+        client: Client::builder().disable_redirects().finish(),
+        base: spawn_app(&db),
+        csrf: new_token(),
+    };
+    let ann = session(&db, "Ann").await;
+    let (_, form) = http.send("/new/statehood", &ann, None).await;
+    assert!(
+        form.contains("name=\"contribution\"") && form.contains("Nobody chooses the deal"),
+        "{form}"
+    );
+    let games = async || -> i64 {
+        sqlx::query_scalar("SELECT count(*) FROM games")
+            .fetch_one(db.store.pool())
+            .await
+            .unwrap()
+    };
+    let long = "w".repeat(201);
+    let fields = |words: &'static str| {
+        [
+            ("name0", "Ann"),
+            ("name1", "Bo"),
+            ("opt_target", "1"),
+            ("clock", "none"),
+            ("contribution", words),
+        ]
+    };
+    let long: &'static str = long.leak();
+    let (status, page) = http.send("/new/statehood", &ann, Some(&fields(long))).await;
+    assert_eq!(status, 422, "{page}");
+    assert!(page.contains("at most 200 characters"), "{page}");
+    assert!(page.contains("value=\"Ann\""), "the form keeps what was typed");
+    assert_eq!(games().await, 0, "a refused form makes nothing");
+    let (status, page) = http
+        .send("/new/statehood", &ann, Some(&fields("  tea at four ")))
+        .await;
+    assert_eq!(status, 303, "to the created page: {page}");
+    let mixed: Value = sqlx::query_scalar("SELECT deal_contributions FROM games")
+        .fetch_one(db.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(
+        mixed,
+        serde_json::json!([{"from": "the organiser", "value": "tea at four"}])
+    );
     db.drop().await;
 }

@@ -168,7 +168,11 @@ async fn a_table_fills_from_the_lobby_and_an_invitation_and_starts_its_game_once
     let ann = player(&db, "Ann").await;
     let bo = player(&db, "Bo").await;
     let id = http
-        .open(&ann, "3", &[("invites", "Dee@Example.org")])
+        .open(
+            &ann,
+            "3",
+            &[("invites", "Dee@Example.org"), ("contribution", "Ann's words")],
+        )
         .await;
     assert_eq!(
         games(&db).await,
@@ -234,8 +238,13 @@ async fn a_table_fills_from_the_lobby_and_an_invitation_and_starts_its_game_once
         .get(&format!("/lobby/invite/{token}"), Some(&dee.session))
         .await;
     assert!(shown.body.contains("Take the seat"), "{}", shown.body);
+    assert!(shown.body.contains("Words for the shuffle"), "{}", shown.body);
     let accepted = http
-        .post(&format!("/lobby/invite/{token}"), Some(&dee.session), &[])
+        .post(
+            &format!("/lobby/invite/{token}"),
+            Some(&dee.session),
+            &[("contribution", " Dee's words ")],
+        )
         .await;
     assert_eq!(accepted.status, 303, "{}", accepted.body);
     let dee = dee.account;
@@ -254,6 +263,26 @@ async fn a_table_fills_from_the_lobby_and_an_invitation_and_starts_its_game_once
     let mut expected = vec![ann.account.id, bo.account.id, dee.id];
     expected.sort();
     assert_eq!(owned, expected, "each seat is its account's");
+    // The creator's and the invited player's words went into the deal (docs/FAIRNESS.md);
+    // Bo, joining without any, added nothing.
+    let mixed: serde_json::Value =
+        sqlx::query_scalar("SELECT deal_contributions FROM games WHERE id = $1")
+            .bind(game_id)
+            .fetch_one(db.store.pool())
+            .await
+            .unwrap();
+    let mut mixed: Vec<(String, String)> = mixed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["from"].to_string(), c["value"].to_string()))
+        .collect();
+    mixed.sort();
+    assert_eq!(
+        mixed,
+        [("\"Ann\"", "\"Ann's words\""), ("\"Dee\"", "\"Dee's words\"")]
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+    );
     let desk: (bool, Option<String>) =
         sqlx::query_as("SELECT has_desk, organiser_email FROM games WHERE id = $1")
             .bind(game_id)

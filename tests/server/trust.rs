@@ -561,6 +561,7 @@ async fn lobby_game(db: &TestDb) -> (i64, postplay::store::Account, postplay::st
         .open_table(
             &creator,
             &postplay::store::NewTable {
+                creator_words: None,
                 kind: "nationhood".into(),
                 options: json!({}),
                 settings: json!({}),

@@ -2,6 +2,10 @@
 //! committed to ahead of time, in a batch under a published Merkle root, mixed with what the
 //! players contributed. Pure: the store draws and publishes, `postplay verify` checks.
 
+mod archive;
+
+pub use archive::{Archive, ArchiveError, Confirmed, PublishedBatch, UsedSeed};
+
 use super::Seed;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -21,6 +25,41 @@ pub struct Contribution {
     pub from: String,
     /// What they contributed.
     pub value: String,
+}
+
+/// The longest contribution to a deal a person may send, in characters.
+pub const MAX_CONTRIBUTION_CHARS: usize = 200;
+
+/// What a person typed (or their browser filled in) as their words for the shuffle: trimmed,
+/// not empty, at most [`MAX_CONTRIBUTION_CHARS`] characters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShuffleWords(String);
+
+impl ShuffleWords {
+    /// Reads a form's field: `None` when it is absent or blank; refused, with the reason, when
+    /// too long.
+    pub fn parse(field: Option<&str>) -> Result<Option<ShuffleWords>, String> {
+        match field.map(str::trim).filter(|c| !c.is_empty()) {
+            None => Ok(None),
+            Some(c) if c.chars().count() > MAX_CONTRIBUTION_CHARS => Err(format!(
+                "the words for the shuffle are at most {MAX_CONTRIBUTION_CHARS} characters"
+            )),
+            Some(c) => Ok(Some(ShuffleWords(c.to_string()))),
+        }
+    }
+
+    /// The words as sent.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The contribution these words make, from `from`.
+    pub fn from(self, from: &str) -> Contribution {
+        Contribution {
+            from: from.to_string(),
+            value: self.0,
+        }
+    }
 }
 
 /// How a game's seed was derived: the record's `"deal"` (docs/record-format.md).

@@ -20,6 +20,8 @@ pub struct ChosenGame {
     pub settings: Value,
     /// The member's account for each seat, in seat order.
     pub members: Vec<i64>,
+    /// The starting member's words for the shuffle (docs/FAIRNESS.md).
+    pub words: Option<crate::engine::deal::ShuffleWords>,
 }
 
 fn table_refusal(e: TableError) -> ClubError {
@@ -109,7 +111,10 @@ impl Store {
                 &new.settings,
                 Some(club_id),
                 &seats,
-                Vec::new(),
+                new.words
+                    .iter()
+                    .map(|w| w.clone().from(by.name.as_str()))
+                    .collect(),
             )
             .await
             .map_err(|e| match e {

@@ -122,8 +122,8 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         let id: i64 = sqlx::query(
             "INSERT INTO games (kind, rules_version, options, seat_count, seed, commitment, \
-             organiser_token_hash, head_seq, head_hash, status) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+             organiser_token_hash, head_seq, head_hash, status, imported_deal) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
         )
         .bind(&record.game)
         .bind(record.rules_version as i32)
@@ -135,6 +135,12 @@ impl Store {
         .bind(record.commands.len() as i64)
         .bind(&verified.chain_head)
         .bind(if over { "over" } else { "running" })
+        .bind(
+            record
+                .deal
+                .as_ref()
+                .map(|d| serde_json::to_value(d).expect("a deal is JSON")),
+        )
         .fetch_one(&mut *tx)
         .await?
         .try_get("id")?;

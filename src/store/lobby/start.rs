@@ -3,14 +3,11 @@
 //! players racing for the last seat exactly one is seated and one game is created.
 
 use crate::domain::{EmailAddress, PlayerName, Seating, look_alikes};
-use crate::engine::deal::Contribution;
+use crate::engine::deal::{Contribution, ShuffleWords};
 use crate::engine::{GameRng, Seed};
 use crate::store::lobby::tables::{Joined, Table, TableError, open_for_update};
 use crate::store::{Account, CreatedGame, DealFrom, NewSeat, Store, StoreError, token_hash};
 use sqlx::{PgConnection, Row};
-
-/// The longest contribution to a deal a player may send, in characters.
-pub const MAX_CONTRIBUTION_CHARS: usize = 200;
 
 impl Store {
     /// Seats the account at an open table: at `position` for placed seating (required then),
@@ -25,8 +22,7 @@ impl Store {
     }
 
     /// [`Store::join_table`] with what the player contributes to the deal (docs/FAIRNESS.md):
-    /// their browser's random bytes or words they typed, at most
-    /// [`MAX_CONTRIBUTION_CHARS`] characters.
+    /// their browser's random bytes or words they typed ([`ShuffleWords`]).
     pub async fn join_table_with(
         &self,
         id: i64,
@@ -34,12 +30,7 @@ impl Store {
         position: Option<i32>,
         contribution: Option<&str>,
     ) -> Result<Joined, TableError> {
-        let contribution = contribution.map(str::trim).filter(|c| !c.is_empty());
-        if contribution.is_some_and(|c| c.chars().count() > MAX_CONTRIBUTION_CHARS) {
-            return Err(TableError::Invalid(format!(
-                "the words for the shuffle are at most {MAX_CONTRIBUTION_CHARS} characters"
-            )));
-        }
+        let contribution = ShuffleWords::parse(contribution).map_err(TableError::Invalid)?;
         let now = self.now();
         let mut tx = self.pool.begin().await?;
         let table = open_for_update(&mut tx, id, now).await?;
@@ -70,7 +61,7 @@ impl Store {
         .bind(position)
         .bind(account.id)
         .bind(now)
-        .bind(contribution)
+        .bind(contribution.as_ref().map(ShuffleWords::as_str))
         .execute(&mut *tx)
         .await?;
         let joined = self.start_if_full(&mut tx, &table, 1).await?;
@@ -103,7 +94,9 @@ impl Store {
         &self,
         token: &str,
         account: &Account,
+        contribution: Option<&str>,
     ) -> Result<(i64, Joined), TableError> {
+        let contribution = ShuffleWords::parse(contribution).map_err(TableError::Invalid)?;
         let (table, email) = self.invitation(token).await?.ok_or(TableError::NotFound)?;
         if table.status != "open" {
             return Err(TableError::Closed(
@@ -122,12 +115,13 @@ impl Store {
         }
         refuse_look_alike(&table, &account.name)?;
         let taken = sqlx::query(
-            "UPDATE table_seats SET account_id = $3, invite_token_hash = NULL \
+            "UPDATE table_seats SET account_id = $3, invite_token_hash = NULL, contribution = $4 \
              WHERE table_id = $1 AND invite_token_hash = $2 AND account_id IS NULL",
         )
         .bind(table.id)
         .bind(token_hash(token))
         .bind(account.id)
+        .bind(contribution.as_ref().map(ShuffleWords::as_str))
         .execute(&mut *tx)
         .await?
         .rows_affected();

@@ -72,6 +72,8 @@ pub struct NewTable {
     pub seating: Seating,
     /// The creator's own position, if they play (0-based; any free one at random seating).
     pub creator_position: Option<usize>,
+    /// The creator's words for the shuffle, when they play (docs/FAIRNESS.md).
+    pub creator_words: Option<crate::engine::deal::ShuffleWords>,
     /// How long the table waits.
     pub expires_in: ExpiryDays,
     /// Addresses invited to a held seat each.
@@ -345,13 +347,14 @@ impl Store {
             (0..new.seat_count as i32).filter(|p| Some(*p as usize) != new.creator_position);
         if let Some(p) = new.creator_position {
             sqlx::query(
-                "INSERT INTO table_seats (table_id, position, account_id, joined_at) \
-                 VALUES ($1, $2, $3, $4)",
+                "INSERT INTO table_seats (table_id, position, account_id, joined_at, contribution) \
+                 VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(id)
             .bind(p as i32)
             .bind(creator.id)
             .bind(now)
+            .bind(new.creator_words.as_ref().map(|w| w.as_str()))
             .execute(&mut *tx)
             .await?;
         }

@@ -6,6 +6,7 @@
 
 use crate::engine::{DynGame, GameRng, Seed};
 use crate::games::find_game;
+use crate::engine::deal::ShuffleWords;
 use crate::store::{Account, ChosenGame, ClubError};
 use crate::web::accounts::me::device_link;
 use crate::web::accounts::session::MaybeSignedIn;
@@ -174,6 +175,10 @@ fn chosen_game(
         options,
         settings: serde_json::json!({ "clock": clock, "unlisted": false }),
         members,
+        words: ShuffleWords::parse(field(fields, "contribution")).map_err(|message| Refused {
+            fields: vec!["contribution".into()],
+            message,
+        })?,
     })
 }
 

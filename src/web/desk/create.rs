@@ -1,6 +1,7 @@
 //! Creating a game from its form: the options, the seats (players or practice bots), and the
 //! page that shows the new links once.
 
+use crate::engine::deal::ShuffleWords;
 use crate::engine::OptionKind;
 use crate::games::find_game;
 use crate::notices::EmailAddress;
@@ -367,6 +368,9 @@ pub async fn created(
     Ok(response)
 }
 
+/// Who a desk game's organiser is in its deal's contributions: the desk knows no name.
+const ORGANISER_CONTRIBUTION: &str = "the organiser";
+
 /// `POST /new/{kind}`: creates the game and shows its links once.
 pub async fn create_game(
     req: HttpRequest,
@@ -509,6 +513,10 @@ pub async fn create_game(
         Ok(clock) => clock,
         Err(refused) => return refuse_with(refused),
     };
+    let words = match ShuffleWords::parse(field(&fields, "contribution")) {
+        Ok(words) => words,
+        Err(message) => return refuse_at("contribution", message),
+    };
     let client = client_addr(req.head(), &state.settings.trusted_proxies);
     let invitations = seats.iter().filter(|s| s.email.is_some()).count() as u32;
     state
@@ -525,7 +533,12 @@ pub async fn create_game(
             game.id(),
             &options,
             &seats,
-            crate::store::DealFrom::Drawn(Vec::new()),
+            crate::store::DealFrom::Drawn(
+                words
+                    .map(|w| w.from(ORGANISER_CONTRIBUTION))
+                    .into_iter()
+                    .collect(),
+            ),
             organiser_email.as_ref(),
             &serde_json::json!({
                 "clock": clock,

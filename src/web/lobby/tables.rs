@@ -3,6 +3,7 @@
 
 use crate::domain::{EmailAddress, ExpiryDays, Seating};
 use crate::engine::DynGame;
+use crate::engine::deal::ShuffleWords;
 use crate::engine::options::describe;
 use crate::games::find_game;
 use crate::store::{Account, Joined, LOBBY_PAGE, NewTable, Table, TableError, waiting_words};
@@ -312,6 +313,11 @@ fn table_from_form(
         }),
         seat_count,
         seating,
+        creator_words: match creator_position {
+            Some(_) => ShuffleWords::parse(field(fields, "contribution"))
+                .map_err(at("contribution"))?,
+            None => None,
+        },
         creator_position,
         expires_in,
         invites,
@@ -718,7 +724,7 @@ pub async fn accept(
     };
     let (table_id, joined) = state
         .store
-        .accept_invitation(&token, &account)
+        .accept_invitation(&token, &account, field(&fields, "contribution"))
         .await
         .map_err(|e| match e {
             TableError::NotFound => {

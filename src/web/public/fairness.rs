@@ -1,7 +1,7 @@
 //! `/fairness`: the published commitments to future deals (docs/FAIRNESS.md), as a page and
 //! as JSON anyone can archive.
 
-use crate::store::PublishedBatch;
+use crate::engine::deal::{Archive, MIX_VERSION, PublishedBatch};
 use crate::web::http::page::html;
 use crate::web::{AppState, WebError};
 use actix_web::http::StatusCode;
@@ -24,8 +24,8 @@ pub async fn page(state: web::Data<AppState>) -> Result<HttpResponse, WebError> 
 /// `GET /fairness.json`: the same, for archiving.
 pub async fn json(state: web::Data<AppState>) -> Result<HttpResponse, WebError> {
     let batches = state.store.published_batches().await?;
-    Ok(HttpResponse::Ok().json(serde_json::json!({
-        "mix": crate::engine::deal::MIX_VERSION,
-        "batches": batches,
-    })))
+    Ok(HttpResponse::Ok().json(Archive {
+        mix: MIX_VERSION,
+        batches,
+    }))
 }
