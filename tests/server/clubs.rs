@@ -1990,7 +1990,10 @@ async fn a_member_who_starts_a_game_they_play_in_lands_on_their_own_seat() {
     .fetch_one(db.store.pool())
     .await
     .unwrap();
-    assert_eq!(mixed, serde_json::json!([{"from": "Cy", "value": "Cy's words"}]));
+    assert_eq!(
+        mixed,
+        serde_json::json!([{"from": "Cy", "value": "Cy's words"}])
+    );
     let token = r
         .location
         .strip_prefix("/play/")

@@ -185,7 +185,11 @@ async fn a_lobby_game_is_dealt_from_the_published_batch_and_its_record_verifies(
 
     // Moved to another server, the game keeps how its deal was derived.
     let imported = db.store.import(&record).await.unwrap();
-    let again = db.store.export(imported.id, Viewer::Spectator).await.unwrap();
+    let again = db
+        .store
+        .export(imported.id, Viewer::Spectator)
+        .await
+        .unwrap();
     assert_eq!(again.deal, record.deal, "an import keeps the deal");
     let out = verify(&dir, "imported.json", &again);
     assert!(text(&out).contains(&line), "{}", text(&out));
@@ -289,11 +293,18 @@ async fn a_skipped_seed_shows_as_a_gap_on_the_fairness_page() {
     let record = db.store.export(first.id, Viewer::Spectator).await.unwrap();
     let out = verify_with(&dir, "first.json", &record, &["--fairness", archive]);
     assert!(out.status.success(), "{}", text(&out));
-    let line = format!("seed 0 taken by game #{}, with no seed skipped before it", first.id);
+    let line = format!(
+        "seed 0 taken by game #{}, with no seed skipped before it",
+        first.id
+    );
     assert!(text(&out).contains(&line), "{}", text(&out));
     let record = db.store.export(third.id, Viewer::Spectator).await.unwrap();
     let out = verify(&dir, "third.json", &record);
-    assert!(out.status.success(), "alone, the record holds: {}", text(&out));
+    assert!(
+        out.status.success(),
+        "alone, the record holds: {}",
+        text(&out)
+    );
     let out = verify_with(&dir, "third.json", &record, &["--fairness", archive]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
@@ -369,7 +380,10 @@ async fn an_organisers_words_for_the_shuffle_go_into_the_deal_and_too_many_make_
     let (status, page) = http.send("/new/statehood", &ann, Some(&fields(long))).await;
     assert_eq!(status, 422, "{page}");
     assert!(page.contains("at most 200 characters"), "{page}");
-    assert!(page.contains("value=\"Ann\""), "the form keeps what was typed");
+    assert!(
+        page.contains("value=\"Ann\""),
+        "the form keeps what was typed"
+    );
     assert_eq!(games().await, 0, "a refused form makes nothing");
     let (status, page) = http
         .send("/new/statehood", &ann, Some(&fields("  tea at four ")))

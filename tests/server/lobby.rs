@@ -171,7 +171,10 @@ async fn a_table_fills_from_the_lobby_and_an_invitation_and_starts_its_game_once
         .open(
             &ann,
             "3",
-            &[("invites", "Dee@Example.org"), ("contribution", "Ann's words")],
+            &[
+                ("invites", "Dee@Example.org"),
+                ("contribution", "Ann's words"),
+            ],
         )
         .await;
     assert_eq!(
@@ -238,7 +241,11 @@ async fn a_table_fills_from_the_lobby_and_an_invitation_and_starts_its_game_once
         .get(&format!("/lobby/invite/{token}"), Some(&dee.session))
         .await;
     assert!(shown.body.contains("Take the seat"), "{}", shown.body);
-    assert!(shown.body.contains("Words for the shuffle"), "{}", shown.body);
+    assert!(
+        shown.body.contains("Words for the shuffle"),
+        "{}",
+        shown.body
+    );
     let accepted = http
         .post(
             &format!("/lobby/invite/{token}"),
@@ -280,8 +287,11 @@ async fn a_table_fills_from_the_lobby_and_an_invitation_and_starts_its_game_once
     mixed.sort();
     assert_eq!(
         mixed,
-        [("\"Ann\"", "\"Ann's words\""), ("\"Dee\"", "\"Dee's words\"")]
-            .map(|(a, b)| (a.to_string(), b.to_string()))
+        [
+            ("\"Ann\"", "\"Ann's words\""),
+            ("\"Dee\"", "\"Dee's words\"")
+        ]
+        .map(|(a, b)| (a.to_string(), b.to_string()))
     );
     let desk: (bool, Option<String>) =
         sqlx::query_as("SELECT has_desk, organiser_email FROM games WHERE id = $1")

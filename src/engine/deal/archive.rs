@@ -52,7 +52,9 @@ pub enum ArchiveError {
     )]
     Unpublished(String),
     /// The archive shows the batch published at another time or with another size.
-    #[error("the archive shows the batch {root} published {archived} ({archived_size} seeds); the record says {recorded} ({recorded_size} seeds)")]
+    #[error(
+        "the archive shows the batch {root} published {archived} ({archived_size} seeds); the record says {recorded} ({recorded_size} seeds)"
+    )]
     OtherPublication {
         root: String,
         archived: String,
@@ -64,7 +66,11 @@ pub enum ArchiveError {
     #[error(
         "seed {gap} of the batch {root} was skipped: taken by no game, before this game's seed {index}"
     )]
-    Skipped { root: String, gap: i32, index: usize },
+    Skipped {
+        root: String,
+        gap: i32,
+        index: usize,
+    },
     /// The archive shows the deal's place taken by no game although later ones are.
     #[error("the archive shows seed {index} of the batch {root} taken by no game")]
     NotTaken { root: String, index: usize },
@@ -214,7 +220,11 @@ mod tests {
         let a = archive(3, &[(0, 10), (2, 12)]);
         assert!(matches!(
             a.confirm(&deal_at(2)),
-            Err(ArchiveError::Skipped { gap: 1, index: 2, .. })
+            Err(ArchiveError::Skipped {
+                gap: 1,
+                index: 2,
+                ..
+            })
         ));
         // Even when the archive's list of gaps was left empty by whoever copied it.
         let mut trimmed = a.clone();

@@ -4,9 +4,9 @@
 //! private club's form answers a non-member as a club that does not exist; a member of no
 //! such club is refused (403); bad input shows the form again (422) and starts nothing.
 
+use crate::engine::deal::ShuffleWords;
 use crate::engine::{DynGame, GameRng, Seed};
 use crate::games::find_game;
-use crate::engine::deal::ShuffleWords;
 use crate::store::{Account, ChosenGame, ClubError};
 use crate::web::accounts::me::device_link;
 use crate::web::accounts::session::MaybeSignedIn;

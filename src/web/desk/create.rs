@@ -1,8 +1,8 @@
 //! Creating a game from its form: the options, the seats (players or practice bots), and the
 //! page that shows the new links once.
 
-use crate::engine::deal::ShuffleWords;
 use crate::engine::OptionKind;
+use crate::engine::deal::ShuffleWords;
 use crate::games::find_game;
 use crate::notices::EmailAddress;
 use crate::store::{NewSeat, PlayerName};

@@ -314,8 +314,9 @@ fn table_from_form(
         seat_count,
         seating,
         creator_words: match creator_position {
-            Some(_) => ShuffleWords::parse(field(fields, "contribution"))
-                .map_err(at("contribution"))?,
+            Some(_) => {
+                ShuffleWords::parse(field(fields, "contribution")).map_err(at("contribution"))?
+            }
             None => None,
         },
         creator_position,
