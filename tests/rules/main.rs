@@ -6,6 +6,7 @@ mod scratch;
 
 mod audit;
 mod bots;
+mod forced;
 mod golden;
 mod layout;
 mod properties_electoral_combat;

@@ -1,6 +1,6 @@
 //! The decisions open to a seat, and the clock's cautious move.
 
-use super::state::{Command, DeclarationKind, Phase, State};
+use super::state::{Command, Declaration, DeclarationKind, Phase, State};
 use super::{dc, puerto_rico};
 use crate::cards::{Card, Color};
 use crate::engine::{Choice, ParamKind, PickOption, PickRule, Seat};
@@ -20,6 +20,34 @@ fn top_sum(cards: &[Card], count: usize) -> u32 {
     let mut evs: Vec<u32> = cards.iter().map(|c| c.ev()).collect();
     evs.sort_unstable_by(|a, b| b.cmp(a));
     evs.iter().take(count).sum()
+}
+
+/// The cards of `hand` a challenge of `declaration` may use, at most how many, and the
+/// question that asks for them.
+fn challenge_cards(declaration: &Declaration, hand: &[Card]) -> (Vec<Card>, usize, &'static str) {
+    let pr = puerto_rico();
+    match declaration.kind {
+        DeclarationKind::Wildcard => (
+            hand.iter().copied().filter(|&c| c != pr).collect(),
+            1,
+            "Which card challenges?",
+        ),
+        DeclarationKind::Dc => (
+            hand.iter()
+                .copied()
+                .filter(|&c| c != pr && c.color() == Some(Color::Red))
+                .collect(),
+            3,
+            "Which red cards challenge (one to three)?",
+        ),
+    }
+}
+
+/// Whether a seat holding `size` cards, all from `cards`, could challenge `declaration`.
+pub fn could_challenge(declaration: &Declaration, cards: &[Card], size: usize) -> bool {
+    let (usable, max, _) = challenge_cards(declaration, cards);
+    let max = max.min(size).min(usable.len());
+    max > 0 && top_sum(&usable, max) > declaration.high().0
 }
 
 /// The choices of an awaited seat.
@@ -129,21 +157,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             let declaration = state.declaration.as_ref().expect("pending");
             let (high, _) = declaration.high();
             let mut choices = vec![Choice::action("Pass", json!({"type": "pass"}))];
-            let (usable, max, prompt): (Vec<Card>, usize, &str) = match declaration.kind {
-                DeclarationKind::Wildcard => (
-                    hand.iter().copied().filter(|&c| c != pr).collect(),
-                    1,
-                    "Which card challenges?",
-                ),
-                DeclarationKind::Dc => (
-                    hand.iter()
-                        .copied()
-                        .filter(|&c| c != pr && c.color() == Some(Color::Red))
-                        .collect(),
-                    3,
-                    "Which red cards challenge (one to three)?",
-                ),
-            };
+            let (usable, max, prompt) = challenge_cards(declaration, hand);
             let max = max.min(usable.len());
             if max > 0 && top_sum(&usable, max) > high {
                 choices.push(

@@ -104,14 +104,26 @@ impl Rules for Statehood {
     }
 
     /// Declaring Puerto Rico when the stock is gone is public, and so is a Puerto Rico
-    /// challenge decided by the number of cards a seat holds; a challenge passed for want of
-    /// cards that beat the declaration is not.
+    /// challenge decided by the number of cards a seat holds (its choices rest on that alone).
+    /// A pass on a declaration is public when no hand of the seat's size, drawn from the cards
+    /// some other seat has not seen, could beat it (an empty hand, California declared as a
+    /// wildcard); a pass for want of the cards that would beat it is not.
     fn forced_in_public(state: &State, seat: Seat) -> bool {
-        let _ = seat;
-        matches!(
-            state.phase,
-            Phase::ForcedPuertoRico | Phase::PuertoRicoChallenges
-        )
+        match state.phase {
+            Phase::ForcedPuertoRico | Phase::PuertoRicoChallenges => true,
+            Phase::Challenges => {
+                let Some(declaration) = &state.declaration else {
+                    return false;
+                };
+                let size = state.hands[seat].len();
+                (0..state.seats).filter(|&o| o != seat).all(|other| {
+                    let seen = view::view(state, Viewer::Seat(other));
+                    sample::unseen(&seen, other, &state.hands[other])
+                        .is_ok_and(|cards| !choices::could_challenge(declaration, &cards, size))
+                })
+            }
+            _ => false,
+        }
     }
 
     fn choices(state: &State, seat: Seat) -> Vec<Choice> {

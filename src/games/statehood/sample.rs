@@ -21,6 +21,32 @@ use crate::cards::Card;
 use crate::engine::determinize::{deal, remove_seen};
 use crate::engine::{Determinize, GameRng, SampleError, Seat, Table};
 
+/// The cards `seat` has not seen face up this hand (its view's hand is `own`), sorted: the
+/// ones the other hands, a drawn card held by another seat, the discard pile beneath its top
+/// and the stock are dealt from.
+pub(super) fn unseen(view: &View, seat: Seat, own: &[Card]) -> Result<Vec<Card>, SampleError> {
+    let mut pool = Card::standard_52();
+    pool.extend(Card::territories());
+    let mut seen: Vec<Card> = own.to_vec();
+    seen.extend(view.drawn);
+    seen.extend(view.discard_top);
+    for won in view.won.iter().flatten() {
+        seen.push(won.card);
+        seen.extend(&won.beneath);
+    }
+    if let Some(d) = &view.declaration {
+        seen.push(d.card);
+        seen.extend(&d.defence);
+        seen.extend(d.challenges.iter().flat_map(|(_, cards)| cards.iter()));
+    }
+    if let Some(p) = view.puerto_rico.as_ref().filter(|p| p.declarer != seat) {
+        seen.extend(&p.shown);
+    }
+    remove_seen(&mut pool, seen)?;
+    pool.sort();
+    Ok(pool)
+}
+
 impl Determinize for Statehood {
     fn sample(
         view: &View,
@@ -42,25 +68,7 @@ impl Determinize for Statehood {
             .then(|| view.turn.first().copied())
             .flatten();
         let pr_declarer = view.puerto_rico.as_ref().map(|p| p.declarer);
-        let mut pool = Card::standard_52();
-        pool.extend(Card::territories());
-        let mut seen: Vec<Card> = own.clone();
-        seen.extend(view.drawn);
-        seen.extend(view.discard_top);
-        for won in view.won.iter().flatten() {
-            seen.push(won.card);
-            seen.extend(&won.beneath);
-        }
-        if let Some(d) = &view.declaration {
-            seen.push(d.card);
-            seen.extend(&d.defence);
-            seen.extend(d.challenges.iter().flat_map(|(_, cards)| cards.iter()));
-        }
-        if let Some(p) = view.puerto_rico.as_ref().filter(|p| p.declarer != seat) {
-            seen.extend(&p.shown);
-        }
-        remove_seen(&mut pool, seen)?;
-        pool.sort();
+        let mut pool = unseen(view, seat, &own)?;
         // Puerto Rico is never discarded (doing so ends the hand): the cards beneath the top
         // of the pile are dealt first, from the pool without it.
         let beneath = view

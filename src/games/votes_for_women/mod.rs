@@ -183,6 +183,13 @@ impl Rules for VotesForWomen {
         choices::for_seat(state, seat)
     }
 
+    /// The Opposition's answer to a commitment is chosen from public things alone (the
+    /// buttons committed and held, the rules version), so a lone "match" is one everyone can
+    /// tell is forced; every other lone choice may rest on a hidden hand.
+    fn forced_in_public(state: &State, seat: Seat) -> bool {
+        matches!(stops::awaited_stop(state), Some((awaited, stop)) if awaited == seat && *stop == Stop::Answer)
+    }
+
     fn standing_orders() -> &'static [StandingOrder] {
         &STANDING_ORDERS
     }
