@@ -16,8 +16,28 @@
     if (source) return;
     source = new EventSource(live.dataset.events);
     source.onmessage = (e) => {
-      if (Number(e.data) > head && !document.querySelector("form.choice :focus")) location.reload();
+      if (Number(e.data) > head && !document.querySelector("form.choice :focus")) reload();
     };
+  };
+  // What changed since the reload a move caused is said to a screen reader: the page's
+  // "announce" region (role=status) gets the new log lines, and "Your move." when it is.
+  const key = "postplay-head:" + location.pathname;
+  const before = Number(sessionStorage.getItem(key));
+  sessionStorage.removeItem(key);
+  const announce = document.getElementById("announce");
+  if (announce && before && before < head) {
+    const lines = [...document.querySelectorAll("#log ol.log > li")]
+      .filter((li) => Number(li.value) > before)
+      .reverse()
+      .map((li) => [...li.querySelectorAll(".line")].map((l) => l.textContent).join(" "));
+    const status = document.querySelector(".status.yours") ? ["Your move."] : [];
+    setTimeout(() => {
+      announce.textContent = lines.concat(status).join(" ");
+    }, 300);
+  }
+  const reload = () => {
+    sessionStorage.setItem(key, String(head));
+    location.reload();
   };
   open();
   addEventListener("pagehide", close);

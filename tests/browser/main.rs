@@ -4,10 +4,12 @@
 //! kitty keep its ticks, creates a game and reloads, and meets error pages. Screenshots are
 //! saved in the build's target folder (browser-*.png).
 
+mod accessibility;
 #[path = "../common/mod.rs"]
 mod common;
 mod first_hour;
 mod first_hour_vfw;
+mod keyboard;
 
 use awc::Client;
 use base64::Engine;

@@ -127,6 +127,9 @@ struct Play {
     head_hash: String,
     commitment: String,
     board: String,
+    /// The position in the game's own words, the same lines a your-turn mail shows (for a
+    /// screen reader, or anyone who prefers words to the board).
+    in_words: Vec<String>,
     choices: Vec<FormChoice>,
     post_url: String,
     csrf: String,
@@ -531,6 +534,14 @@ fn compose_play(loaded: &Loaded, to: PageFor<'_>, around: Around) -> Result<Play
                 }),
             },
         ),
+        in_words: loaded
+            .game
+            .position(viewer, &names)
+            .text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_string)
+            .collect(),
         kind: loaded.row.kind.clone(),
         moving: !forms.is_empty()
             || !on_board.is_empty()
