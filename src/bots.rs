@@ -131,6 +131,7 @@ impl BotWorker {
             let (seat, level) = (bot.seat, bot.level);
             let seed = decision_seed(&bot.seed, (head + 1) as u64);
             let rules_version = loaded.row.rules_version as u32;
+            let kind = loaded.row.kind.clone();
             let game = loaded.game;
             let permit = self
                 .searches
@@ -138,22 +139,35 @@ impl BotWorker {
                 .acquire_owned()
                 .await
                 .expect("the bots' semaphore is never closed");
+            let searching = std::time::Instant::now();
             let decision = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
                 player.decide(game.as_ref(), seat, rules_version, level, &seed)
             })
             .await
             .map_err(|e| format!("the search stopped: {e}"))?
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| e.to_string());
+            let took = searching.elapsed();
+            let decision = decision.inspect_err(|_| {
+                crate::telemetry::bot_decision(&kind, "failed", took);
+            })?;
             match self
                 .store
                 .play_for_bot(id, seat, &decision.command, head)
                 .await
             {
-                Ok(_) => moves += 1,
+                Ok(_) => {
+                    crate::telemetry::bot_decision(&kind, "played", took);
+                    moves += 1
+                }
                 // A player moved (or undid) while the bot thought: look again.
-                Err(SubmitError::Conflict { .. }) => {}
-                Err(e) => return Err(format!("seat {seat}'s {} bot's move: {e}", level.name())),
+                Err(SubmitError::Conflict { .. }) => {
+                    crate::telemetry::bot_decision(&kind, "raced", took)
+                }
+                Err(e) => {
+                    crate::telemetry::bot_decision(&kind, "failed", took);
+                    return Err(format!("seat {seat}'s {} bot's move: {e}", level.name()));
+                }
             }
         }
         self.store

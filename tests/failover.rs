@@ -63,6 +63,7 @@ fn start_server(url: &str, port: u16, smtp: u16, log: &std::path::Path) -> Child
     let log = std::fs::File::create(log).unwrap();
     Command::new(env!("CARGO_BIN_EXE_postplay"))
         .arg("serve")
+        .env("POSTPLAY_METRICS_BIND", "off")
         .env("DATABASE_URL", url)
         .env("POSTPLAY_BIND", format!("127.0.0.1:{port}"))
         .env("POSTPLAY_MAIL", "smtp")

@@ -37,6 +37,7 @@ impl Server {
             .arg("serve")
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("POSTPLAY_METRICS_BIND", "off")
             .env("DATABASE_URL", db.url())
             .env("POSTPLAY_BIND", format!("127.0.0.1:{port}"))
             .env("POSTPLAY_BASE_URL", &base)

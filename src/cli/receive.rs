@@ -49,6 +49,9 @@ async fn receive(config: Config, args: Args) -> Result<(), String> {
         .migrate()
         .await
         .map_err(|e| format!("migrations: {e}"))?;
+    if let (Some(_), Some(metrics)) = (&args.listen, &config.metrics_bind) {
+        crate::telemetry::endpoint::serve_from(metrics, store.pool())?;
+    }
     let inbox = Arc::new(Inbox::new(
         store,
         config.mail.from.address.clone(),

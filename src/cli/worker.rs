@@ -35,6 +35,9 @@ async fn work(config: Config) -> Result<(), String> {
         .await
         .map_err(|e| format!("migrations: {e}"))?;
     let worker = crate::config::mail::worker(&config.mail, store.pool().clone(), &config.base_url)?;
+    if let Some(metrics) = &config.metrics_bind {
+        crate::telemetry::endpoint::serve_from(metrics, store.pool())?;
+    }
     if worker.is_none() && config.bot_searches == 0 {
         return Err(
             "mail is off (POSTPLAY_MAIL=off) and so are the bots (POSTPLAY_BOT_SEARCHES=0): \

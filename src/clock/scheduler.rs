@@ -76,7 +76,15 @@ impl Scheduler {
     ) {
         loop {
             match self.tick().await {
-                Ok(t) if !t.is_idle() => tracing::info!(?t, "clock tick"),
+                Ok(t) if !t.is_idle() => {
+                    crate::telemetry::clock("timeout", t.timeouts);
+                    crate::telemetry::clock("reminder", t.reminders);
+                    crate::telemetry::clock("safety", t.safety);
+                    crate::telemetry::clock("vacation_ended", t.vacations_ended);
+                    crate::telemetry::clock("table_expired", t.tables_expired);
+                    crate::telemetry::clock("held_reply_played", t.replies_played);
+                    tracing::info!(?t, "clock tick")
+                }
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = %e, "clock tick failed"),
             }

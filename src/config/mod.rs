@@ -8,6 +8,7 @@
 //! | `POSTPLAY_DATABASE_FAILOVER_SECS` | with several hosts: how long one search for the primary goes on (at start, and after the primary is lost) before it reports that none was found | 60 |
 //! | `POSTPLAY_DATA_DIR` | where the private cluster keeps its data | `./var/postgres` |
 //! | `POSTPLAY_CONFIG` | a file of `KEY=value` lines read first (the environment wins) | unset |
+//! | `POSTPLAY_METRICS_BIND` | the address of `GET /metrics` (Prometheus text, [`crate::telemetry`]), never the public one; `off`: none. `worker` and `receive --listen` serve it only where set | `serve`: `127.0.0.1:9187` |
 //!
 //! Mail settings: [`crate::config::mail`]. The bounds of the web server ([`WebSettings`]):
 //!
@@ -17,6 +18,7 @@
 //! | `POSTPLAY_LIMIT_GAMES_PER_HOUR` | games one client address (and one organiser address) may create an hour; 0: no limit | 20 |
 //! | `POSTPLAY_LIMIT_MAILS_PER_HOUR` | invitations one client address (and one organiser address) may cause an hour; 0: no limit | 60 |
 //! | `POSTPLAY_LIMIT_RELINKS_PER_HOUR` | new seat links one client address (and one game's organiser) may make an hour; 0: no limit | 20 |
+//! | `POSTPLAY_LIMIT_HINTS_PER_HOUR` | hints one seat of a practice game may ask an hour (counted in PostgreSQL); 0: no limit | 20 |
 //! | `POSTPLAY_STREAMS_PER_CLIENT` | open live-refresh streams per client address | 16 |
 //! | `POSTPLAY_STREAMS_TOTAL` | open live-refresh streams in all (`serve` lowers it to the limit on open files less 200, see [`crate::fds`]) | 2000 |
 //! | `POSTPLAY_STREAM_KEEPALIVE_SECS` | a comment on every open stream this often, to find closed ones | 15 |
@@ -46,6 +48,9 @@ pub struct WebSettings {
     /// Sign-in links asked per hour, per client address (0: no limit); each address has its
     /// own limit besides, kept in the database (`store::LINKS_PER_QUARTER_HOUR`, `LINKS_PER_DAY`).
     pub signins_per_hour: u32,
+    /// Hints ("what would the bot do?") one seat of a practice game may ask an hour, counted
+    /// in PostgreSQL across processes (0: no limit; docs/BOTS.md, "Hints").
+    pub hints_per_hour: u32,
     /// Open live-refresh streams per client address.
     pub streams_per_client: usize,
     /// Open live-refresh streams in all.
@@ -70,6 +75,7 @@ impl Default for WebSettings {
             mails_per_hour: 60,
             relinks_per_hour: 20,
             signins_per_hour: 20,
+            hints_per_hour: 20,
             streams_per_client: 16,
             streams_total: 2000,
             stream_keepalive: Duration::from_secs(15),
@@ -125,6 +131,7 @@ impl WebSettings {
             mails_per_hour: setting(get, "POSTPLAY_LIMIT_MAILS_PER_HOUR", d.mails_per_hour)?,
             relinks_per_hour: setting(get, "POSTPLAY_LIMIT_RELINKS_PER_HOUR", d.relinks_per_hour)?,
             signins_per_hour: setting(get, "POSTPLAY_LIMIT_SIGNINS_PER_HOUR", d.signins_per_hour)?,
+            hints_per_hour: setting(get, "POSTPLAY_LIMIT_HINTS_PER_HOUR", d.hints_per_hour)?,
             streams_per_client,
             streams_total,
             stream_keepalive: Duration::from_secs(
@@ -166,6 +173,10 @@ pub struct Config {
     /// How many practice bots' searches one process runs at once (`POSTPLAY_BOT_SEARCHES`;
     /// 0 turns the bots' worker off in this process, for a web-only process beside workers).
     pub bot_searches: usize,
+    /// Where `/metrics` is served (`off`: nowhere), as set: `serve` falls back to
+    /// [`crate::telemetry::endpoint::DEFAULT_BIND`], `worker` and `receive --listen` serve
+    /// metrics only where it is set.
+    pub metrics_bind: Option<String>,
 }
 
 impl Config {
@@ -212,6 +223,7 @@ impl Config {
                 setting(&get, "POSTPLAY_CLOCK_TICK_SECS", 15u64)?.max(1),
             ),
             bot_searches: setting(&get, "POSTPLAY_BOT_SEARCHES", crate::bots::DEFAULT_SEARCHES)?,
+            metrics_bind: get("POSTPLAY_METRICS_BIND"),
             mail,
             base_url,
             bind,

@@ -120,6 +120,7 @@ where
                 candidates: game.choices(seat).len(),
                 playouts: 0,
                 cut_short: 0,
+                estimate: None,
             });
         };
         let game = game

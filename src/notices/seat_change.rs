@@ -46,7 +46,7 @@ fn words(news: &SeatChangeNews<'_>, game: &str) -> (String, Vec<String>) {
                  your account no longer holds it."
             ),
         ),
-        ChangeKind::Released => (
+        ChangeKind::Released | ChangeKind::Left => (
             "your account no longer holds your seat".to_string(),
             format!(
                 "Hello {name}: on {at}, {by} released your account's claim on your seat in \

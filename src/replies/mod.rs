@@ -197,9 +197,17 @@ impl Inbox {
         .await?;
         let Some(id) = id else {
             tracing::info!(size, "inbound mail: a message already received, ignored");
+            crate::telemetry::reply("duplicate");
             return Ok(Outcome::Duplicate);
         };
         let outcome = self.act(id, size, &incoming, bound).await?;
+        crate::telemetry::reply(match outcome {
+            Outcome::Done(_) => "done",
+            Outcome::Refused(_) => "refused",
+            Outcome::Ignored(_) => "ignored",
+            Outcome::Held(_) => "held",
+            Outcome::Duplicate => "duplicate",
+        });
         tracing::info!(id, size, outcome = ?outcome, "inbound mail handled");
         Ok(outcome)
     }

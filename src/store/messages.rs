@@ -8,8 +8,8 @@ use crate::domain::MessageText;
 use crate::engine::Seat;
 use crate::store::Store;
 use chrono::{DateTime, Duration, Utc};
-use sqlx::Row;
 use sqlx::postgres::PgRow;
+use sqlx::{PgConnection, Row};
 
 /// The most messages a game's thread holds.
 pub const MAX_MESSAGES_PER_GAME: i64 = 1000;
@@ -288,6 +288,37 @@ impl Store {
         tx.commit().await?;
         tracing::info!(game = game_id, message = posted.id, "message posted");
         Ok(posted)
+    }
+
+    /// Writes `text` into game `game_id`'s thread inside `tx`, from the seat `former_seat`'s
+    /// previous holder (signed "{name}'s previous address", hidden by nobody), past the
+    /// thread's limits: what a seat's leaving tells the other players must reach them. The
+    /// effects tell them as for any message.
+    pub(in crate::store) async fn post_leaving_in(
+        &self,
+        tx: &mut PgConnection,
+        game_id: i64,
+        former_seat: Seat,
+        text: &str,
+    ) -> Result<(), crate::store::StoreError> {
+        let row = sqlx::query(concat!(
+            "INSERT INTO game_messages (game_id, seat, account_id, author_name, body, head_seq, created_at, former_seat) \
+             SELECT s.game_id, NULL, NULL, s.name || '''s previous address', $3, g.head_seq, $4, s.seat \
+             FROM seats s JOIN games g ON g.id = s.game_id WHERE s.game_id = $1 AND s.seat = $2 \
+             RETURNING ",
+            message_columns!()
+        ))
+        .bind(game_id)
+        .bind(former_seat as i32)
+        .bind(text)
+        .bind(self.now())
+        .fetch_one(&mut *tx)
+        .await?;
+        let posted = message(&row)?;
+        for effect in &self.effects {
+            effect.message_posted(tx, &posted).await?;
+        }
+        Ok(())
     }
 
     /// A game's thread in the order written, hidden messages included (without their text).

@@ -19,6 +19,10 @@ mod tokens;
 pub use crate::domain::{CancelReason, EmailAddress, InvalidName, MAX_NAME_CHARS, PlayerName};
 pub use accounts::account::{Account, MAX_SESSIONS, SESSION_DAYS};
 pub use accounts::api_tokens::{ApiToken, MAX_API_TOKENS, TooManyTokens};
+pub use accounts::close::{Closed, FORMER_PLAYER, closed_address};
+pub use accounts::export::{
+    AccountExport, ExportedMessage, ExportedSeat, ExportedSettings, ExportedToken, ExportedWebhook,
+};
 pub use accounts::my_games::{MAX_FINISHED, MyGame, MyGames, Standing};
 pub use accounts::organised::{MAX_ORGANISED_LISTED, OrganisedGame};
 pub use accounts::seats::{Claim, MAX_DEVICE_LINKS};

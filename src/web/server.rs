@@ -68,6 +68,7 @@ pub fn start_with(
     let server = HttpServer::new(move || {
         App::new()
             .wrap(from_fn(protect::protect))
+            .wrap(from_fn(crate::telemetry::requests::timed))
             .wrap(Logger::new("%r %s %Dms"))
             .app_data(state.clone())
             .app_data(web::PayloadConfig::new(64 * 1024))
@@ -95,6 +96,11 @@ pub async fn serve(config: Config) -> Result<(), String> {
         .map_err(|e| format!("migrations: {e}"))?;
     let listener = std::net::TcpListener::bind(&config.bind)
         .map_err(|e| format!("bind {}: {e}", config.bind))?;
+    let metrics = config.metrics_bind.as_deref();
+    crate::telemetry::endpoint::serve_from(
+        metrics.unwrap_or(crate::telemetry::endpoint::DEFAULT_BIND),
+        store.pool(),
+    )?;
     tracing::info!(bind = %config.bind, base_url = %config.base_url, "postplay is listening");
     let (stop_worker, stopped) = tokio::sync::watch::channel(false);
     let store = Arc::new(store);

@@ -9,6 +9,7 @@ mod accessibility;
 mod common;
 mod first_hour;
 mod first_hour_vfw;
+mod hints;
 mod keyboard;
 
 use awc::Client;

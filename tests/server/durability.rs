@@ -10,6 +10,7 @@ use std::process::{Child, Command, Stdio};
 fn start_server(db: &TestDb, port: u16) -> Child {
     Command::new(env!("CARGO_BIN_EXE_postplay"))
         .arg("serve")
+        .env("POSTPLAY_METRICS_BIND", "off")
         .env("DATABASE_URL", db.url())
         .env("POSTPLAY_BIND", format!("127.0.0.1:{port}"))
         .env("RUST_LOG", "warn")

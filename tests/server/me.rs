@@ -8,7 +8,7 @@ use common::{TestDb, create_game_for, play_until, spawn_app};
 use postplay::store::{EmailAddress, PlayerName};
 
 /// A visitor signed in as `email` through a real sign-in link.
-async fn signed_in(base: &str, db: &TestDb, email: &str) -> Visitor {
+pub(crate) async fn signed_in(base: &str, db: &TestDb, email: &str) -> Visitor {
     let v = Visitor::new(base);
     assert_eq!(
         v.post_from("/signin", "/signin", &[("email", email)])
@@ -378,6 +378,10 @@ async fn authorization_table_of_every_account_route() {
         ("GET", "/me/settings".into(), [401, 401, 200, 200]),
         ("GET", "/me/tokens".into(), [401, 401, 200, 200]),
         ("GET", "/api/me/games".into(), [401, 401, 200, 200]),
+        ("GET", "/me/export".into(), [401, 401, 200, 200]),
+        ("GET", "/me/close".into(), [401, 401, 200, 200]),
+        // Without its confirmation the form closes nothing.
+        ("POST", "/me/close".into(), [401, 401, 400, 400]),
         ("POST", format!("/me/games/{game}/0"), [401, 401, 303, 404]),
         ("POST", format!("{play}/claim"), [401, 401, 303, 409]),
         (
@@ -409,6 +413,7 @@ async fn authorization_table_of_every_account_route() {
         format!("{play}/claim"),
         "/signout".into(),
         "/signout/everywhere".into(),
+        "/me/close".into(),
     ] {
         assert_eq!(
             owner.post(&path, &[("csrf", "forged")]).await.status,

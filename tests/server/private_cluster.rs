@@ -49,6 +49,7 @@ fn serve_private(data: &Path, port: u16, log: &Path) -> Serve {
     Serve(
         Command::new(env!("CARGO_BIN_EXE_postplay"))
             .arg("serve")
+            .env("POSTPLAY_METRICS_BIND", "off")
             .env_remove("DATABASE_URL")
             .env("POSTPLAY_DATA_DIR", data)
             .env("POSTPLAY_BIND", format!("127.0.0.1:{port}"))

@@ -798,6 +798,7 @@ fn serve(envs: &[(&str, String)], log: &std::path::Path) -> std::process::Child 
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_postplay"));
     command
         .arg("serve")
+        .env("POSTPLAY_METRICS_BIND", "off")
         .env_remove("DATABASE_URL")
         .env("RUST_LOG", "info")
         .stdout(std::process::Stdio::null())

@@ -109,6 +109,10 @@ pub struct Decision {
     /// Of them, playouts that ended without an outcome (cut at [`PLAYOUT_LIMIT`], stuck, or
     /// a command refused): scored as draws; always 0 unless a game has a bug.
     pub cut_short: u32,
+    /// The chosen move's mean reward over its playouts ([`reward`]: the seat's chance of
+    /// winning from here, a draw or a shared win counting half, as the search estimates it);
+    /// `None` when no playout ran.
+    pub estimate: Option<f64>,
 }
 
 /// The seed of one decision: a game's bot seed (drawn fresh when the bot takes its seat and
@@ -202,6 +206,7 @@ pub fn decide_with<R: Determinize>(
             candidates: candidates.len(),
             playouts: 0,
             cut_short: 0,
+            estimate: None,
         });
     }
     let mut tree = Tree::new(seat, &candidates);
@@ -227,6 +232,7 @@ pub fn decide_with<R: Determinize>(
         candidates: candidates.len(),
         playouts: budget,
         cut_short,
+        estimate: Some(tree.root_mean(best)),
     })
 }
 

@@ -85,6 +85,12 @@ impl Tree {
             .expect("two or more candidates")
     }
 
+    /// The mean reward of the bot's move `i` over the playouts that tried it (0 without any).
+    pub(super) fn root_mean(&self, i: usize) -> f64 {
+        let node = &self.nodes[self.nodes[0].children[i]];
+        node.total / f64::from(node.visits.max(1))
+    }
+
     /// A bot's move drawn among those that won at least one playout, each as likely as its
     /// share of the playouts (the search gives more to the better ones); the most visited when
     /// none won.

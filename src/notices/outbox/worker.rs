@@ -195,7 +195,10 @@ impl Worker {
                 }
             }
             match self.pass().await {
-                Ok(pass) if pass.handled() > 0 => continue,
+                Ok(pass) if pass.handled() > 0 => {
+                    crate::telemetry::outbox(pass.sent, pass.retrying, pass.failed);
+                    continue;
+                }
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = %e, "outbox pass failed"),
             }

@@ -2,6 +2,8 @@
 
 pub(in crate::store) mod account;
 pub(in crate::store) mod api_tokens;
+pub(in crate::store) mod close;
+pub(in crate::store) mod export;
 pub(in crate::store) mod my_games;
 pub(in crate::store) mod organised;
 pub(in crate::store) mod seats;

@@ -153,6 +153,35 @@ impl Store {
         expected_head: Option<i64>,
         after: Option<&dyn AfterAppend>,
     ) -> Result<i64, SubmitError> {
+        let appended = self
+            .append_tried(id, mover, play, expected_head, after)
+            .await;
+        if let Err(e) = &appended {
+            let reason = match e {
+                SubmitError::Conflict { .. } => Some("conflict"),
+                SubmitError::Malformed(_) => Some("malformed"),
+                SubmitError::TooLarge(_) => Some("too_large"),
+                SubmitError::Rule(_) => Some("rule"),
+                SubmitError::Refused(_) => Some("refused"),
+                SubmitError::NotHolder => Some("not_holder"),
+                SubmitError::NotFound | SubmitError::Db(_) | SubmitError::Store(_) => None,
+            };
+            if let Some(reason) = reason {
+                crate::telemetry::refusal(reason);
+            }
+        }
+        appended
+    }
+
+    /// [`Store::append`], before its refusals are counted.
+    async fn append_tried(
+        &self,
+        id: i64,
+        mover: Mover<'_>,
+        play: Play<'_>,
+        expected_head: Option<i64>,
+        after: Option<&dyn AfterAppend>,
+    ) -> Result<i64, SubmitError> {
         let mut expected_head = expected_head;
         let token = match mover {
             Mover::Seat(_) => None,
@@ -402,7 +431,7 @@ impl Store {
                 if !self.write_planned(conn, id, rows, plan).await? {
                     return Ok(Written::Raced);
                 }
-                self.written(id, head, &entries);
+                self.written(id, &loaded.row.kind, head, &entries);
                 self.remember(id, last_seq, epoch, game, &Arc::new(log));
                 return Ok(Written::Head(last_seq));
             }
@@ -459,14 +488,15 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
-        self.written(id, head, &entries);
+        self.written(id, &loaded.row.kind, head, &entries);
         self.remember(id, last_seq, epoch, game, &Arc::new(log));
         Ok(Written::Head(last_seq))
     }
 
     /// Logs the entries written after `head`.
-    fn written(&self, id: i64, head: i64, entries: &[Pending]) {
+    fn written(&self, id: i64, kind: &str, head: i64, entries: &[Pending]) {
         for (i, entry) in entries.iter().enumerate() {
+            crate::telemetry::moved(kind, entry.by.map_or("seat", Mark::as_str));
             tracing::info!(
                 game = id,
                 seq = head + i as i64 + 1,

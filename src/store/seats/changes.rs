@@ -35,6 +35,8 @@ pub enum Changer {
     Handover,
     /// The address the seat was taken from, taking it back.
     PreviousAddress,
+    /// The seat's own player, closing their account.
+    Player,
 }
 
 impl Changer {
@@ -45,6 +47,7 @@ impl Changer {
             Changer::ClubAdmin(name) => format!("{name}, an admin of the club,"),
             Changer::Handover => "whoever opened its handover link".into(),
             Changer::PreviousAddress => "its previous address".into(),
+            Changer::Player => "its player".into(),
         }
     }
 
@@ -54,6 +57,7 @@ impl Changer {
             Changer::ClubAdmin(name) => ("club_admin", Some(name.as_str())),
             Changer::Handover => ("handover", None),
             Changer::PreviousAddress => ("previous", None),
+            Changer::Player => ("player", None),
         }
     }
 
@@ -62,6 +66,7 @@ impl Changer {
             ("club_admin", Some(name)) => Changer::ClubAdmin(name),
             ("handover", _) => Changer::Handover,
             ("previous", _) => Changer::PreviousAddress,
+            ("player", _) => Changer::Player,
             _ => Changer::Organiser,
         }
     }
@@ -82,6 +87,9 @@ pub enum ChangeKind {
     Released,
     /// The seat's previous address took it back.
     Reclaimed,
+    /// The seat's player closed their account and left the game: the seat has no address and
+    /// no holder until the organiser gives it a new one.
+    Left,
 }
 
 impl ChangeKind {
@@ -94,6 +102,7 @@ impl ChangeKind {
             ChangeKind::TakenUp => "taken_up",
             ChangeKind::Released => "released",
             ChangeKind::Reclaimed => "reclaimed",
+            ChangeKind::Left => "left",
         }
     }
 
@@ -104,6 +113,7 @@ impl ChangeKind {
             "handover" => ChangeKind::Handover,
             "taken_up" => ChangeKind::TakenUp,
             "released" => ChangeKind::Released,
+            "left" => ChangeKind::Left,
             _ => ChangeKind::Reclaimed,
         }
     }
@@ -151,6 +161,11 @@ impl SeatChange {
             ChangeKind::Reclaimed => format!(
                 "{name}'s seat was taken back by the address it had before the last change; \
                  the address it had been given no longer reaches it."
+            ),
+            ChangeKind::Left => format!(
+                "{name}'s player closed their account and left the game: the seat has no address \
+                 and nobody holds it until the organiser gives it a new address; meanwhile its \
+                 clock runs as the game's rules say."
             ),
         };
         capitalised(&text)

@@ -160,6 +160,7 @@ impl Store {
             .await?;
         self.end_other_keys(tx, id, seat).await?;
         let kind = match (readdress, &email) {
+            _ if *by == Changer::Player => ChangeKind::Left,
             (Some(_), _) if *by == Changer::PreviousAddress => ChangeKind::Reclaimed,
             (Some(_), _) => ChangeKind::Address,
             (None, Some(_)) => ChangeKind::Relink,

@@ -1,6 +1,7 @@
 //! Accounts: signing in by mail, the session, the account's games and settings, its API
 //! tokens and chat webhooks, and a seat's mail preferences (with the dev mailbox's pages).
 
+pub(in crate::web) mod data;
 pub(in crate::web) mod mail;
 pub(in crate::web) mod me;
 pub mod session;
@@ -33,6 +34,9 @@ pub(in crate::web) fn routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/me", get().to(me::page))
         .route("/me/games/{id}/{seat}", web::post().to(me::open))
+        .route("/me/export", get().to(data::export))
+        .route("/me/close", get().to(data::close_form))
+        .route("/me/close", web::post().to(data::close))
         .route("/me/settings", get().to(settings::settings))
         .route("/me/settings", web::post().to(settings::save_settings))
         .route("/me/tokens", get().to(settings::tokens))

@@ -1,5 +1,5 @@
 //! The seat and its table: a player's page (the position, the hand, the move form), its moves
-//! and standing orders, the game's messages, live refresh, handing a seat over, and the news of
+//! and standing orders, hints in practice games, the game's messages, live refresh, handing a seat over, and the news of
 //! a seat that changed hands. A spectator sees the same table without a hand.
 
 pub(in crate::web) mod boards;
@@ -7,6 +7,7 @@ pub(in crate::web) mod changes;
 pub mod events;
 pub(in crate::web) mod hand;
 pub(in crate::web) mod handover;
+pub(in crate::web) mod hint;
 pub(in crate::web) mod messages;
 pub(in crate::web) mod orders;
 pub mod page;
@@ -21,6 +22,8 @@ pub(in crate::web) fn routes(cfg: &mut web::ServiceConfig) {
         .route("/play/{token}", web::post().to(page::play_move))
         .route("/play/{token}/vacation", web::post().to(page::vacation))
         .route("/play/{token}/orders", web::post().to(orders::set_order))
+        .route("/play/{token}/hint", web::post().to(hint::page))
+        .route("/api/play/{token}/hint", get().to(hint::api))
         .route(
             "/play/{token}/messages",
             web::post().to(messages::post_as_seat),

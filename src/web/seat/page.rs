@@ -157,6 +157,21 @@ struct Play {
     /// Who changed the seats' hands lately, newest first (DESIGN.md "Seats change hands in the
     /// open").
     seat_changes: Vec<crate::web::seat::changes::ChangeLine>,
+    /// On a seat's page of a practice game, when the seat is to move: the "What would the bot
+    /// do?" button ([`crate::hints`]).
+    hint_offered: bool,
+    /// Hints a seat may ask an hour (0: no bound), for the button's note.
+    hints_per_hour: u32,
+    /// The hint just asked for, or why none was given.
+    hint: Option<HintLine>,
+}
+
+/// A hint on the seat's page, or why none was given.
+pub(in crate::web) struct HintLine {
+    /// The hint, or the refusal, in words.
+    pub text: String,
+    /// It is a refusal.
+    pub refused: bool,
 }
 
 /// What the game's public page offers a player who is not on their seat's page.
@@ -361,7 +376,9 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
         thread,
         seat_changes,
     };
-    compose_play(loaded, to, around)
+    let mut page = compose_play(loaded, to, around)?;
+    page.hints_per_hour = state.settings.hints_per_hour;
+    Ok(page)
 }
 
 /// A seat's play page as its handler draws it (`GET /play/{token}`: the same board, hand, moves
@@ -438,6 +455,11 @@ fn compose_play(loaded: &Loaded, to: PageFor<'_>, around: Around) -> Result<Play
         seat_changes,
     } = around;
     let game = find_game(&loaded.row.kind).ok_or(WebError::NotFound)?;
+    let hint_offered = practice
+        && token.is_some()
+        && loaded.row.club_id.is_none()
+        && loaded.game.outcome().is_none()
+        && matches!(viewer, Viewer::Seat(seat) if !loaded.game.choices(seat).is_empty());
     let view = loaded.game.view(viewer);
     let choices = match viewer {
         Viewer::Seat(seat) => loaded.game.choices(seat),
@@ -574,6 +596,9 @@ fn compose_play(loaded: &Loaded, to: PageFor<'_>, around: Around) -> Result<Play
         seat_help: None,
         thread,
         seat_changes,
+        hint_offered,
+        hints_per_hour: 0,
+        hint: None,
     })
 }
 
@@ -735,6 +760,36 @@ pub(in crate::web) async fn refused_message(
             .insert(actix_web::http::header::RETRY_AFTER, retry.clone());
     }
     Ok(response)
+}
+
+/// The seat's page with a hint asked for, or why none was given, in the hint's panel; `status`
+/// is the answer's (200 for a hint).
+pub(in crate::web) async fn page_with_hint(
+    req: &HttpRequest,
+    state: &AppState,
+    (token, id, seat): (&str, i64, Seat),
+    hint: HintLine,
+    status: StatusCode,
+) -> Result<HttpResponse, WebError> {
+    let loaded = state.store.load(id).await?;
+    let (csrf_token, _) = csrf::token_for(req);
+    let mut page = play_page(
+        state,
+        &loaded,
+        PageFor {
+            viewer: Viewer::Seat(seat),
+            token: Some(token),
+            csrf: csrf_token,
+            error: None,
+            entries: None,
+            seen: None,
+            writer: Ok(format!("/play/{token}/messages")),
+            reads_thread: true,
+        },
+    )
+    .await?;
+    page.hint = Some(hint);
+    html(status, page)
 }
 
 /// `POST /play/{token}`: a move from the play page's form; 303 back on success, the page with

@@ -1,0 +1,146 @@
+//! Metrics for the host (docs/CONFIGURATION.md, "Metrics"): counters and histograms recorded
+//! where things happen, gauges read when `/metrics` is scraped, all in Prometheus text format
+//! on an address of their own ([`endpoint`]), never on the public one.
+//!
+//! Nothing is recorded until [`install`] runs (`serve` and `worker` do): in tests that start
+//! the web app in their own process the recording calls do nothing. Counters are per process;
+//! gauges that describe shared state (the outbox) are read from PostgreSQL.
+
+pub mod endpoint;
+pub mod requests;
+
+use metrics::{counter, histogram};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Entries appended to games' logs, labelled `game` (its kind) and `mark` (`seat`, `clock`,
+/// `auto`, `standing`, `undo`, `bot`, `organiser`).
+pub const MOVES: &str = "postplay_moves_total";
+/// Commands refused, labelled `reason` ([`refusal`]).
+pub const REFUSALS: &str = "postplay_refusals_total";
+/// Seconds to answer a request, labelled `group` ([`requests::group`]) and `status` class.
+pub const REQUEST_SECONDS: &str = "postplay_http_request_duration_seconds";
+/// Outbox rows this process sent.
+pub const OUTBOX_SENT: &str = "postplay_outbox_sent_total";
+/// Outbox rows this process failed to send and will try again.
+pub const OUTBOX_RETRIED: &str = "postplay_outbox_retried_total";
+/// Outbox rows this process gave up.
+pub const OUTBOX_FAILED: &str = "postplay_outbox_failed_total";
+/// Outbox rows waiting to be sent (pending or sending), read from PostgreSQL.
+pub const OUTBOX_QUEUED: &str = "postplay_outbox_queued";
+/// Age in seconds of the oldest outbox row waiting, read from PostgreSQL (0 when none).
+pub const OUTBOX_OLDEST: &str = "postplay_outbox_oldest_age_seconds";
+/// Inbound replies handled, labelled `outcome` (`done`, `refused`, `ignored`, `held`,
+/// `duplicate`).
+pub const REPLIES: &str = "postplay_inbound_replies_total";
+/// What the clock did, labelled `action` (`timeout`, `reminder`, `safety`, `vacation_ended`,
+/// `table_expired`, `held_reply_played`).
+pub const CLOCK: &str = "postplay_clock_actions_total";
+/// Connections of this process's pool, labelled `state` (`in_use`, `idle`).
+pub const POOL: &str = "postplay_pool_connections";
+/// The most connections this process's pool opens.
+pub const POOL_MAX: &str = "postplay_pool_max_connections";
+/// Practice bots' decisions, labelled `game` and `result` (`played`, `raced`, `failed`).
+pub const BOT_DECISIONS: &str = "postplay_bot_decisions_total";
+/// Seconds a practice bot's search took, labelled `game`.
+pub const BOT_SECONDS: &str = "postplay_bot_decision_seconds";
+
+/// Buckets of the request latency histograms, in seconds.
+const REQUEST_BUCKETS: &[f64] = &[
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+/// Buckets of the bots' search times, in seconds.
+const BOT_BUCKETS: &[f64] = &[0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0];
+
+/// Installs this process's recorder once and returns its handle (the same on later calls).
+pub fn install() -> Result<PrometheusHandle, String> {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    if let Some(handle) = HANDLE.get() {
+        return Ok(handle.clone());
+    }
+    let recorder = PrometheusBuilder::new()
+        .set_buckets_for_metric(Matcher::Full(REQUEST_SECONDS.into()), REQUEST_BUCKETS)
+        .and_then(|b| b.set_buckets_for_metric(Matcher::Full(BOT_SECONDS.into()), BOT_BUCKETS))
+        .map_err(|e| format!("metrics: {e}"))?
+        .build_recorder();
+    let handle = recorder.handle();
+    metrics::set_global_recorder(recorder)
+        .map_err(|e| format!("metrics: a recorder is already installed: {e}"))?;
+    describe();
+    let _ = HANDLE.set(handle.clone());
+    Ok(handle)
+}
+
+/// The `# HELP` lines.
+fn describe() {
+    use metrics::{describe_counter, describe_gauge, describe_histogram};
+    describe_counter!(MOVES, "Entries appended to games' logs, by game and mark");
+    describe_counter!(REFUSALS, "Commands refused, by reason");
+    describe_histogram!(
+        REQUEST_SECONDS,
+        metrics::Unit::Seconds,
+        "Time to answer a request, by route group"
+    );
+    describe_counter!(OUTBOX_SENT, "Outbox messages this process sent");
+    describe_counter!(
+        OUTBOX_RETRIED,
+        "Outbox messages that failed and will be tried again"
+    );
+    describe_counter!(OUTBOX_FAILED, "Outbox messages given up");
+    describe_gauge!(OUTBOX_QUEUED, "Outbox messages waiting (PostgreSQL)");
+    describe_gauge!(
+        OUTBOX_OLDEST,
+        metrics::Unit::Seconds,
+        "Age of the oldest outbox message waiting (PostgreSQL)"
+    );
+    describe_counter!(REPLIES, "Inbound replies handled, by outcome");
+    describe_counter!(CLOCK, "What the clock did, by action");
+    describe_gauge!(POOL, "Database connections of this process, by state");
+    describe_gauge!(POOL_MAX, "The most database connections this process opens");
+    describe_counter!(
+        BOT_DECISIONS,
+        "Practice bots' decisions, by game and result"
+    );
+    describe_histogram!(
+        BOT_SECONDS,
+        metrics::Unit::Seconds,
+        "Time a practice bot's search took"
+    );
+}
+
+/// One entry appended to a game of `kind`, made by `mark` (`seat` for a seat's own move).
+pub fn moved(kind: &str, mark: &'static str) {
+    counter!(MOVES, "game" => kind.to_string(), "mark" => mark).increment(1);
+}
+
+/// A command refused, for `reason`: `rule`, `malformed`, `too_large`, `over`, `conflict`,
+/// `not_holder`.
+pub fn refusal(reason: &'static str) {
+    counter!(REFUSALS, "reason" => reason).increment(1);
+}
+
+/// What one pass of the outbox worker did.
+pub fn outbox(sent: usize, retried: usize, failed: usize) {
+    counter!(OUTBOX_SENT).increment(sent as u64);
+    counter!(OUTBOX_RETRIED).increment(retried as u64);
+    counter!(OUTBOX_FAILED).increment(failed as u64);
+}
+
+/// An inbound reply handled, with its `outcome`.
+pub fn reply(outcome: &'static str) {
+    counter!(REPLIES, "outcome" => outcome).increment(1);
+}
+
+/// The clock did `action` `n` times.
+pub fn clock(action: &'static str, n: usize) {
+    if n > 0 {
+        counter!(CLOCK, "action" => action).increment(n as u64);
+    }
+}
+
+/// A practice bot of game `kind` decided in `took`, with `result`.
+pub fn bot_decision(kind: &str, result: &'static str, took: Duration) {
+    counter!(BOT_DECISIONS, "game" => kind.to_string(), "result" => result).increment(1);
+    histogram!(BOT_SECONDS, "game" => kind.to_string()).record(took.as_secs_f64());
+}
