@@ -263,11 +263,12 @@ pub struct ListedOption {
     pub words: String,
 }
 
-/// One parameter of a listed choice: its hint ("<cubes: 6 in all, as CODE=COUNT>") and the
-/// options listed for it.
+/// One parameter of a listed choice: its words ("Which card do you play?", "How many? A
+/// number from 1 to 5.", a placement's "cubes: 6 in all, as CODE=COUNT") and the options
+/// listed for it.
 #[derive(Debug, Clone)]
 pub struct ListedParam {
-    /// The hint, without its angle brackets.
+    /// The words, a placement's without their angle brackets.
     pub hint: String,
     /// The options (none for a number).
     pub options: Vec<ListedOption>,
@@ -282,17 +283,45 @@ pub struct Listed {
     pub label: String,
     /// The parameters to fill, in order.
     pub params: Vec<ListedParam>,
+    /// The example reply the mail gives ("2 280"), if any.
+    pub example: Option<String>,
 }
 
-/// The hints of a listed choice's text, in order: "Bid <amount: 1 to 5>" gives "amount: 1 to 5".
-fn hints(text: &str) -> (String, Vec<String>) {
-    let text = text.split(" (caution:").next().unwrap_or_default();
-    let mut parts = text.split(" <");
-    let label = parts.next().unwrap_or_default().to_string();
-    let hints = parts
+/// A listed choice's text taken apart: its label, the words of each parameter in order (a
+/// placement's hint "<cubes: …>" after the label, then each question after " — "), and the
+/// example after " — reply: ". "Bid — How many? A number from 1 to 5. — reply: 2 1".
+fn hints(text: &str) -> (String, Vec<String>, Option<String>) {
+    let mut parts: Vec<&str> = text.split(postplay::notices::reply::ask::PART).collect();
+    let example = parts
+        .last()
+        .and_then(|p| p.strip_prefix(postplay::notices::reply::ask::EXAMPLE))
+        .map(str::to_string);
+    if example.is_some() {
+        parts.pop();
+    }
+    let head = parts.remove(0);
+    let mut pieces = head.split(" <");
+    let label = pieces.next().unwrap_or_default();
+    let label = label
+        .split(" (caution:")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let mut hints: Vec<String> = pieces
         .map(|h| h.split('>').next().unwrap_or_default().to_string())
         .collect();
-    (label, hints)
+    hints.extend(parts.into_iter().map(str::to_string));
+    (label, hints, example)
+}
+
+/// Whether a parameter's words ask for a number ("A number from 280 to 530").
+fn is_number(hint: &str) -> bool {
+    hint.contains("A number from") || hint.contains("The number ")
+}
+
+/// Whether a parameter's words ask for cubes to place ("cubes: 6 in all, as CODE=COUNT").
+fn is_placement(hint: &str) -> bool {
+    hint.contains(" in all") && hint.contains("CODE=COUNT")
 }
 
 /// The choices a mail lists under "To move, reply ...".
@@ -314,10 +343,7 @@ pub fn listed(text: &str) -> Vec<Listed> {
         if let Some(option) = line.strip_prefix("       ") {
             let choice = out.last_mut().unwrap();
             let bearing: Vec<usize> = (0..choice.params.len())
-                .filter(|&p| {
-                    let hint = &choice.params[p].hint;
-                    !hint.contains(':') || hint.contains("in all")
-                })
+                .filter(|&p| !is_number(&choice.params[p].hint))
                 .collect();
             if let Some(rest) = option.strip_prefix(postplay::notices::reply::SAME_AS) {
                 let number: usize = rest.trim_end_matches(')').parse().unwrap();
@@ -338,11 +364,12 @@ pub fn listed(text: &str) -> Vec<Listed> {
             };
             choice.params[at].options.push(ListedOption { code, words });
         } else if let Some((number, text)) = line.trim_start().split_once("  ") {
-            let (label, hints) = hints(text);
+            let (label, hints, example) = hints(text);
             current = None;
             out.push(Listed {
                 number: number.parse().unwrap(),
                 label,
+                example,
                 params: hints
                     .into_iter()
                     .map(|hint| ListedParam {
@@ -356,12 +383,49 @@ pub fn listed(text: &str) -> Vec<Listed> {
     out
 }
 
-/// The numbers in a hint: "1 to 3 defence" gives 1 and 3.
+/// The numbers in a placement's hint: "cubes: 6 in all" gives 6 first.
 fn numbers(hint: &str) -> Vec<u64> {
     let hint = hint.split_once(':').map_or(hint, |(_, rest)| rest);
     hint.split(|c: char| !c.is_ascii_digit())
         .filter_map(|w| w.parse().ok())
         .collect()
+}
+
+/// The numbers in the words after `from` in a parameter's words ("Pick 1 to 3." after
+/// "Pick ": 1 and 3), up to the end of that sentence.
+fn numbers_after(hint: &str, from: &str) -> Vec<u64> {
+    let Some(at) = hint.rfind(from) else {
+        return Vec::new();
+    };
+    let rest = &hint[at + from.len()..];
+    let sentence = rest.split(['.', ';']).next().unwrap_or_default();
+    sentence
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect()
+}
+
+/// How many options a parameter's words ask for, as (least, most): "Pick 2." (2, 2), "Pick 1
+/// to 3." (1, 3), "Pick up to 2, or none." (0, 2), "Pick 2 or more." (2, all), "Pick any of
+/// them, or none." (0, all); one when they say nothing.
+fn how_many(hint: &str, listed: usize) -> (usize, usize) {
+    let n: Vec<usize> = numbers_after(hint, "Pick ")
+        .into_iter()
+        .map(|n| n as usize)
+        .collect();
+    let Some(at) = hint.rfind("Pick ") else {
+        return (1, 1);
+    };
+    let rule = &hint[at..];
+    if rule.starts_with("Pick any") {
+        (0, listed)
+    } else if rule.starts_with("Pick up to") {
+        (0, n[0])
+    } else if rule.contains(" or more") {
+        (n[0], listed)
+    } else {
+        (n[0], *n.get(1).unwrap_or(&n[0]))
+    }
 }
 
 /// A line answering a listed choice as a person might type it, with options picked at random
@@ -381,10 +445,11 @@ pub fn line_for(choice: &Listed, by_code: bool, rng: &mut GameRng) -> String {
     for param in &choice.params {
         words.push(' ');
         let n = numbers(&param.hint);
-        if param.options.is_empty() {
-            // A number: "amount: 280 to 530, steps of 10".
-            words.push_str(&n[0].to_string());
-        } else if param.hint.contains("in all") {
+        if is_number(&param.hint) {
+            // A number: "A number from 280 to 530, in steps of 10."
+            let from = numbers_after(&param.hint, "number ");
+            words.push_str(&from[0].to_string());
+        } else if is_placement(&param.hint) {
             // Cubes, one by one on options of distinct states where they suffice.
             let total = n[0] as usize;
             let mut options = param.options.clone();
@@ -409,11 +474,12 @@ pub fn line_for(choice: &Listed, by_code: bool, rng: &mut GameRng) -> String {
             }
             words.push_str(&picked.iter().map(name).collect::<Vec<_>>().join(join));
         } else {
-            // Options: "<card>", "<6 cards>", "<1 to 3 defence>", "<0 to 1 take>".
-            let least = n.first().copied().unwrap_or(1).max(1);
-            let most = n.get(1).copied().unwrap_or(least).max(least);
-            let count = ((least + u64::from(rng.below((most - least + 1) as u32))) as usize)
-                .min(param.options.len());
+            // Options: "Which card?", "Pick 6.", "Pick 1 to 3.", "Pick up to 1, or none."
+            let (least, most) = how_many(&param.hint, param.options.len());
+            let least = least.max(1);
+            let most = most.max(least);
+            let count =
+                (least + rng.below((most - least + 1) as u32) as usize).min(param.options.len());
             let mut options = param.options.clone();
             rng.shuffle(&mut options);
             options.truncate(count);

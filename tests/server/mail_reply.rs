@@ -11,6 +11,7 @@ use common::replyrig::{
 };
 use common::wait::{PATIENCE, until};
 use postplay::notices::mail::sink::Received;
+use postplay::notices::reply::check::internal_names;
 use postplay::replies::{InboundSettings, Outcome};
 use serde_json::json;
 
@@ -76,6 +77,8 @@ const MISREAD: &[&str] = &[
     "not a count",
     "no choice",
     "named twice",
+    "does not say",
+    "fits choice",
 ];
 
 /// Plays a whole game by replies only, driven by the mails that arrive: each time a seat's
@@ -94,6 +97,7 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
     let mut stale = 0;
     let mut nonsense_sent = false;
     let mut undone = false;
+    let mut examples = 0;
     loop {
         let asks = until(
             "a mail asking a seat to move, or the game over",
@@ -161,7 +165,11 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
         loop {
             let pick = rng.index(open.len());
             let choice = &open[pick];
-            let line = line_for(choice, (moves + tries) % 2 == 0, &mut rng);
+            // Now and then the example the mail gives, as a person copies it.
+            let example = choice.example.clone().filter(|_| (moves + tries) % 5 == 4);
+            examples += usize::from(example.is_some());
+            let line =
+                example.unwrap_or_else(|| line_for(choice, (moves + tries) % 2 == 0, &mut rng));
             let before = rig.mails_to(seat).await.len();
             let hash_before = rig.db.store.load(game).await.unwrap().game.state_hash();
             send(&mut rig, via, seat, &to, &line).await;
@@ -213,6 +221,18 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
     );
     let loaded = rig.db.store.load(game).await.unwrap();
     assert!(loaded.game.outcome().is_some(), "the game ended");
+    let mut mails = 0;
+    for seat in 0..seats {
+        for mail in rig.mails_to(seat).await {
+            let words = text(&mail);
+            let names = internal_names(&words);
+            assert!(
+                names.is_empty(),
+                "the program's own names {names:?} in a mail to a person:\n{words}"
+            );
+            mails += 1;
+        }
+    }
     assert_eq!(
         inbound_done(&rig, game).await,
         moves + i64::from(undone),
@@ -220,7 +240,8 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
     );
     eprintln!(
         "{kind}: {moves} moves by mail of {} commands, {refused} replies refused by the rules, \
-         {stale} stale, {:?}",
+         {stale} stale, {examples} example replies played, {mails} mails read for internal \
+         names, {:?}",
         loaded.row.head_seq,
         started.elapsed()
     );
@@ -352,7 +373,10 @@ async fn every_kind_of_reply_gets_the_right_answer_or_none() {
     assert!(invite_text.contains("Your position:"), "{invite_text}");
     assert!(invite_text.contains("  1  Pass"), "{invite_text}");
     assert!(
-        invite_text.contains("  2  Bid <amount: 270 to"),
+        invite_text.contains(
+            "  2  Bid — How many electoral votes will your side take? A number from 270 to 530, \
+             in steps of 10. — reply: 2 270\n"
+        ),
         "{invite_text}"
     );
     let mut expected = 0;

@@ -7,13 +7,17 @@ use crate::engine::{Choice, ParamKind, PickOption, PickRule, Seat};
 use serde_json::json;
 
 /// A card of the table as an option: its name when face up, its place when face down; its
-/// code for a reply is the card's code, or the face-down card's number.
+/// code for a reply is a state card's postal code, or the face-down card's number (a wild
+/// card is named by its words, "Fake News").
 fn slot_option(state: &State, slot: usize) -> PickOption {
     let s = &state.table[slot];
     if s.up {
-        PickOption::new(slot, state.label(s.card))
-            .weighted(i64::from(state.ev(s.card)))
-            .coded(s.card.code())
+        let option =
+            PickOption::new(slot, state.label(s.card)).weighted(i64::from(state.ev(s.card)));
+        match s.card.wild() {
+            Some(_) => option,
+            None => option.coded(s.card.code()),
+        }
     } else {
         PickOption::new(slot, format!("face-down card {}", slot + 1)).coded((slot + 1).to_string())
     }

@@ -3,6 +3,9 @@
 //! alone, so every game gets them without code of its own.
 
 pub mod address;
+pub mod ask;
+#[cfg(any(test, feature = "testing"))]
+pub mod check;
 mod read;
 #[cfg(test)]
 mod tables;
@@ -13,12 +16,13 @@ pub use read::{Read, ReadError, first_line, read};
 use crate::engine::{Choice, ParamKind, PickOption};
 use serde::{Deserialize, Serialize};
 
-/// One choice as a reply line: "2  Bid <amount: 280 to 530, steps of 10>".
+/// One choice as a reply line: "2  Bid — How many electoral votes will your side take? A
+/// number from 280 to 530, in steps of 10. — reply: 2 280".
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReplyLine {
     /// The number to reply with (from 1).
     pub number: usize,
-    /// The label and what to add after it.
+    /// The label, the question of each parameter to add after it, and an example reply.
     pub text: String,
     /// The values a parameter takes, one per line: "TN  Q♥ Tennessee (11)".
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -29,8 +33,8 @@ pub struct ReplyLine {
 const LONGEST_CODE: usize = 24;
 
 /// The code printed for each option of a parameter, to copy into a reply: the game's
-/// [`PickOption::code`], else the option's value when it is one short word no other option of
-/// the parameter has; none when the option is to be named by its words.
+/// [`PickOption::code`], else the option's value when it is one short word (no underscore)
+/// no other option of the parameter has; none when the option is to be named by its words.
 pub fn option_codes(options: &[PickOption]) -> Vec<Option<&str>> {
     options
         .iter()
@@ -39,7 +43,11 @@ pub fn option_codes(options: &[PickOption]) -> Vec<Option<&str>> {
                 return Some(code.as_ref());
             }
             let value = option.value.as_str()?;
-            let short = value.len() <= LONGEST_CODE && !value.contains(char::is_whitespace);
+            // A value joined by underscores ("FAKE_NEWS") is the program's name, not a code
+            // for a person: such an option is named by its words.
+            let short = value.len() <= LONGEST_CODE
+                && !value.contains(char::is_whitespace)
+                && !value.contains('_');
             let shared = options
                 .iter()
                 .filter(|o| o.value.as_str() == Some(value))
@@ -58,20 +66,16 @@ fn option_line(option: &PickOption, code: Option<&str>) -> String {
     }
 }
 
-fn hint(field: &str, kind: &ParamKind) -> String {
+/// What a placement's line says it needs ("<cubes: 8 in all, as CODE=COUNT>"); empty for
+/// other kinds, whose words are their questions ([`ask::question`]).
+fn placement_hint(field: &str, kind: &ParamKind) -> String {
     match kind {
-        ParamKind::One { .. } => format!("<{field}>"),
-        ParamKind::Pick { min, max, .. } if min == max => format!("<{min} {field}>"),
-        ParamKind::Pick { min, max, .. } => format!("<{min} to {max} {field}>"),
-        ParamKind::Number { min, max, step } if *step > 1 => {
-            format!("<{field}: {min} to {max}, steps of {step}>")
-        }
-        ParamKind::Number { min, max, .. } => format!("<{field}: {min} to {max}>"),
         ParamKind::Distribute { total, .. } => format!("<{field}: {total} in all, as CODE=COUNT>"),
         ParamKind::Allot { total, .. } => match kind.allot_rule() {
             Some(rule) => format!("<{field}: {total} in all ({rule}), as CODE=COUNT>"),
             None => format!("<{field}: {total} in all, as CODE=COUNT>"),
         },
+        ParamKind::One { .. } | ParamKind::Pick { .. } | ParamKind::Number { .. } => String::new(),
     }
 }
 
@@ -89,12 +93,10 @@ pub fn reply_lines(choices: &[Choice]) -> Vec<ReplyLine> {
         .iter()
         .enumerate()
         .map(|(i, choice)| {
-            let mut text = choice.label.to_string();
+            let text = ask::text(choices, i);
             let mut options = Vec::new();
             let listing = choice.params.iter().filter(|p| has_options(p)).count();
             for param in &choice.params {
-                text.push(' ');
-                text.push_str(&hint(&param.field, &param.kind));
                 if let ParamKind::One { options: o }
                 | ParamKind::Pick { options: o, .. }
                 | ParamKind::Distribute { options: o, .. }
@@ -106,9 +108,6 @@ pub fn reply_lines(choices: &[Choice]) -> Vec<ReplyLine> {
                     let codes = option_codes(o);
                     options.extend(o.iter().zip(codes).map(|(o, c)| option_line(o, c)));
                 }
-            }
-            if let Some(warning) = &choice.warning {
-                text.push_str(&format!(" (caution: {warning})"));
             }
             ReplyLine {
                 number: i + 1,
@@ -164,11 +163,12 @@ mod tests {
         let lines = reply_lines(&choices);
         assert_eq!(lines[0].text, "Pass");
         assert_eq!(
-            lines[1].text, "Bid <amount: 280 to 530, steps of 10>",
+            lines[1].text,
+            "Bid — How many? A number from 280 to 530, in steps of 10. — reply: 2 280",
             "{lines:?}"
         );
         assert_eq!(lines[2].number, 3);
-        assert_eq!(lines[2].text, "Play a card <card>");
+        assert_eq!(lines[2].text, "Play a card — Which? — reply: 3 TN");
         assert_eq!(lines[2].options, vec!["TN  Q♥ Tennessee (11)"]);
     }
 

@@ -4,7 +4,7 @@
 //! way the line can be read is tried: it is played only when all that work mean one command,
 //! and refused with what it could mean otherwise.
 
-use crate::engine::{Choice, Param, ParamKind, PickOption};
+use crate::engine::{Choice, FillError, Param, ParamKind, PickOption};
 use crate::notices::reply::option_codes;
 use crate::notices::reply::words::{Alias, aliases, head_and_parts, normalize, tokens, words};
 use serde_json::Value;
@@ -108,18 +108,24 @@ pub fn read(line: &str, choices: &[Choice]) -> Result<Read, ReadError> {
     let mut by_label: Vec<(usize, ReadError)> = Vec::new();
     let mut by_option: Vec<(usize, ReadError)> = Vec::new();
     let labels: Vec<Vec<String>> = choices.iter().map(|c| words(&c.label)).collect();
-    // How many leading words each choice's label matched, and whether they hold a word of
-    // that label alone (or the whole label): a line that uses one choice's distinguishing words does not mean a
-    // choice whose label it only shares the start of ("take the" of "Take the higher card").
+    // How many words of each choice's label the line's start used (numbers left out: a
+    // number after the label's words is an option as often as a word of the label), and
+    // whether they hold a word of that label alone (or the whole label): a line that uses one
+    // choice's distinguishing words does not mean a choice whose label it only shares the
+    // start of ("take the" of "Take the higher card").
     let mut matched: Vec<(usize, bool)> = vec![(0, false); choices.len()];
     for (index, choice) in choices.iter().enumerate() {
         let label = &labels[index];
         let cuts = label_cuts(label, tokens);
         let longest = cuts.last().copied().unwrap_or(0);
         let own = distinguishing(&labels, index);
-        let said = &tokens[..longest];
-        let whole = said.iter().filter(|t| *t != ",").count() == label.len();
-        matched[index] = (longest, whole || said.iter().any(|t| own.contains(t)));
+        let said: Vec<&String> = tokens[..longest]
+            .iter()
+            .filter(|t| label.contains(t))
+            .collect();
+        let whole = said.len() >= label.len();
+        let strength = said.iter().filter(|t| !is_number(t)).count();
+        matched[index] = (strength, whole || said.iter().any(|t| own.contains(t)));
         let mut outcome = None;
         for used in cuts.into_iter().rev() {
             match fill(choice, &tokens[used..]) {
@@ -246,6 +252,8 @@ fn label_cuts(label: &[String], tokens: &[String]) -> Vec<usize> {
                 at += p + 1;
                 cuts.push(i + 1);
             }
+            // "let it stand": a filler the label lacks says nothing against it.
+            None if FILLER.contains(&token.as_str()) => cuts.push(i + 1),
             None => break,
         }
     }
@@ -371,6 +379,43 @@ fn is_joiner(token: &str) -> bool {
     matches!(token, "and" | "&" | "card" | "cards")
 }
 
+/// `reason` after the question it is about: "Which card do you play? \"xx\" is not one of
+/// the options."
+fn in_question(param: &Param, reason: &str) -> String {
+    let prompt = param.prompt.trim();
+    let joint = if prompt.ends_with(['?', '.', '!', ')']) {
+        " "
+    } else {
+        ": "
+    };
+    let mut chars = reason.chars();
+    let reason: String = chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    format!("{prompt}{joint}{}.", reason.trim_end_matches('.'))
+}
+
+/// A parameter the line leaves out, in its question's words.
+fn unsaid(param: &Param) -> String {
+    in_question(param, "the line does not say")
+}
+
+/// A value the choice's rule refuses, in the words of the question it answers (never the
+/// command's field).
+fn fill_error(choice: &Choice, error: FillError) -> String {
+    let param = |field: &str| choice.params.iter().find(|p| p.field == field);
+    match error {
+        FillError::Missing(field) => {
+            param(&field).map_or_else(|| "the line leaves something out".to_string(), unsaid)
+        }
+        FillError::Invalid { field, reason } => match param(&field) {
+            Some(param) => in_question(param, &reason),
+            None => reason,
+        },
+    }
+}
+
 fn not_an_option(token: &str) -> String {
     format!("\"{token}\" is not one of the options")
 }
@@ -461,19 +506,22 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<Filled, ReadError> {
                 );
                 at += lead;
                 let rest = &rest[lead..];
-                let first = rest.first().ok_or_else(|| fail(param.prompt.to_string()))?;
+                let first = rest.first().ok_or_else(|| fail(unsaid(param)))?;
                 let (option, span) = one_option(&names, rest)
                     .map_err(&fail)?
-                    .ok_or_else(|| fail(not_an_option(first)))?;
+                    .ok_or_else(|| fail(in_question(param, &not_an_option(first))))?;
                 values.push(options[option].value.clone().into_owned());
                 said.push(options[option].label.to_string());
                 at += span;
             }
             ParamKind::Number { .. } => {
-                let first = rest.first().ok_or_else(|| fail(param.prompt.to_string()))?;
-                let n: i64 = first
-                    .parse()
-                    .map_err(|_| fail(format!("\"{first}\" is not a whole number")))?;
+                let first = rest.first().ok_or_else(|| fail(unsaid(param)))?;
+                let n: i64 = first.parse().map_err(|_| {
+                    fail(in_question(
+                        param,
+                        &format!("\"{first}\" is not a whole number"),
+                    ))
+                })?;
                 values.push(Value::from(n));
                 said.push(n.to_string());
                 at += 1;
@@ -499,7 +547,9 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<Filled, ReadError> {
                             used += span;
                         }
                         None if is_joiner(&rest[used]) && used + 1 < rest.len() => used += 1,
-                        None if last => return Err(fail(not_an_option(&rest[used]))),
+                        None if last => {
+                            return Err(fail(in_question(param, &not_an_option(&rest[used]))));
+                        }
                         None => break,
                     }
                 }
@@ -532,7 +582,9 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<Filled, ReadError> {
     if let Some(extra) = tokens.get(at) {
         return Err(fail(format!("\"{extra}\" is not understood here")));
     }
-    let command = choice.build(&values).map_err(|e| fail(e.to_string()))?;
+    let command = choice
+        .build(&values)
+        .map_err(|e| fail(fill_error(choice, e)))?;
     let said = if said.is_empty() {
         choice.label.to_string()
     } else {
@@ -950,6 +1002,97 @@ mod tests {
             "{e}"
         );
         assert!(e.contains("\"higher\"") && e.contains("\"lower\""), "{e}");
+    }
+
+    #[test]
+    fn a_number_in_one_label_does_not_make_it_the_better_fit() {
+        // "(4)" after "card" in the higher card's label: "take the card 4" still says neither
+        // "higher" nor "lower", and the 4 is a face-down card, not a word of the label.
+        let mut c = higher_or_lower();
+        c[0].label = "Take the higher card, 4♦ Delaware (4), and any one other card".into();
+        for line in ["take the card 4", "take the card, 4", "take card 4"] {
+            let e = read(line, &c).unwrap_err();
+            assert!(matches!(e, ReadError::Which { .. }), "{line}: {e:?}");
+        }
+        assert_eq!(
+            read("take the higher card 4", &c).unwrap().command,
+            json!({"type": "take_higher", "with": 3})
+        );
+        assert_eq!(read("take lower 1 4", &c).unwrap().index, 1);
+    }
+
+    /// Whitehouse's choice after a bid: challenge it or let it stand.
+    fn challenge_or_not() -> Vec<Choice> {
+        vec![
+            Choice::action(
+                "Challenge the bid (+1 if it fails, −1 if it is made)",
+                json!({"type": "challenge"}),
+            ),
+            Choice::action("Let the bid stand", json!({"type": "no_challenge"})),
+        ]
+    }
+
+    #[test]
+    fn the_challenge_pair_is_told_apart_by_its_own_words() {
+        let c = challenge_or_not();
+        for line in ["challenge", "Challenge the bid", "1", "challenge it!"] {
+            assert_eq!(read(line, &c).unwrap().index, 0, "{line}");
+        }
+        for line in [
+            "let it stand",
+            "Let the bid stand.",
+            "stand",
+            "let stand",
+            "2",
+        ] {
+            assert_eq!(read(line, &c).unwrap().index, 1, "{line}");
+        }
+        // Words both labels share name both; a negation never reads as the challenge.
+        let e = read("bid", &c).unwrap_err().to_string();
+        assert!(
+            e.contains("1 (Challenge the bid") && e.contains("2 (Let the bid stand)"),
+            "{e}"
+        );
+        for line in ["don't challenge", "no challenge", "do not challenge"] {
+            assert!(
+                matches!(read(line, &c), Err(ReadError::Unknown(_))),
+                "{line}: {:?}",
+                read(line, &c)
+            );
+        }
+        let e = read("let it stand, thanks", &c).unwrap_err().to_string();
+        assert!(e.contains("\"thanks\""), "{e}");
+    }
+
+    #[test]
+    fn refusals_speak_in_the_questions_words_never_the_fields() {
+        let c = higher_or_lower();
+        for (line, wanted) in [
+            (
+                "take the lower card, card 1",
+                "Which two face-down cards do you take? Choose 2; you chose 1.",
+            ),
+            (
+                "take the higher card",
+                "Which other card do you take? The line does not say.",
+            ),
+            (
+                "take the higher card, Utah",
+                "Which other card do you take? \"utah\" is not one of the options.",
+            ),
+        ] {
+            let e = read(line, &c).unwrap_err().to_string();
+            assert!(e.ends_with(wanted), "{line}: {e}");
+            for field in ["face_down", "with", "take_"] {
+                assert!(!e.contains(&format!("{field}:")), "{line}: {e}");
+            }
+        }
+        let e = read("bid", &whitehouse_like()).unwrap_err().to_string();
+        assert_eq!(e, "Bid: How many? The line does not say.");
+        let e = read("bid lots", &whitehouse_like())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "Bid: How many? \"lots\" is not a whole number.");
     }
 
     #[test]

@@ -153,7 +153,7 @@ fn whitehouse_lines() {
     check(
         &c,
         &format!("1 {}", codes[..5].join(" ")),
-        Err("choose 6; you chose 5"),
+        Err("Choose 6; you chose 5"),
     );
 }
 
