@@ -13,6 +13,7 @@ pub mod wait;
 
 use postplay::pg::PrivateCluster;
 use postplay::store::Store;
+use sha2::Digest;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{ConnectOptions, Executor};
 use std::path::PathBuf;
@@ -40,8 +41,98 @@ fn server() -> &'static (PgConnectOptions, Option<PrivateCluster>) {
         lock.lock().unwrap();
         let cluster = PrivateCluster::ensure(&cluster_dir()).expect("private PostgreSQL starts");
         lock.unlock().unwrap();
+        unsynced(&cluster);
         (cluster.connect_options("postgres"), Some(cluster))
     })
+}
+
+/// The tests' own cluster writes without waiting for the disk: a test never outlives the machine,
+/// and a server killed in a test still recovers from what the operating system holds. (A
+/// database from DATABASE_URL is someone's server and keeps its settings.)
+fn unsynced(cluster: &PrivateCluster) {
+    let options = cluster.connect_options("postgres");
+    std::thread::spawn(move || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(async {
+                let mut conn = options.connect().await.expect("connect to the test server");
+                for statement in [
+                    "ALTER SYSTEM SET fsync = off",
+                    "ALTER SYSTEM SET full_page_writes = off",
+                    "SELECT pg_reload_conf()",
+                ] {
+                    conn.execute(statement).await.unwrap();
+                }
+            })
+    })
+    .join()
+    .unwrap();
+}
+
+/// The name of a database migrated to this build's migrations, made once by whichever test
+/// process comes first and copied for each test: migrating every test's database would cost
+/// each test seconds. Named by the migrations' checksums, so a build with other migrations
+/// (another branch on the same machine) gets its own.
+async fn migrated_template() -> &'static str {
+    static TEMPLATE: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
+    TEMPLATE
+        .get_or_init(async || {
+            let mut digest = sha2::Sha256::new();
+            for migration in postplay::store::MIGRATOR.iter() {
+                digest.update(migration.version.to_be_bytes());
+                digest.update(&*migration.checksum);
+            }
+            let name = format!("template_{}", &hex::encode(digest.finalize())[..16]);
+            let (admin, _) = server();
+            let mut conn = admin
+                .clone()
+                .connect()
+                .await
+                .expect("connect to the test server");
+            // One process migrates; the others wait for it on this lock.
+            conn.execute("SELECT pg_advisory_lock(7356001)")
+                .await
+                .unwrap();
+            let exists: Option<i32> =
+                sqlx::query_scalar("SELECT 1 FROM pg_database WHERE datname = $1")
+                    .bind(&name)
+                    .fetch_optional(&mut conn)
+                    .await
+                    .unwrap();
+            if exists.is_none() {
+                let building = format!("{name}_building");
+                conn.execute(sqlx::AssertSqlSafe(format!(
+                    "DROP DATABASE IF EXISTS {building} WITH (FORCE)"
+                )))
+                .await
+                .unwrap();
+                conn.execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {building}")))
+                    .await
+                    .unwrap();
+                let pool = PgPoolOptions::new()
+                    .max_connections(2)
+                    .connect_with(admin.clone().database(&building))
+                    .await
+                    .unwrap();
+                postplay::store::MIGRATOR
+                    .run(&pool)
+                    .await
+                    .expect("migrations run");
+                pool.close().await;
+                conn.execute(sqlx::AssertSqlSafe(format!(
+                    "ALTER DATABASE {building} RENAME TO {name}"
+                )))
+                .await
+                .unwrap();
+            }
+            conn.execute("SELECT pg_advisory_unlock(7356001)")
+                .await
+                .unwrap();
+            name
+        })
+        .await
 }
 
 /// A database of its own for one test, migrated; dropped by [`TestDb::drop`].
@@ -55,7 +146,7 @@ pub struct TestDb {
 }
 
 impl TestDb {
-    /// Creates and migrates a fresh database.
+    /// Creates a fresh database, migrated (a copy of [`migrated_template`]).
     pub async fn new() -> TestDb {
         let (admin, _) = server();
         let mut random = [0u8; 8];
@@ -66,10 +157,13 @@ impl TestDb {
             .connect()
             .await
             .expect("connect to the test server");
-        // The name is ours: "test_" and hex digits.
-        conn.execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-            .await
-            .unwrap();
+        let template = migrated_template().await;
+        // The names are ours: "test_" or "template_" and hex digits.
+        conn.execute(sqlx::AssertSqlSafe(format!(
+            "CREATE DATABASE {name} TEMPLATE {template}"
+        )))
+        .await
+        .unwrap();
         let options = admin.clone().database(&name);
         let pool = PgPoolOptions::new()
             .max_connections(40)
@@ -136,6 +230,19 @@ pub async fn create_game_for(
     mailed: bool,
     seed: u64,
 ) -> (i64, Vec<String>) {
+    create_game_with(db, kind, &serde_json::json!({}), names, mailed, seed).await
+}
+
+/// A game with `options` created straight in the store, each player with the address
+/// `name@example.org` (lower case) when `mailed`: (game id, seat tokens).
+pub async fn create_game_with(
+    db: &TestDb,
+    kind: &str,
+    options: &serde_json::Value,
+    names: &[&str],
+    mailed: bool,
+    seed: u64,
+) -> (i64, Vec<String>) {
     let seats: Vec<postplay::store::NewSeat> = names
         .iter()
         .map(|n| postplay::store::NewSeat {
@@ -151,7 +258,7 @@ pub async fn create_game_for(
         .store
         .create_game(
             kind,
-            &serde_json::json!({}),
+            options,
             &seats,
             postplay::engine::Seed::from_number(seed),
         )

@@ -49,10 +49,10 @@ fn options() -> impl Strategy<Value = Options> {
         })
 }
 
-// 1,000 whole matches (a match runs to hundreds of commands, each checked in every view):
-// the longest test of the run at 2,000 (137 s of one core); POSTPLAY_SOAK multiplies it.
+// 400 whole matches (a match runs to hundreds of commands, each checked in every view): the
+// longest test of the run at 2,000 (137 s of one core); POSTPLAY_SOAK multiplies it.
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(1000), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(400), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn random_games_keep_the_rules_contract(options in options(), seed in any::<u64>()) {

@@ -7,7 +7,7 @@ use crate::common;
 
 use awc::Client;
 use common::hidden::hidden_from;
-use common::{TestDb, create_game, spawn_app};
+use common::{TestDb, create_game_with, spawn_app};
 use postplay::cards::{Card, rank_label};
 use postplay::engine::bot::{bot_rng, fill_at_random};
 use postplay::engine::{Choice, Seed, Viewer};
@@ -140,11 +140,11 @@ fn kitty_marks(
     }
 }
 
-async fn walk(kind: &str, names: &[&str], seed: u64) {
+async fn walk(kind: &str, options: Value, names: &[&str], seed: u64) {
     let db = TestDb::new().await;
     let base = spawn_app(&db);
     let client = Client::default();
-    let (id, tokens) = create_game(&db, kind, names, seed).await;
+    let (id, tokens) = create_game_with(&db, kind, &options, names, false, seed).await;
     let seats = names.len();
     let table: Vec<String> = names.iter().map(|n| n.to_string()).collect();
     // What each viewer (seats, then the spectator) has been shown so far.
@@ -153,9 +153,14 @@ async fn walk(kind: &str, names: &[&str], seed: u64) {
     let mut steps = 0;
     let mut checked = 0usize;
     let mut marked = 0usize;
+    // The hands the walk saw dealt, in games of more than one.
+    let mut hands = HashSet::new();
     loop {
         let loaded = db.store.load(id).await.unwrap();
         let state = loaded.game.state_json();
+        if let Some(hand) = state.get("hand_number").and_then(Value::as_u64) {
+            hands.insert(hand);
+        }
         let mut public = HashSet::new();
         // A card played face up is public from then on, even where no view kept it (the last
         // card of a trick is gathered in the same command): the spectator's export shows every
@@ -237,6 +242,14 @@ async fn walk(kind: &str, names: &[&str], seed: u64) {
         checked > 1000,
         "{kind}: {checked} checks in {steps} steps: the walk must look at something"
     );
+    eprintln!(
+        "{kind}: {checked} checks in {steps} steps over {} hands",
+        hands.len()
+    );
+    assert!(
+        hands.is_empty() || hands.len() > 1,
+        "{kind}: the walk crosses a new deal ({hands:?} seen)"
+    );
     if kind == "whitehouse" {
         assert!(
             marked > 0,
@@ -255,25 +268,35 @@ async fn walk(kind: &str, names: &[&str], seed: u64) {
 
 #[actix_web::test]
 async fn whitehouse_hides_every_hand_and_the_kitty_at_every_step() {
-    walk("whitehouse", &["Ann", "Bo", "Cy", "Di"], 5).await;
+    walk("whitehouse", json!({}), &["Ann", "Bo", "Cy", "Di"], 5).await;
 }
 
 #[actix_web::test]
 async fn statehood_hides_every_hand_and_the_stock_at_every_step() {
-    walk("statehood", &["Ann", "Bo", "Cy"], 6).await;
+    // A lower target than the printed 56: two hands or more, not a dozen (the walk asks for
+    // every page at every step).
+    walk("statehood", json!({"target": 10}), &["Ann", "Bo", "Cy"], 6).await;
 }
 
 #[actix_web::test]
 async fn electoral_combat_hides_stacks_and_face_down_cards_at_every_step() {
-    walk("electoral-combat", &["Ann", "Bo"], 7).await;
+    walk("electoral-combat", json!({}), &["Ann", "Bo"], 7).await;
 }
 
 #[actix_web::test]
 async fn nationhood_hides_every_hand_and_the_stock_at_every_step() {
-    walk("nationhood", &["Ann", "Bo"], 8).await;
+    // One point rather than the printed seven and two hands without a nation to a draw, for
+    // the same reason.
+    walk(
+        "nationhood",
+        json!({"target": 1, "draw_after": 2}),
+        &["Ann", "Bo"],
+        8,
+    )
+    .await;
 }
 
 #[actix_web::test]
 async fn votes_for_women_hides_every_hand_and_both_draw_decks_at_every_step() {
-    walk("votes-for-women", &["Ann", "Bo"], 9).await;
+    walk("votes-for-women", json!({}), &["Ann", "Bo"], 9).await;
 }

@@ -312,7 +312,8 @@ async fn live_refresh_streams_are_bounded_and_released() {
     let fds_before = fds();
     let rss_before = rss_kb();
     let (mut accepted, mut refused, mut most_fds) = (0, 0, 0);
-    for _ in 0..20_000 {
+    // 5,000 streams, 78 times the cap: a leak of 7 kB a stream or more would break the memory bound.
+    for _ in 0..5_000 {
         let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
         stream.write_all(request.as_bytes()).await.unwrap();
         let mut buf = [0u8; 64];
@@ -326,7 +327,7 @@ async fn live_refresh_streams_are_bounded_and_released() {
     }
     // Closed streams are found and freed (at the latest by the next keep-alive), so the flood
     // is mostly served; whatever comes faster than that meets the cap, never a leak.
-    assert_eq!(accepted + refused, 20_000);
+    assert_eq!(accepted + refused, 5_000);
     assert!(accepted >= 64, "{accepted} accepted, {refused} refused");
     assert!(
         most_fds < fds_before + 64 * 2 + 50,
