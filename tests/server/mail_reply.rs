@@ -73,8 +73,9 @@ async fn answer_waits(rig: &Rig, game: i64, id: i64) -> bool {
 /// What the mail of a whole game by replies came to: every mail of each seat either asks it
 /// something (it carries a reply address), or is its invitation, its game's end, or an answer
 /// that tells something without asking (a refusal, a reply played late); no "done" of a reply
-/// stands on its own otherwise. Returns (mails, questions, answers folded into other mails).
-async fn mail_bound(rig: &Rig, game: i64, seats: usize) -> (usize, usize, i64) {
+/// stands on its own otherwise. Returns (mails, questions, answers folded into other mails,
+/// refusals that ask nothing again, answers to replies played late).
+async fn mail_bound(rig: &Rig, game: i64, seats: usize) -> (usize, usize, i64, usize, usize) {
     let late: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM inbound_mail i JOIN reply_addresses r ON r.token_hash = i.reply_hash \
          WHERE i.game_id = $1 AND i.status = 'done' AND i.seq - 1 <> r.seq",
@@ -101,7 +102,7 @@ async fn mail_bound(rig: &Rig, game: i64, seats: usize) -> (usize, usize, i64) {
         waiting, 0,
         "every answer waiting was carried by a later mail"
     );
-    let (mut mails, mut questions, mut alone, mut carried) = (0, 0, 0, 0);
+    let (mut mails, mut questions, mut alone, mut carried, mut refusals) = (0, 0, 0, 0, 0);
     for seat in 0..seats {
         let all = rig.mails_to(seat).await;
         let mut told_only = 0;
@@ -134,6 +135,7 @@ async fn mail_bound(rig: &Rig, game: i64, seats: usize) -> (usize, usize, i64) {
             all.len()
         );
         mails += all.len();
+        refusals += told_only;
     }
     assert!(
         alone as i64 <= late,
@@ -143,7 +145,7 @@ async fn mail_bound(rig: &Rig, game: i64, seats: usize) -> (usize, usize, i64) {
         carried as i64, folded,
         "each folded answer stands at the top of a later mail"
     );
-    (mails, questions, folded)
+    (mails, questions, folded, refusals, alone)
 }
 
 async fn inbound_done(rig: &Rig, game: i64) -> i64 {
@@ -353,13 +355,13 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
     );
     let loaded = rig.db.store.load(game).await.unwrap();
     assert!(loaded.game.outcome().is_some(), "the game ended");
-    let (sent, questions, folded) = mail_bound(&rig, game, seats).await;
+    let (sent, questions, folded, refusals, late) = mail_bound(&rig, game, seats).await;
     // Before folding, each folded answer was a mail of its own (the setting "every reply
     // confirmed" still does that).
     eprintln!(
         "MAILS {kind}: {moves} decisions by mail, {questions} questions asked, {sent} mails \
-         ({:.2} a decision, {:.2} a seat's question); before folding {} mails ({:.2} a \
-         decision)",
+         ({:.2} a decision, {:.2} a seat's question; {refusals} refusals asking nothing again, \
+         {late} answers to replies played late); before folding {} mails ({:.2} a decision)",
         sent as f64 / moves as f64,
         sent as f64 / questions as f64,
         sent as i64 + folded,
