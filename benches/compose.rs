@@ -62,7 +62,9 @@ fn main() {
                     let choices = live.choices(seat);
                     let board = live.position(Viewer::Seat(seat), &names);
                     let notice = Notice::Turn(Turn {
+                        answered: Vec::new(),
                         game: GameRef {
+                            home: None,
                             id: 1,
                             name: game.name().into(),
                         },

@@ -43,6 +43,7 @@ pub async fn enqueue_after_move(
     let seats = crate::notices::outbox::mail_seats(tx, row.id).await?;
     let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
     let game_ref = GameRef {
+        home: None,
         id: row.id,
         name: kind.name().to_string(),
     };

@@ -39,6 +39,7 @@ pub async fn enqueue_clock(
     news: News<'_>,
 ) -> Result<(), sqlx::Error> {
     let game = GameRef {
+        home: None,
         id: game_id,
         name: game_name.to_string(),
     };

@@ -26,6 +26,7 @@ impl Effects for NoticeEffects {
             if let Some(to) = creation.organiser_email {
                 let notice = Notice::Link(LinkNotice {
                     game: GameRef {
+                        home: None,
                         id: creation.id,
                         name: creation.game.name().to_string(),
                     },

@@ -39,6 +39,7 @@ async fn invitation(
     let partners = game.partners(seat.seat);
     Ok(Invite {
         game: GameRef {
+            home: None,
             id: table.game_id,
             name: kind.name().to_string(),
         },

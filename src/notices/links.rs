@@ -29,6 +29,7 @@ pub async fn enqueue_new_link(
     };
     let notice = Notice::Link(LinkNotice {
         game: GameRef {
+            home: None,
             id: game_id,
             name: game_name.to_string(),
         },
@@ -117,6 +118,7 @@ pub async fn enqueue_lost_link(
     let token = mint_link(&mut tx, game_id, seat).await?;
     let notice = Notice::Link(LinkNotice {
         game: GameRef {
+            home: None,
             id: game_id,
             name: game_name.to_string(),
         },

@@ -14,13 +14,46 @@ pub struct GameRef {
     pub id: i64,
     /// The name of the game ("Whitehouse").
     pub name: String,
+    /// Where a league game is played: "Tuesday Cards · Autumn Combat" (the club, then the
+    /// league); filled in when the mail is composed ([`crate::notices::outbox::home`]), none
+    /// for a game of no league.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub home: Option<String>,
 }
 
 impl GameRef {
-    /// "Whitehouse #12".
-    pub fn title(&self) -> String {
-        format!("{} #{}", self.name, self.id)
+    /// A game of no league (its `home` is filled in when the mail is composed).
+    pub fn new(id: i64, name: impl Into<String>) -> GameRef {
+        GameRef {
+            id,
+            name: name.into(),
+            home: None,
+        }
     }
+
+    /// "Whitehouse #12", or for a league game "[Tuesday Cards · Autumn Combat] Whitehouse #12".
+    pub fn title(&self) -> String {
+        homed(self.home.as_deref(), format!("{} #{}", self.name, self.id))
+    }
+}
+
+/// A game's title named where it is played, as mail and pages show it: `title` after "[home] "
+/// for a league game (its `home`, [`crate::notices::outbox::home`]), alone otherwise.
+pub fn homed(home: Option<&str>, title: String) -> String {
+    match home {
+        Some(home) => format!("[{home}] {title}"),
+        None => title,
+    }
+}
+
+/// The answer to one of the seat's replies, carried at the top of its next mail instead of
+/// mailed on its own ([`crate::notices::outbox::fold`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Answered {
+    /// The line that was read (one line, cut short).
+    pub line: String,
+    /// What was played ("Bid: 300").
+    pub text: String,
 }
 
 /// One player of a game, as others see them.
@@ -83,6 +116,24 @@ impl Notice {
             Notice::SignIn(_) => None,
             Notice::Message(n) => Some(&n.game),
             Notice::SeatChange(n) => Some(&n.game),
+            Notice::Table(_) | Notice::Club(_) | Notice::League(_) => None,
+        }
+    }
+
+    /// The game the notice is about, to fill in where it is played.
+    pub fn game_mut(&mut self) -> Option<&mut GameRef> {
+        match self {
+            Notice::Invite(n) => Some(&mut n.game),
+            Notice::Turn(n) => Some(&mut n.game),
+            Notice::Over(n) => Some(&mut n.game),
+            Notice::Undeliverable(n) => Some(&mut n.game),
+            Notice::Idle(n) => Some(&mut n.game),
+            Notice::Answer(n) => Some(&mut n.game),
+            Notice::Clock(n) => Some(&mut n.game),
+            Notice::Link(n) => Some(&mut n.game),
+            Notice::SignIn(_) => None,
+            Notice::Message(n) => Some(&mut n.game),
+            Notice::SeatChange(n) => Some(&mut n.game),
             Notice::Table(_) | Notice::Club(_) | Notice::League(_) => None,
         }
     }
@@ -214,6 +265,9 @@ pub struct Turn {
     /// The thread's messages written since the seat's previous mail, not its own.
     #[serde(default)]
     pub messages: Vec<ThreadMessage>,
+    /// The answers to the seat's replies folded into this mail, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answered: Vec<Answered>,
 }
 
 /// What a mail asking a seat to move shows besides the log: the seat's position (from its
@@ -261,6 +315,9 @@ pub struct Answer {
     pub ask: Ask,
     /// The seat's private link token.
     pub token: String,
+    /// The answers to the seat's earlier replies folded into this one, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answered: Vec<Answered>,
 }
 
 /// The game ended.
@@ -289,6 +346,9 @@ pub struct Over {
     /// The organiser cancelled the game: `result` says why, and there is no tally.
     #[serde(default)]
     pub cancelled: bool,
+    /// The answers to the seat's replies folded into this mail (its last move), oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answered: Vec<Answered>,
 }
 
 /// Mail to a seat could not be delivered (to the organiser).

@@ -165,6 +165,7 @@ pub fn plan(
             continue;
         };
         let game_ref = GameRef {
+            home: None,
             id: game_id,
             name: kind.name().to_string(),
         };
@@ -238,6 +239,7 @@ pub fn plan(
             }
             rows.mailed.push(index as i32);
             let notice = Notice::Turn(Turn {
+                answered: Vec::new(),
                 game: game_ref.clone(),
                 you: player(kind, mail_seat, count),
                 lines: lines_since(entry.log, index, &names),

@@ -87,6 +87,7 @@ pub async fn enqueue_seat_change(
         .await?;
     let name = crate::games::find_game(&kind).map_or(kind.clone(), |g| g.name().to_string());
     let game = GameRef {
+        home: None,
         id: news.game_id,
         name,
     };

@@ -77,6 +77,7 @@ pub async fn enqueue_each_message(
         .fetch_one(&mut *tx)
         .await?;
     let game = GameRef {
+        home: None,
         id: message.game_id,
         name: crate::games::find_game(&kind).map_or(kind.clone(), |g| g.name().to_string()),
     };

@@ -147,6 +147,7 @@ pub async fn enqueue_after_move(
     let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
     let ending = game.ending(&names);
     let game_ref = GameRef {
+        home: None,
         id: game_id,
         name: kind.name().to_string(),
     };
@@ -159,6 +160,7 @@ pub async fn enqueue_after_move(
         }
         let (event, notice, digest) = if let Some(outcome) = &outcome {
             let notice = Notice::Over(Over {
+                answered: Vec::new(),
                 game: game_ref.clone(),
                 you: player(kind, seat, count),
                 result: render(&outcome.reason, &names),
@@ -185,6 +187,7 @@ pub async fn enqueue_after_move(
             let token = mint_link(tx, game_id, seat.seat).await?;
             let ask = ask(tx, game_id, game, (seat.seat, seq), &names).await?;
             let notice = Notice::Turn(Turn {
+                answered: Vec::new(),
                 game: game_ref.clone(),
                 you: player(kind, seat, count),
                 lines: lines_since(log, seat.seat, &names),

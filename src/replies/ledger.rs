@@ -7,7 +7,7 @@ use crate::engine::{DynMatch, Seat};
 use crate::games::find_game;
 use crate::notices::EmailAddress;
 use crate::notices::notice::{Answer, Ask, GameRef, Notice};
-use crate::notices::outbox::{self, MailSeat, OUTBOX_CHANNEL};
+use crate::notices::outbox::{self, MailSeat, OUTBOX_CHANNEL, fold};
 use crate::store::LogEntry;
 use crate::store::game::effects::{AfterAppend, Appended, EffectError};
 use futures_util::future::BoxFuture;
@@ -248,7 +248,9 @@ pub struct Reply<'a> {
 }
 
 /// Queues the answer to `seat` (at its own address, never the message's sender), showing
-/// the position in `game` at log head `seq` and the log since `since`.
+/// the position in `game` at log head `seq` and the log since `since`. A `foldable` answer to
+/// a reply played, when nothing is asked of the seat now, waits for the seat's next mail to
+/// carry it ([`fold`]), unless the seat wants every answer or its mail is not sent each turn.
 #[allow(clippy::too_many_arguments)]
 async fn answer(
     tx: &mut PgConnection,
@@ -258,7 +260,7 @@ async fn answer(
     log: &[LogEntry],
     since: i64,
     reply: &Reply<'_>,
-    played: bool,
+    (played, foldable): (bool, bool),
 ) -> Result<(), sqlx::Error> {
     let seats = outbox::mail_seats(tx, game_id).await?;
     let Some(seat) = seats.iter().find(|s| s.seat == reply.seat) else {
@@ -278,7 +280,9 @@ async fn answer(
     };
     let token = outbox::mint_link(tx, game_id, reply.seat).await?;
     let notice = Notice::Answer(Answer {
+        answered: Vec::new(),
         game: GameRef {
+            home: None,
             id: game_id,
             name: kind.name().to_string(),
         },
@@ -295,29 +299,55 @@ async fn answer(
         ask,
         token,
     });
+    let waits = foldable
+        && played
+        && seat.pref == "every"
+        && matches!(&notice, Notice::Answer(a) if a.ask.replies.is_empty())
+        && !fold::every_answer(tx, game_id, reply.seat).await?;
     let event = format!("answer:{}", reply.id);
-    insert_answer(tx, game_id, reply.seat, &event, to, &seat.name, &notice).await
+    let row = AnswerRow {
+        seat: reply.seat,
+        event: &event,
+        to,
+        name: &seat.name,
+        waits,
+    };
+    insert_answer(tx, game_id, row, &notice).await
+}
+
+/// Where an answer goes, and whether it waits to be carried by the seat's next mail.
+struct AnswerRow<'a> {
+    seat: Seat,
+    event: &'a str,
+    to: &'a EmailAddress,
+    name: &'a str,
+    waits: bool,
 }
 
 async fn insert_answer(
     tx: &mut PgConnection,
     game_id: i64,
-    seat: Seat,
-    event: &str,
-    to: &EmailAddress,
-    name: &str,
+    row: AnswerRow<'_>,
     notice: &Notice,
 ) -> Result<(), sqlx::Error> {
+    let wait = if row.waits {
+        fold::ANSWER_WAIT
+    } else {
+        Duration::ZERO
+    };
     sqlx::query(
-        "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload) \
-         VALUES ($1, $2, $3, 'answer', $4, $5, $6) ON CONFLICT (game_id, event, recipient) DO NOTHING",
+        "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload, \
+         fold, due_at) VALUES ($1, $2, $3, 'answer', $4, $5, $6, $7, \
+         now() + make_interval(secs => $8)) ON CONFLICT (game_id, event, recipient) DO NOTHING",
     )
     .bind(game_id)
-    .bind(seat as i32)
-    .bind(event)
-    .bind(to.as_str())
-    .bind(name)
+    .bind(row.seat as i32)
+    .bind(row.event)
+    .bind(row.to.as_str())
+    .bind(row.name)
     .bind(serde_json::to_value(notice).expect("notices serialize"))
+    .bind(row.waits)
+    .bind(wait.as_secs_f64())
     .execute(&mut *tx)
     .await?;
     sqlx::query("SELECT pg_notify($1, '')")
@@ -352,7 +382,9 @@ pub async fn held(
     }
     let token = outbox::mint_link(tx, game_id, seat).await?;
     let notice = Notice::Answer(Answer {
+        answered: Vec::new(),
         game: GameRef {
+            home: None,
             id: game_id,
             name: kind.name().to_string(),
         },
@@ -366,7 +398,14 @@ pub async fn held(
         token,
     });
     let event = format!("held:{id}");
-    insert_answer(tx, game_id, seat, &event, to, &mail_seat.name, &notice).await
+    let row = AnswerRow {
+        seat,
+        event: &event,
+        to,
+        name: &mail_seat.name,
+        waits: false,
+    };
+    insert_answer(tx, game_id, row, &notice).await
 }
 
 /// Records a refusal and queues its answer (the reason, the position now and the choices
@@ -414,7 +453,7 @@ async fn answer_without_move(
         &loaded.log,
         since,
         reply,
-        done,
+        (done, false),
     )
     .await?;
     tx.commit().await
@@ -424,6 +463,9 @@ async fn answer_without_move(
 pub struct Played<'a> {
     /// What the answer says.
     pub reply: Reply<'a>,
+    /// Played later than it was sent (held by the hourly bound, or answering a mail the game
+    /// had moved past): its answer goes out at once, never folded into the next mail.
+    pub late: bool,
 }
 
 impl AfterAppend for Played<'_> {
@@ -449,7 +491,7 @@ impl AfterAppend for Played<'_> {
                 appended.log,
                 appended.first_seq - 1,
                 &self.reply,
-                true,
+                (true, !self.late),
             )
             .await?;
             Ok(())

@@ -200,7 +200,7 @@ impl Inbox {
             crate::telemetry::reply("duplicate");
             return Ok(Outcome::Duplicate);
         };
-        let outcome = self.act(id, size, &incoming, bound).await?;
+        let outcome = self.act(id, size, &incoming, bound, false).await?;
         crate::telemetry::reply(match outcome {
             Outcome::Done(_) => "done",
             Outcome::Refused(_) => "refused",
@@ -216,7 +216,7 @@ impl Inbox {
     /// how many.
     pub async fn resume(&self) -> Result<usize, InboundError> {
         let stored = ledger::resumable(self.store.pool(), 100).await?;
-        self.take_up(&stored, "inbound mail resumed").await?;
+        self.take_up(&stored, "inbound mail resumed", false).await?;
         Ok(stored.len())
     }
 
@@ -225,18 +225,27 @@ impl Inbox {
     /// this on every tick.
     pub async fn play_held(&self) -> Result<usize, InboundError> {
         let due = ledger::due_held(self.store.pool(), self.store.now(), 100).await?;
-        self.take_up(&due, "held reply played").await?;
+        self.take_up(&due, "held reply played", true).await?;
         Ok(due.len())
     }
 
-    async fn take_up(&self, stored: &[ledger::Resumable], what: &str) -> Result<(), InboundError> {
+    /// Acts on stored messages; `late`: they were held by an hourly bound (their answers go
+    /// out at once).
+    async fn take_up(
+        &self,
+        stored: &[ledger::Resumable],
+        what: &str,
+        late: bool,
+    ) -> Result<(), InboundError> {
         for message in stored {
             let bound = match &message.reply_hash {
                 Some(hash) => find_by_hash(self.store.pool(), hash, self.store.now()).await?,
                 None => None,
             };
             let incoming = parse(&message.raw, &[]);
-            let outcome = self.act(message.id, message.size, &incoming, bound).await?;
+            let outcome = self
+                .act(message.id, message.size, &incoming, bound, late)
+                .await?;
             tracing::info!(id = message.id, outcome = ?outcome, "{what}");
         }
         Ok(())
@@ -248,6 +257,7 @@ impl Inbox {
         size: usize,
         incoming: &Incoming,
         bound: Option<Bound>,
+        late: bool,
     ) -> Result<Outcome, InboundError> {
         let pool = self.store.pool();
         let ignore = |why: &'static str| async move {
@@ -366,6 +376,7 @@ impl Inbox {
                     line: &line,
                     text: "took back your last move",
                 },
+                late: true,
             };
             return match self
                 .store
@@ -422,6 +433,7 @@ impl Inbox {
                     line: &line,
                     text: &meant.said,
                 },
+                late: late || head != bound.seq,
             };
             match self
                 .store

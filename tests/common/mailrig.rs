@@ -101,7 +101,8 @@ pub async fn drain(db: &TestDb, secs: u64) {
     let deadline = std::time::Instant::now() + Duration::from_secs(secs);
     loop {
         let open: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM outbox WHERE status IN ('pending', 'sending') AND NOT digest",
+            "SELECT count(*) FROM outbox WHERE status IN ('pending', 'sending') AND NOT digest \
+             AND NOT (fold AND status = 'pending')",
         )
         .fetch_one(db.store.pool())
         .await

@@ -400,6 +400,14 @@ impl Play<'_> {
     }
 }
 
+/// A mail's subject, decoded.
+fn subject(mail: &postplay::notices::mail::sink::Received) -> String {
+    mail_parser::MessageParser::default()
+        .parse(mail.data.as_bytes())
+        .and_then(|m| m.subject().map(str::to_string))
+        .unwrap_or_default()
+}
+
 /// Runs the scheduler (at real time) until `what` holds of the league's games.
 async fn tick_until(db: &TestDb, league: i64, what: &str, check: impl Fn(&[LGame]) -> bool) {
     let scheduler = Scheduler::new(Arc::new(db.store.clone_handle()));
@@ -645,6 +653,28 @@ async fn a_league_of_six_played_to_its_end_through_the_store_the_api_and_mail() 
         })
         .await;
     }
+    // A league game's mail names its club and league, and so does its seat's page (issue 48,
+    // item 5).
+    let mailed = rig.settle().await;
+    let invitation = mailed
+        .iter()
+        .find(|m| subject(m).ends_with(": you are invited"))
+        .unwrap();
+    let named = subject(invitation);
+    assert!(
+        named.starts_with("[Tuesday club · Autumn league] Electoral College Combat #"),
+        "{named}"
+    );
+    let token = common::mailrig::play_token(&text(invitation)).unwrap();
+    let seat_page = http.get(&format!("/play/{token}"), None, None).await;
+    assert_eq!(seat_page.status, 200, "{}", seat_page.body);
+    assert!(
+        seat_page
+            .body
+            .contains("<title>[Tuesday club · Autumn league] Electoral College Combat #"),
+        "{}",
+        seat_page.body
+    );
     let mut play = Play {
         rig: &rig,
         http: &http,

@@ -29,6 +29,125 @@ async fn next_answer(rig: &Rig, seat: usize, before: usize) -> Received {
     .await
 }
 
+/// The id and status of the newest reply of `game` decided, once more than `before` are.
+async fn decided(rig: &Rig, game: i64, before: i64) -> (i64, String) {
+    until("the reply decided", PATIENCE, async || {
+        let rows: Vec<(i64, String)> = sqlx::query_as(
+            "SELECT id, status FROM inbound_mail WHERE game_id = $1 \
+             AND status IN ('done', 'refused') ORDER BY id DESC",
+        )
+        .bind(game)
+        .fetch_all(rig.db.store.pool())
+        .await
+        .unwrap();
+        if rows.len() as i64 > before {
+            Ok(rows[0].clone())
+        } else {
+            Err(format!("{} decided", rows.len()))
+        }
+    })
+    .await
+}
+
+async fn decided_count(rig: &Rig, game: i64) -> i64 {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM inbound_mail WHERE game_id = $1 AND status IN ('done', 'refused')",
+    )
+    .bind(game)
+    .fetch_one(rig.db.store.pool())
+    .await
+    .unwrap()
+}
+
+/// Whether the answer to the reply `id` waits for the seat's next mail to carry it.
+async fn answer_waits(rig: &Rig, game: i64, id: i64) -> bool {
+    sqlx::query_scalar("SELECT fold FROM outbox WHERE game_id = $1 AND event = $2")
+        .bind(game)
+        .bind(format!("answer:{id}"))
+        .fetch_optional(rig.db.store.pool())
+        .await
+        .unwrap()
+        .unwrap_or(false)
+}
+
+/// What the mail of a whole game by replies came to: every mail of each seat either asks it
+/// something (it carries a reply address), or is its invitation, its game's end, or an answer
+/// that tells something without asking (a refusal, a reply played late); no "done" of a reply
+/// stands on its own otherwise. Returns (mails, questions, answers folded into other mails,
+/// refusals that ask nothing again, answers to replies played late).
+async fn mail_bound(rig: &Rig, game: i64, seats: usize) -> (usize, usize, i64, usize, usize) {
+    let late: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM inbound_mail i JOIN reply_addresses r ON r.token_hash = i.reply_hash \
+         WHERE i.game_id = $1 AND i.status = 'done' AND i.seq - 1 <> r.seq",
+    )
+    .bind(game)
+    .fetch_one(rig.db.store.pool())
+    .await
+    .unwrap();
+    let folded: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM outbox WHERE game_id = $1 AND fold AND status = 'folded'",
+    )
+    .bind(game)
+    .fetch_one(rig.db.store.pool())
+    .await
+    .unwrap();
+    let waiting: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM outbox WHERE game_id = $1 AND fold AND status = 'pending'",
+    )
+    .bind(game)
+    .fetch_one(rig.db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(
+        waiting, 0,
+        "every answer waiting was carried by a later mail"
+    );
+    let (mut mails, mut questions, mut alone, mut carried, mut refusals) = (0, 0, 0, 0, 0);
+    for seat in 0..seats {
+        let all = rig.mails_to(seat).await;
+        let mut told_only = 0;
+        for mail in &all {
+            let subject = header(&mail.data, "Subject").unwrap();
+            carried += text(mail).matches("Your reply \"").count();
+            if header(&mail.data, "Reply-To").is_some() {
+                questions += 1;
+            } else if subject.ends_with("done") {
+                alone += 1;
+            } else {
+                assert!(
+                    [": game over", ": you are invited", ": not played"]
+                        .iter()
+                        .any(|end| subject.ends_with(end)),
+                    "a mail that neither asks nor tells anything new: {subject}"
+                );
+                told_only += usize::from(subject.ends_with(": not played"));
+            }
+        }
+        let asked = all
+            .iter()
+            .filter(|m| header(&m.data, "Reply-To").is_some())
+            .count();
+        // Its questions, its invitation and its game's end; refusals that ask nothing again
+        // and answers to replies played late tell something of their own.
+        assert!(
+            all.len() <= asked + 2 + told_only + late as usize,
+            "seat {seat}: {} mails for {asked} questions",
+            all.len()
+        );
+        mails += all.len();
+        refusals += told_only;
+    }
+    assert!(
+        alone as i64 <= late,
+        "{alone} answers of played replies came on their own, {late} replies were played late"
+    );
+    assert_eq!(
+        carried as i64, folded,
+        "each folded answer stands at the top of a later mail"
+    );
+    (mails, questions, folded, refusals, alone)
+}
+
 async fn inbound_done(rig: &Rig, game: i64) -> i64 {
     sqlx::query_scalar("SELECT count(*) FROM inbound_mail WHERE game_id = $1 AND status = 'done'")
         .bind(game)
@@ -172,7 +291,22 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
                 example.unwrap_or_else(|| line_for(choice, (moves + tries) % 2 == 0, &mut rng));
             let before = rig.mails_to(seat).await.len();
             let hash_before = rig.db.store.load(game).await.unwrap().game.state_hash();
+            let decided_before = decided_count(&rig, game).await;
             send(&mut rig, via, seat, &to, &line).await;
+            let (id, status) = decided(&rig, game, decided_before).await;
+            if status == "done" && answer_waits(&rig, game, id).await {
+                // Played, and nothing new asked of the seat: the answer waits for its next
+                // mail.
+                let now = rig.mails_to(seat).await;
+                assert!(
+                    now[before..]
+                        .iter()
+                        .all(|m| !header(&m.data, "Subject").unwrap().starts_with("Re:")),
+                    "no answer on its own for a reply played and folded"
+                );
+                played = true;
+                break;
+            }
             let answer = next_answer(&rig, seat, before).await;
             let words = text(&answer);
             let subject = header(&answer.data, "Subject").unwrap();
@@ -221,6 +355,18 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
     );
     let loaded = rig.db.store.load(game).await.unwrap();
     assert!(loaded.game.outcome().is_some(), "the game ended");
+    let (sent, questions, folded, refusals, late) = mail_bound(&rig, game, seats).await;
+    // Before folding, each folded answer was a mail of its own (the setting "every reply
+    // confirmed" still does that).
+    eprintln!(
+        "MAILS {kind}: {moves} decisions by mail, {questions} questions asked, {sent} mails \
+         ({:.2} a decision, {:.2} a seat's question; {refusals} refusals asking nothing again, \
+         {late} answers to replies played late); before folding {} mails ({:.2} a decision)",
+        sent as f64 / moves as f64,
+        sent as f64 / questions as f64,
+        sent as i64 + folded,
+        (sent as i64 + folded) as f64 / moves as f64,
+    );
     let mut mails = 0;
     for seat in 0..seats {
         for mail in rig.mails_to(seat).await {
@@ -451,7 +597,8 @@ async fn every_kind_of_reply_gets_the_right_answer_or_none() {
         rig.inbox.receive(html.as_bytes(), &[]).await.unwrap(),
         Outcome::Duplicate
     );
-    expected += 1;
+    // Played, and nothing asked of the seat now: its answer waits for the seat's next mail
+    // (the refusal just below carries it).
 
     // The same address again, now that the seat is not to move.
     let id = rig.message_id();
@@ -523,7 +670,7 @@ async fn every_kind_of_reply_gets_the_right_answer_or_none() {
         "not played: the reply line holds control characters",
         "not played: \"fold\" names none of the choices or their options",
         "not played: the message is too large",
-        "done: Bid: 270",
+        "Your reply \"BID 270\" was played: Bid: 270.",
         "not played: it is not your turn",
         "not played: the game has moved on",
         "done: Name ",
@@ -678,12 +825,19 @@ async fn a_sealed_sign_by_mail_stays_sealed() {
         .await
         .unwrap();
     assert!(matches!(outcome, Outcome::Done(_)), "{outcome:?}");
-    let answer = next_answer(&rig, seat, before).await;
-    assert!(
-        text(&answer).contains("done: Russian Collusion: scissors"),
-        "{}",
-        text(&answer)
-    );
+    // Nothing is asked of the seat now: the answer waits for its next mail to carry it.
+    let (fold, said): (bool, String) = sqlx::query_as(
+        "SELECT fold, payload->>'text' FROM outbox WHERE game_id = $1 AND seat = $2 \
+         AND kind = 'answer' ORDER BY id DESC LIMIT 1",
+    )
+    .bind(game)
+    .bind(seat as i32)
+    .fetch_one(rig.db.store.pool())
+    .await
+    .unwrap();
+    assert!(fold);
+    assert_eq!(said, "Russian Collusion: scissors");
+    assert_eq!(rig.mails_to(seat).await.len(), before, "no mail of its own");
     // Nothing of it reaches the other seat while its own sign is open.
     assert_eq!(
         rig.mails_to(other).await.len(),

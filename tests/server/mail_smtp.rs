@@ -40,7 +40,9 @@ fn smtp(sink: &SmtpSink) -> Transport {
 
 fn turn(name: &str, game_name: &str) -> Turn {
     Turn {
+        answered: Vec::new(),
         game: GameRef {
+            home: None,
             id: 42,
             name: game_name.into(),
         },
@@ -211,6 +213,7 @@ async fn the_dev_mailbox_keeps_each_message_once_with_its_links() {
     let transport = Transport::Mailbox(mailbox.clone());
     let invite = Notice::Invite(Invite {
         game: GameRef {
+            home: None,
             id: 5,
             name: "Statehood".into(),
         },

@@ -24,6 +24,7 @@ mod hints;
 mod league_results;
 mod leagues;
 mod lobby;
+mod mail_fold;
 mod mail_inbound_limits;
 mod mail_outbox;
 mod mail_reply;

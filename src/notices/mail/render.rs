@@ -2,7 +2,7 @@
 //! HTML part (askama templates in `templates/mail/`; the HTML escapes every name).
 
 use crate::engine::present::Position;
-use crate::notices::notice::{Ask, Digest, Notice, Player, Seated, ThreadMessage};
+use crate::notices::notice::{Answered, Ask, Digest, Notice, Player, Seated, ThreadMessage};
 use crate::notices::reply::ReplyLine;
 use crate::notices::reply::address::address;
 use askama::Template;
@@ -124,19 +124,19 @@ mail_templates!(MessageText, MessageHtml, "mail/message.txt", "mail/message.html
 });
 
 mail_templates!(TurnText, TurnHtml, "mail/turn.txt", "mail/turn.html", {
-    title: String, you: Player, lines: Vec<String>, messages: Vec<MailMessage>, choices: Vec<String>,
+    answered: Vec<Answered>, title: String, you: Player, lines: Vec<String>, messages: Vec<MailMessage>, choices: Vec<String>,
     deadline: Option<String>, link: String, unsubscribe: Option<String>,
     board: Position, replies: Vec<ReplyLine>, standing: Vec<String>, undo: bool, replyable: bool,
 });
 
 mail_templates!(AnswerText, AnswerHtml, "mail/answer.txt", "mail/answer.html", {
-    title: String, you: Player, played: bool, held: bool, text: String, line: String,
+    answered: Vec<Answered>, title: String, you: Player, played: bool, held: bool, text: String, line: String,
     lines: Vec<String>, link: String, unsubscribe: Option<String>,
     board: Position, replies: Vec<ReplyLine>, standing: Vec<String>, undo: bool, replyable: bool,
 });
 
 mail_templates!(OverText, OverHtml, "mail/over.txt", "mail/over.html", {
-    title: String, you: Player, result: String, winners: Vec<String>, verdict: String,
+    answered: Vec<Answered>, title: String, you: Player, result: String, winners: Vec<String>, verdict: String,
     tally: Vec<(String, String)>, lines: Vec<String>, seed: String, commitment: String,
     replay: String, unsubscribe: Option<String>, cancelled: bool,
 });
@@ -240,6 +240,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
         Notice::Turn(n) => {
             let unsubscribe = Some(ctx.unsubscribe_link(&n.token));
             let parts = TurnText {
+                answered: n.answered.clone(),
                 title: title.clone(),
                 you: n.you.clone(),
                 lines: n.lines.clone(),
@@ -260,6 +261,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
         Notice::Answer(n) => {
             let unsubscribe = Some(ctx.unsubscribe_link(&n.token));
             let parts = AnswerText {
+                answered: n.answered.clone(),
                 title: title.clone(),
                 you: n.you.clone(),
                 played: n.played,
@@ -285,6 +287,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
         }
         Notice::Over(n) => {
             let parts = OverText {
+                answered: n.answered.clone(),
                 title: title.clone(),
                 you: n.you.clone(),
                 result: n.result.clone(),
@@ -509,7 +512,9 @@ mod tests {
 
     fn turn() -> Turn {
         Turn {
+            answered: Vec::new(),
             game: GameRef {
+                home: None,
                 id: 7,
                 name: "Whitehouse".into(),
             },
@@ -599,6 +604,7 @@ mod tests {
         };
         let invite = Notice::Invite(crate::notices::notice::Invite {
             game: GameRef {
+                home: None,
                 id: 7,
                 name: "Whitehouse".into(),
             },

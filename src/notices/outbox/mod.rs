@@ -3,6 +3,7 @@
 //! builders (`invite`, `turn`, `clock`, …) fill it; the worker ([`crate::notices::outbox::worker`]) sends
 //! what it holds. The outbox calls none of them back.
 
+pub mod fold;
 pub mod worker;
 
 use crate::engine::{DynGame, Seat};
@@ -118,6 +119,21 @@ pub fn player(kind: &dyn DynGame, seat: &MailSeat, count: usize) -> Player {
         name: seat.name.clone(),
         seat: kind.seat_role(seat.seat, count).unwrap_or_default(),
     }
+}
+
+/// Where a league game is played, as mail and pages name it: "Tuesday Cards · Autumn
+/// Combat" (its club, then its league); none for a game of no league.
+pub async fn home<'e>(
+    db: impl sqlx::PgExecutor<'e>,
+    game_id: i64,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT c.name || ' · ' || l.name FROM games g JOIN leagues l ON l.id = g.league_id \
+         JOIN clubs c ON c.id = l.club_id WHERE g.id = $1",
+    )
+    .bind(game_id)
+    .fetch_optional(db)
+    .await
 }
 
 /// A seat's mail preference.
@@ -240,7 +256,8 @@ pub async fn troubles(
     .await?;
     let rows = sqlx::query(
         "SELECT seat, kind, recipient, status, attempts, last_error FROM outbox \
-         WHERE game_id = $1 AND (status = 'failed' OR last_error IS NOT NULL OR status <> 'sent') \
+         WHERE game_id = $1 AND (status = 'failed' OR last_error IS NOT NULL \
+         OR status NOT IN ('sent', 'folded')) \
          AND webhook_id IS NULL ORDER BY id",
     )
     .bind(game_id)

@@ -9,7 +9,7 @@ use crate::notices::mail::compose::{Envelope, Sender, compose};
 use crate::notices::mail::render::{MailContext, Rendered, render, render_digest};
 use crate::notices::mail::transport::{SendError, Transport};
 use crate::notices::notice::{Digest, GameRef, Idle, Notice, Player, Undeliverable};
-use crate::notices::outbox::OUTBOX_CHANNEL;
+use crate::notices::outbox::{OUTBOX_CHANNEL, fold};
 use crate::notices::webhook::{HookClient, HookNotice};
 use sqlx::Row;
 use sqlx::postgres::{PgListener, PgPool, PgRow};
@@ -298,6 +298,7 @@ impl Worker {
                     .map_or_else(|| format!("seat {}", seat + 1), |s| s.name.clone());
                 let notice = Notice::Idle(Idle {
                     game: GameRef {
+                        home: None,
                         id,
                         name: kind.name().to_string(),
                     },
@@ -355,6 +356,27 @@ impl Worker {
         {
             return Ok(false);
         }
+        let database = |e: sqlx::Error| SendError {
+            permanent: false,
+            message: format!("database: {e}"),
+        };
+        if let Some(game_id) = row.game_id
+            && let Some(game) = notice.game_mut()
+        {
+            game.home = crate::notices::outbox::home(&self.pool, game_id)
+                .await
+                .map_err(database)?;
+        }
+        let mut carried = Vec::new();
+        if let (Some(game_id), Some(seat)) = (row.game_id, row.seat) {
+            let waiting = fold::waiting(&self.pool, (game_id, seat), row.id)
+                .await
+                .map_err(database)?;
+            let answers: Vec<_> = waiting.iter().map(|(_, a)| a.clone()).collect();
+            if !answers.is_empty() && fold::carry(&mut notice, &answers) {
+                carried = waiting.into_iter().map(|(id, _)| id).collect();
+            }
+        }
         let rendered =
             render(&notice, &self.ctx).map_err(|e| permanent(format!("template: {e}")))?;
         let thread = match (row.seat, &notice) {
@@ -363,8 +385,15 @@ impl Worker {
             (None, _) => None,
         };
         self.send(row, &Self::message_key(row), thread, &rendered)
-            .await
-            .map(|()| true)
+            .await?;
+        if !carried.is_empty() {
+            // The mail is out: an answer left pending by a failed write would only go out on
+            // its own as well, later.
+            if let Err(e) = fold::folded(&self.pool, &carried, row.id).await {
+                tracing::warn!(ids = ?carried, error = %e, "answers carried but not marked");
+            }
+        }
+        Ok(true)
     }
 
     /// Sends one chat notice to its webhook; false when the webhook was removed meanwhile.
@@ -562,6 +591,7 @@ impl Worker {
             let notice = match notice {
                 Ok(Notice::Clock(news)) if news.token.is_some() => {
                     Ok(Notice::Turn(crate::notices::notice::Turn {
+                        answered: Vec::new(),
                         you: crate::notices::notice::Player {
                             name: row.recipient_name.clone(),
                             seat: String::new(),
@@ -577,6 +607,7 @@ impl Worker {
                 }
                 // Messages mailed as written stand in the digest as their game's entry.
                 Ok(Notice::Message(news)) => Ok(Notice::Turn(crate::notices::notice::Turn {
+                    answered: Vec::new(),
                     you: crate::notices::notice::Player {
                         name: news.name,
                         seat: String::new(),
@@ -603,6 +634,14 @@ impl Worker {
                 }
                 turns.push(turn);
             }
+        }
+        for turn in &mut turns {
+            turn.game.home = crate::notices::outbox::home(&self.pool, turn.game.id)
+                .await
+                .map_err(|e| SendError {
+                    permanent: false,
+                    message: format!("database: {e}"),
+                })?;
         }
         let Some(last) = turns.last() else {
             if rows

@@ -149,6 +149,7 @@ mod tests {
         HookNotice {
             event,
             game: GameRef {
+                home: None,
                 id: 12,
                 name: "Whitehouse".into(),
             },

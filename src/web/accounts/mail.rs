@@ -23,6 +23,8 @@ struct Prefs {
     action: String,
     play: String,
     each_message: bool,
+    /// Whether every answer to the seat's replies is mailed on its own.
+    every_answer: bool,
     /// The seat's own "play my forced moves" (`None`: the account's default applies).
     forced_own: Option<bool>,
     /// Whether its forced moves are played for it now.
@@ -68,6 +70,10 @@ async fn prefs_page(
             saved,
             each_message: crate::notices::thread::mail_each_message(state.store.pool(), id, seat)
                 .await?,
+            every_answer: {
+                let mut conn = state.store.pool().acquire().await?;
+                crate::notices::outbox::fold::every_answer(&mut conn, id, seat).await?
+            },
             forced_own,
             forced_applies,
             action: format!("/mail/unsubscribe/{token}"),
@@ -114,6 +120,25 @@ pub async fn set_preference(
             Some(true) => "your only possible moves are played for you",
             Some(false) => "you are asked even when you have only one possible move",
             None => "your account's default decides whether your forced moves are played",
+        };
+        return prefs_page(&state, &token, Some(saved)).await;
+    }
+    if let Some((_, answers)) = fields.iter().find(|(k, _)| k == "answers") {
+        let every = match answers.as_str() {
+            "every" => true,
+            "folded" => false,
+            other => {
+                return Err(WebError::BadRequest(format!(
+                    "{other:?}: choose every or folded"
+                )));
+            }
+        };
+        crate::notices::outbox::fold::set_every_answer(state.store.pool(), id, seat, every).await?;
+        tracing::info!(game = id, seat, every, "answers mail preference set");
+        let saved = if every {
+            "every reply confirmed by a mail of its own"
+        } else {
+            "answers to your replies only when they tell something; otherwise in your next mail"
         };
         return prefs_page(&state, &token, Some(saved)).await;
     }

@@ -143,7 +143,12 @@ pub async fn public_log(
     html(
         StatusCode::OK,
         LogPage {
-            title: format!("{} #{}", game.name(), row.id),
+            title: crate::notices::notice::homed(
+                crate::notices::outbox::home(state.store.pool(), row.id)
+                    .await?
+                    .as_deref(),
+                format!("{} #{}", game.name(), row.id),
+            ),
             public: public.base.clone(),
             periods: periods(&steps, game.period_name(), &names),
             chart: chart::svg(
@@ -255,7 +260,12 @@ pub async fn replay(
     html(
         StatusCode::OK,
         Replay {
-            title: format!("{} #{}", kind.name(), row.id),
+            title: crate::notices::notice::homed(
+                crate::notices::outbox::home(state.store.pool(), row.id)
+                    .await?
+                    .as_deref(),
+                format!("{} #{}", kind.name(), row.id),
+            ),
             kind: row.kind.clone(),
             game_id: row.id,
             api: public.api.clone(),

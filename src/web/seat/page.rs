@@ -378,6 +378,8 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
     };
     let mut page = compose_play(loaded, to, around)?;
     page.hints_per_hour = state.settings.hints_per_hour;
+    let home = crate::notices::outbox::home(state.store.pool(), loaded.row.id).await?;
+    page.title = crate::notices::notice::homed(home.as_deref(), page.title);
     Ok(page)
 }
 
