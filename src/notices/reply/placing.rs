@@ -152,7 +152,10 @@ impl Place {
 
     /// How the place is written in an example: its code, else its name.
     fn short(&self) -> &str {
-        self.code.as_deref().unwrap_or(&self.name)
+        match self.code.as_deref() {
+            Some(code) if !FILLER.contains(&code.to_lowercase().as_str()) => code,
+            _ => &self.name,
+        }
     }
 }
 
@@ -377,6 +380,7 @@ fn count_of(token: &str) -> Option<u32> {
 fn items(
     tokens: &[String],
     names: &[(Vec<String>, String)],
+    codes: &[(String, String, Vec<Part>)],
     colours: &[String],
 ) -> Result<Vec<Item>, String> {
     let mut items: Vec<Item> = Vec::new();
@@ -388,7 +392,12 @@ fn items(
     let mut at = 0;
     while at < tokens.len() {
         let token = tokens[at].as_str();
-        if token == "," || FILLER.contains(&token) {
+        // "in" is a filler before a state ("2 in New York"), else Indiana's code.
+        let filler = FILLER.contains(&token)
+            && (state_at(names, &tokens[at..]).is_none()
+                || state_at(names, &tokens[at + 1..]).is_some()
+                || count_of(tokens.get(at + 1).map_or("", String::as_str)).is_some());
+        if token == "," || filler {
             if token == "," {
                 open = None;
             }
@@ -435,6 +444,32 @@ fn items(
             uncoloured = items.len();
             open = None;
             after_colour = true;
+            at += 1;
+            continue;
+        }
+        // An option's own code ("NY-P", "NY-P=2", "2 NY-2P"): its state and cubes.
+        let (name, given) = match token.split_once('=') {
+            Some((name, n)) => (name, count_of(n)),
+            None => (token, None),
+        };
+        if let Some((place, cubes)) = codes
+            .iter()
+            .find(|(code, _, _)| code == name)
+            .map(|(_, p, c)| (p, c))
+        {
+            let units = given.or(pending.take().map(|(n, _)| n)).unwrap_or(1);
+            items.push(Item {
+                place: place.clone(),
+                written: token.to_string(),
+                count: None,
+                colours: cubes
+                    .iter()
+                    .map(|(m, c)| (Some(m * units), c.clone()))
+                    .collect(),
+            });
+            uncoloured = items.len();
+            open = None;
+            after_colour = false;
             at += 1;
             continue;
         }
@@ -510,7 +545,18 @@ pub fn place(params: &[&Param], tokens: &[String]) -> Result<(Vec<Value>, String
         }
         out
     };
-    let items = items(tokens, &names, &colours)?;
+    let codes: Vec<(String, String, Vec<Part>)> = lists
+        .iter()
+        .flat_map(|l| l.options.iter())
+        .filter_map(|o| {
+            Some((
+                o.code.as_deref()?.to_lowercase(),
+                Place::of(o).name,
+                parts(o),
+            ))
+        })
+        .collect();
+    let items = items(tokens, &names, &codes, &colours)?;
     if items.is_empty() {
         return Err("the line names no state to place cubes in".to_string());
     }
