@@ -181,6 +181,10 @@ pub struct PickOption {
     /// or is shared with other options of the parameter (cubes of two colours in one state).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<Text>,
+    /// The heading a mail lists the option under, with the others of that heading ("West"
+    /// above the states of a region), when a long list reads better in groups.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heading: Option<Text>,
 }
 
 impl PickOption {
@@ -197,6 +201,7 @@ impl PickOption {
             weight: 0,
             group: None,
             code: None,
+            heading: None,
         }
     }
 
@@ -209,6 +214,12 @@ impl PickOption {
     /// The same option, with a code to reply with.
     pub fn coded(mut self, code: impl Into<Text>) -> PickOption {
         self.code = Some(code.into());
+        self
+    }
+
+    /// The same option, listed under `heading` in a mail.
+    pub fn under(mut self, heading: impl Into<Text>) -> PickOption {
+        self.heading = Some(heading.into());
         self
     }
 

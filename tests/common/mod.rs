@@ -2,6 +2,7 @@
 //! a fresh database per test, and the real web app on a random port.
 #![allow(dead_code)]
 
+pub mod cubes;
 pub mod hidden;
 pub mod mailrig;
 pub mod mime;

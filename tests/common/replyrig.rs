@@ -272,6 +272,8 @@ pub struct ListedParam {
     pub hint: String,
     /// The options (none for a number).
     pub options: Vec<ListedOption>,
+    /// The lines listed for it, as printed (a placement's regions and states).
+    pub lines: Vec<String>,
 }
 
 /// One choice as the mail lists it.
@@ -319,11 +321,6 @@ fn is_number(hint: &str) -> bool {
     hint.contains("A number from") || hint.contains("The number ")
 }
 
-/// Whether a parameter's words ask for cubes to place ("cubes: 6 in all, as CODE=COUNT").
-fn is_placement(hint: &str) -> bool {
-    hint.contains(" in all") && hint.contains("CODE=COUNT")
-}
-
 /// The choices a mail lists under "To move, reply ...".
 pub fn listed(text: &str) -> Vec<Listed> {
     let mut out: Vec<Listed> = Vec::new();
@@ -350,6 +347,7 @@ pub fn listed(text: &str) -> Vec<Listed> {
                 let same = out[number - 1].params.clone();
                 for (param, earlier) in out.last_mut().unwrap().params.iter_mut().zip(same) {
                     param.options = earlier.options;
+                    param.lines = earlier.lines;
                 }
                 continue;
             }
@@ -358,6 +356,7 @@ pub fn listed(text: &str) -> Vec<Listed> {
                 continue;
             }
             let at = bearing[*current.get_or_insert(0)];
+            choice.params[at].lines.push(option.to_string());
             let (code, words) = match option.split_once("  ") {
                 Some((code, words)) => (Some(code.to_string()), words.to_string()),
                 None => (None, option.to_string()),
@@ -375,6 +374,7 @@ pub fn listed(text: &str) -> Vec<Listed> {
                     .map(|hint| ListedParam {
                         hint,
                         options: Vec::new(),
+                        lines: Vec::new(),
                     })
                     .collect(),
             });
@@ -444,35 +444,29 @@ pub fn line_for(choice: &Listed, by_code: bool, rng: &mut GameRng) -> String {
     let join = if by_code { " " } else { ", " };
     for param in &choice.params {
         words.push(' ');
-        let n = numbers(&param.hint);
         if is_number(&param.hint) {
             // A number: "A number from 280 to 530, in steps of 10."
             let from = numbers_after(&param.hint, "number ");
             words.push_str(&from[0].to_string());
-        } else if is_placement(&param.hint) {
-            // Cubes, one by one on options of distinct states where they suffice.
-            let total = n[0] as usize;
-            let mut options = param.options.clone();
-            rng.shuffle(&mut options);
-            let state = |o: &ListedOption| {
-                o.code
-                    .as_deref()
-                    .and_then(|c| c.split('-').next())
-                    .unwrap_or_default()
-                    .to_string()
-            };
-            let mut picked: Vec<ListedOption> = Vec::new();
-            for o in &options {
-                if picked.len() < total && !picked.iter().any(|p| state(p) == state(o)) {
-                    picked.push(o.clone());
-                }
+        } else if super::cubes::is_placement(&param.lines) {
+            words.push_str(&super::cubes::placement(
+                &param.hint,
+                &param.lines,
+                by_code,
+                rng,
+            ));
+        } else if param.options.is_empty() {
+            // A question naming its answers, answered anywhere on the line: after the cubes,
+            // or at the start with "first".
+            let answers = super::cubes::answers(&param.hint);
+            let answer = &answers[rng.index(answers.len())];
+            words.pop();
+            if by_code {
+                words.push_str(&format!(" {answer}"));
+            } else {
+                let (number, rest) = words.split_once(' ').unwrap_or((&words, ""));
+                words = format!("{number} {answer} first, {rest}");
             }
-            let mut i = 0;
-            while picked.len() < total {
-                picked.push(options[i % options.len()].clone());
-                i += 1;
-            }
-            words.push_str(&picked.iter().map(name).collect::<Vec<_>>().join(join));
         } else {
             // Options: "Which card?", "Pick 6.", "Pick 1 to 3.", "Pick up to 1, or none."
             let (least, most) = how_many(&param.hint, param.options.len());

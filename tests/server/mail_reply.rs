@@ -198,6 +198,12 @@ const MISREAD: &[&str] = &[
     "named twice",
     "does not say",
     "fits choice",
+    "says no colour",
+    "is neither a state",
+    "follows no state",
+    "followed by no state",
+    "names no state",
+    "answers both",
 ];
 
 /// Plays a whole game by replies only, driven by the mails that arrive: each time a seat's
@@ -217,6 +223,8 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
     let mut nonsense_sent = false;
     let mut undone = false;
     let mut examples = 0;
+    // Cubes placed by lines written from a placement's words (regions, states, colours).
+    let mut placed = 0;
     loop {
         let asks = until(
             "a mail asking a seat to move, or the game over",
@@ -284,9 +292,14 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
         loop {
             let pick = rng.index(open.len());
             let choice = &open[pick];
+            let placing = choice
+                .params
+                .iter()
+                .any(|p| common::cubes::is_placement(&p.lines));
             // Now and then the example the mail gives, as a person copies it.
             let example = choice.example.clone().filter(|_| (moves + tries) % 5 == 4);
             examples += usize::from(example.is_some());
+            let by_words = example.is_none();
             let line =
                 example.unwrap_or_else(|| line_for(choice, (moves + tries) % 2 == 0, &mut rng));
             let before = rig.mails_to(seat).await.len();
@@ -313,6 +326,7 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
             if subject.ends_with("done") {
                 assert!(words.contains("done: "), "{words}");
                 played = true;
+                placed += usize::from(placing && by_words);
                 let now = rig.db.store.load(game).await.unwrap();
                 if !undone && now.game.can_undo(seat) {
                     undone = true;
@@ -353,6 +367,10 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
         undone || kind != "votes-for-women",
         "a Votes for Women game by mail has a move to take back"
     );
+    assert!(
+        placed > 0 || kind != "votes-for-women",
+        "a Votes for Women game by mail places cubes by lines written from the mail's words"
+    );
     let loaded = rig.db.store.load(game).await.unwrap();
     assert!(loaded.game.outcome().is_some(), "the game ended");
     let (sent, questions, folded, refusals, late) = mail_bound(&rig, game, seats).await;
@@ -386,7 +404,8 @@ async fn whole_game(kind: &str, options: serde_json::Value, seats: usize, seed: 
     );
     eprintln!(
         "{kind}: {moves} moves by mail of {} commands, {refused} replies refused by the rules, \
-         {stale} stale, {examples} example replies played, {mails} mails read for internal \
+         {stale} stale, {examples} example replies played, {placed} placements written from \
+         the words, {mails} mails read for internal \
          names, {:?}",
         loaded.row.head_seq,
         started.elapsed()

@@ -234,15 +234,14 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             } else {
                 "Remove"
             };
-            let cubes = match spec.total {
-                1 => "1 cube".to_string(),
-                n => format!("{n} cubes"),
+            let sets = spec.units.iter().any(|u| u.purple + u.yellow + u.red > 1);
+            let prompt = match spec.total {
+                n if sets => format!("{verb} cubes in {n} states"),
+                1 => format!("{verb} 1 cube in all"),
+                n => format!("{verb} {n} cubes in all"),
             };
-            let mut choice = Choice::fixed(label, command).with_param(
-                "cubes",
-                format!("{verb} {cubes} in all"),
-                spec.param(),
-            );
+            let mut choice =
+                Choice::fixed(label, command).with_param("cubes", prompt, spec.param());
             if matches!(stop.as_ref(), Stop::Place { .. }) && spec.asks_colour(state, seat) {
                 choice = with_takes(choice);
             }
@@ -398,7 +397,8 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
 fn with_takes(choice: Choice) -> Choice {
     choice.with_param(
         "takes",
-        "Where a state holds purple and yellow, your red cubes remove first",
+        "Where a state holds purple and yellow, which do your red cubes remove first, purple or \
+         yellow?",
         one(vec![
             PickOption::new("purple", "purple"),
             PickOption::new("yellow", "yellow"),
@@ -435,7 +435,9 @@ fn campaign_placement(
                 red: colour.2,
             };
             options.push(
-                PickOption::fixed(state_value(st), unit_label(&unit)).coded(unit_code(&unit)),
+                PickOption::fixed(state_value(st), unit_label(&unit))
+                    .coded(unit_code(&unit))
+                    .under(region.name()),
             );
             caps.push(cap);
         }

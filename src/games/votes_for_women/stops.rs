@@ -156,6 +156,7 @@ impl Spec {
                     weight: 0,
                     group: g.map(|g| self.groups[g].0.into()),
                     code: Some(unit_code(u)),
+                    heading: Some(u.st.region().name().into()),
                 })
                 .collect(),
             total: self.total,

@@ -5,7 +5,7 @@
 
 use crate::engine::{Choice, Param, ParamKind, PickOption, PickRule};
 use crate::notices::reply::read::read;
-use crate::notices::reply::{option_codes, placement_hint};
+use crate::notices::reply::{option_codes, placing, question_after};
 
 /// What separates a choice's label, each of its questions and its example reply.
 pub const PART: &str = " — ";
@@ -29,7 +29,8 @@ fn how_many(min: usize, max: usize, len: usize) -> String {
 /// all: how many to pick, which numbers.
 pub fn rule(kind: &ParamKind) -> Option<String> {
     match kind {
-        ParamKind::One { .. } | ParamKind::Distribute { .. } | ParamKind::Allot { .. } => None,
+        ParamKind::Distribute { .. } | ParamKind::Allot { .. } => placing::rule(kind),
+        ParamKind::One { .. } => None,
         ParamKind::Pick {
             options,
             min,
@@ -142,20 +143,43 @@ fn example_value(param: &Param) -> Option<String> {
     }
 }
 
+/// What is said after a question whose answer may stand anywhere on the line.
+const ANYWHERE: &str = "Write the answer anywhere on the line.";
+
 /// One reply line that plays choice `index` of `choices` (its number and a legal value for
-/// each parameter), checked by reading it back; `None` for a choice with nothing to add, with a
-/// placement, or when no such line reads as that choice.
+/// each parameter: cubes placed in words, the answer after them), checked by reading it back;
+/// `None` for a choice with nothing to add, or when no such line reads as that choice.
 pub fn example(choices: &[Choice], index: usize) -> Option<String> {
     let choice = choices.get(index)?;
     if choice.params.is_empty() {
         return None;
     }
     let mut line = (index + 1).to_string();
-    for param in &choice.params {
-        let value = example_value(param)?;
-        if !value.is_empty() {
-            line.push(' ');
-            line.push_str(&value);
+    let placements: Vec<&Param> = choice
+        .params
+        .iter()
+        .filter(|p| {
+            matches!(
+                p.kind,
+                ParamKind::Distribute { .. } | ParamKind::Allot { .. }
+            )
+        })
+        .collect();
+    if placements.is_empty() {
+        for param in &choice.params {
+            let value = example_value(param)?;
+            if !value.is_empty() {
+                line.push(' ');
+                line.push_str(&value);
+            }
+        }
+    } else {
+        line.push(' ');
+        line.push_str(&placing::example(&placements)?);
+        if let Some(after) = question_after(choice) {
+            line.push_str(", ");
+            line.push_str(&example_value(after)?);
+            line.push_str(" first");
         }
     }
     let read_back = read(&line, choices).ok()?;
@@ -163,23 +187,20 @@ pub fn example(choices: &[Choice], index: usize) -> Option<String> {
 }
 
 /// A choice's line: its label and caution, the question of each parameter it needs and an
-/// example reply; a placement's own hint in place of its question.
+/// example reply.
 pub fn text(choices: &[Choice], index: usize) -> String {
     let choice = &choices[index];
     let mut text = choice.label.to_string();
     if let Some(warning) = &choice.warning {
         text.push_str(&format!(" (caution: {warning})"));
     }
+    let after = question_after(choice);
     for param in &choice.params {
-        match param.kind {
-            ParamKind::Distribute { .. } | ParamKind::Allot { .. } => {
-                text.push(' ');
-                text.push_str(&placement_hint(&param.field, &param.kind));
-            }
-            _ => {
-                text.push_str(PART);
-                text.push_str(&question(param));
-            }
+        text.push_str(PART);
+        text.push_str(&question(param));
+        if after.is_some_and(|a| std::ptr::eq(a, param)) {
+            text.push(' ');
+            text.push_str(ANYWHERE);
         }
     }
     if let Some(example) = example(choices, index) {

@@ -4,15 +4,12 @@
 
 /// The words of a mail's text that are the program's own names, not words for a person: a
 /// placeholder in angle brackets ("<card>", "<2 face_down>"), a name joined by underscores
-/// ("take_higher"), a field before a colon ("c1:", "amount:" at the start of a hint). Links
-/// are left out (their tokens are random), and so are the lines of a placement's hint (Votes
-/// for Women's cubes, "as CODE=COUNT", reworded apart).
+/// ("take_higher"), a field before a colon ("c1:", "amount:" at the start of a hint), a code
+/// to copy with a count ("NY-P=2", "CODE=COUNT"). Links are left out (their tokens are
+/// random).
 pub fn internal_names(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     for line in text.lines() {
-        if line.contains("CODE=COUNT") {
-            continue;
-        }
         for word in line.split_whitespace() {
             if word.contains("://") {
                 continue;
@@ -24,7 +21,8 @@ pub fn internal_names(text: &str) -> Vec<String> {
                     && !letters.is_empty()
                     && letters.chars().all(|c| c.is_ascii_alphabetic())
             });
-            if word.contains('_') || field {
+            let coded = word.contains('=') && !word.starts_with('=') && !word.ends_with('=');
+            if word.contains('_') || field || coded {
                 found.push(word.to_string());
             }
         }
@@ -47,7 +45,7 @@ pub fn internal_names(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Choice, DynMatch, Log, ParamKind, Seed};
+    use crate::engine::{Choice, DynMatch, Log, Seed};
     use crate::games::find_game;
     use crate::notices::reply::{ask, read, reply_lines};
 
@@ -55,7 +53,8 @@ mod tests {
     fn the_names_found_are_the_programs_own() {
         let found = internal_names(
             "  2  Bid <amount: 280 to 530, steps of 10>\n  3  Take <2 face_down>\n\
-             c1: x\n  1  Take a card <slot>\nlook at https://pp.example/play/a_b",
+             c1: x\n  1  Take a card <slot>\nlook at https://pp.example/play/a_b\n\
+             1  Place <cubes: 8 in all, as CODE=COUNT> NY-P=2",
         );
         assert_eq!(
             found,
@@ -64,7 +63,10 @@ mod tests {
                 "face_down>",
                 "<2 face_down",
                 "c1:",
-                "<slot"
+                "<slot",
+                "CODE=COUNT>",
+                "NY-P=2",
+                "<cubes: 8 in all"
             ]
         );
         assert!(
@@ -76,15 +78,6 @@ mod tests {
         );
     }
 
-    fn placement(choice: &Choice) -> bool {
-        choice.params.iter().any(|p| {
-            matches!(
-                p.kind,
-                ParamKind::Distribute { .. } | ParamKind::Allot { .. }
-            )
-        })
-    }
-
     /// What a person could be shown about `choices`: their lines, and the refusals of a line
     /// that leaves each choice's questions out or answers them with nonsense.
     fn shown(choices: &[Choice]) -> Vec<String> {
@@ -94,7 +87,7 @@ mod tests {
             out.extend(line.options);
         }
         for (i, choice) in choices.iter().enumerate() {
-            if choice.params.is_empty() || placement(choice) {
+            if choice.params.is_empty() {
                 continue;
             }
             let example = ask::example(choices, i);
@@ -115,8 +108,8 @@ mod tests {
 
     /// Every position of a few random games of each game: nothing shown about its choices
     /// holds a placeholder, an underscored name or a command's field before a colon, and each
-    /// choice that needs more than its number has an example reply that reads back as it.
-    /// Votes for Women's placements keep their own hint, worded apart.
+    /// choice that needs more than its number (cubes to place too) has an example reply that
+    /// reads back as it.
     #[test]
     fn every_games_lines_and_refusals_are_in_words() {
         for (kind, seats) in [
@@ -157,9 +150,6 @@ mod tests {
                     for text in shown(&choices) {
                         let names = internal_names(&text);
                         assert!(names.is_empty(), "{kind}: {names:?} in {text}");
-                        if text.contains("CODE=COUNT") {
-                            continue;
-                        }
                         for field in &fields {
                             let said = text
                                 .split_whitespace()

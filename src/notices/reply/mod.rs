@@ -6,6 +6,7 @@ pub mod address;
 pub mod ask;
 #[cfg(any(test, feature = "testing"))]
 pub mod check;
+mod placing;
 mod read;
 #[cfg(test)]
 mod tables;
@@ -66,25 +67,35 @@ fn option_line(option: &PickOption, code: Option<&str>) -> String {
     }
 }
 
-/// What a placement's line says it needs ("<cubes: 8 in all, as CODE=COUNT>"); empty for
-/// other kinds, whose words are their questions ([`ask::question`]).
-fn placement_hint(field: &str, kind: &ParamKind) -> String {
-    match kind {
-        ParamKind::Distribute { total, .. } => format!("<{field}: {total} in all, as CODE=COUNT>"),
-        ParamKind::Allot { total, .. } => match kind.allot_rule() {
-            Some(rule) => format!("<{field}: {total} in all ({rule}), as CODE=COUNT>"),
-            None => format!("<{field}: {total} in all, as CODE=COUNT>"),
-        },
-        ParamKind::One { .. } | ParamKind::Pick { .. } | ParamKind::Number { .. } => String::new(),
-    }
-}
-
 /// What starts the line naming a parameter, above its options, when a choice lists the
 /// options of several.
 pub const PARAM_MARK: &str = "— ";
 
 fn has_options(param: &crate::engine::Param) -> bool {
     !matches!(param.kind, ParamKind::Number { .. })
+}
+
+fn is_placement(param: &crate::engine::Param) -> bool {
+    matches!(
+        param.kind,
+        ParamKind::Distribute { .. } | ParamKind::Allot { .. }
+    )
+}
+
+/// The question after a choice's placements whose answer may stand anywhere on the line (which
+/// colour the Opposition's red cubes remove first), if the choice has one: its answers are in
+/// its words, not listed.
+pub(crate) fn question_after(choice: &Choice) -> Option<&crate::engine::Param> {
+    match choice.params.split_last() {
+        Some((last, rest))
+            if !rest.is_empty()
+                && rest.iter().all(is_placement)
+                && matches!(last.kind, ParamKind::One { .. }) =>
+        {
+            Some(last)
+        }
+        _ => None,
+    }
 }
 
 /// The seat's choices as numbered reply lines.
@@ -95,18 +106,21 @@ pub fn reply_lines(choices: &[Choice]) -> Vec<ReplyLine> {
         .map(|(i, choice)| {
             let text = ask::text(choices, i);
             let mut options = Vec::new();
-            let listing = choice.params.iter().filter(|p| has_options(p)).count();
-            for param in &choice.params {
-                if let ParamKind::One { options: o }
-                | ParamKind::Pick { options: o, .. }
-                | ParamKind::Distribute { options: o, .. }
-                | ParamKind::Allot { options: o, .. } = &param.kind
-                {
-                    if listing > 1 {
-                        options.push(format!("{PARAM_MARK}{}", param.prompt));
+            let after = question_after(choice);
+            let listed = |p: &&crate::engine::Param| {
+                has_options(p) && !after.is_some_and(|a| std::ptr::eq(a, *p))
+            };
+            let listing = choice.params.iter().filter(listed).count();
+            for param in choice.params.iter().filter(listed) {
+                if listing > 1 {
+                    options.push(format!("{PARAM_MARK}{}", param.prompt));
+                }
+                match &param.kind {
+                    ParamKind::One { options: o } | ParamKind::Pick { options: o, .. } => {
+                        let codes = option_codes(o);
+                        options.extend(o.iter().zip(codes).map(|(o, c)| option_line(o, c)));
                     }
-                    let codes = option_codes(o);
-                    options.extend(o.iter().zip(codes).map(|(o, c)| option_line(o, c)));
+                    kind => options.extend(placing::option_lines(kind)),
                 }
             }
             ReplyLine {

@@ -5,8 +5,8 @@
 //! and refused with what it could mean otherwise.
 
 use crate::engine::{Choice, FillError, Param, ParamKind, PickOption};
-use crate::notices::reply::option_codes;
-use crate::notices::reply::words::{Alias, aliases, head_and_parts, normalize, tokens, words};
+use crate::notices::reply::words::{Alias, aliases, normalize, tokens, words};
+use crate::notices::reply::{option_codes, placing, question_after};
 use serde_json::Value;
 
 /// A reply line understood.
@@ -457,31 +457,23 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<Filled, ReadError> {
     let mut at = 0;
     let mut values = Vec::new();
     let mut said = Vec::new();
-    // Placements, and at most one question after them answered by the reply's last words
-    // (which colour the Opposition's red cubes take first).
-    let (placing, after) = match choice.params.split_last() {
-        Some((last, rest))
-            if !rest.is_empty()
-                && rest.iter().all(is_placement)
-                && matches!(last.kind, ParamKind::One { .. }) =>
-        {
-            (rest, Some(last))
-        }
-        _ => (&choice.params[..], None),
-    };
-    let placements = !placing.is_empty() && placing.iter().all(is_placement);
+    // Placements, and at most one question after them answered anywhere on the line (which
+    // colour the Opposition's red cubes remove first).
+    let after = question_after(choice);
+    let placing: Vec<&Param> = choice.params.iter().filter(|p| is_placement(p)).collect();
+    let placements =
+        !placing.is_empty() && placing.len() + usize::from(after.is_some()) == choice.params.len();
     if placements {
-        let answer = match after {
-            Some(param) => Some(last_answer(param, tokens).ok_or_else(|| {
-                fail(format!("end the line with the answer to: {}", param.prompt))
-            })?),
-            None => None,
+        let (counts, words, answer) = match after {
+            Some(param) => answered(param, &placing, tokens).map_err(&fail)?,
+            None => {
+                let (counts, words) = placing::place(&placing, tokens).map_err(&fail)?;
+                (counts, words, None)
+            }
         };
-        let end = answer.map_or(tokens.len(), |(k, _)| k);
-        let (counts, words) = place(placing, &tokens[..end]).map_err(&fail)?;
         values.extend(counts);
         said.push(words);
-        if let (Some(param), Some((_, option))) = (after, answer) {
+        if let (Some(param), Some(option)) = (after, answer) {
             let options = options_of(param).unwrap_or_default();
             values.push(options[option].value.clone().into_owned());
             said.push(format!("{} {}", param.prompt, options[option].label));
@@ -570,8 +562,7 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<Filled, ReadError> {
                 at += used;
             }
             ParamKind::Distribute { .. } | ParamKind::Allot { .. } => {
-                let (counts, words) =
-                    place(std::slice::from_ref(param), &tokens[at..]).map_err(&fail)?;
+                let (counts, words) = placing::place(&[param], &tokens[at..]).map_err(&fail)?;
                 values.extend(counts);
                 said.push(words);
                 at = tokens.len();
@@ -593,191 +584,45 @@ fn fill(choice: &Choice, tokens: &[String]) -> Result<Filled, ReadError> {
     Ok((command, said))
 }
 
-/// The option of `param` the last words of `tokens` name: where those words begin, and the
-/// option.
-fn last_answer(param: &Param, tokens: &[String]) -> Option<(usize, usize)> {
-    let names = Names::of(&[options_of(param)?]);
-    (0..tokens.len())
-        .rev()
-        .find_map(|k| match one_option(&names, &tokens[k..]) {
-            Ok(Some((option, span))) if k + span == tokens.len() => Some((k, option)),
-            _ => None,
-        })
-}
+/// Placements read with the answer to the question after them: each parameter's counts, the
+/// placement in words, and the answer's option.
+type Answered = (Vec<Value>, String, Option<usize>);
 
-/// The most units on one option of a placement parameter.
-fn cap_of(param: &Param, option: usize) -> u64 {
-    match &param.kind {
-        ParamKind::Allot { caps, .. } => u64::from(caps.get(option).copied().unwrap_or(0)),
-        ParamKind::Distribute { max_each, .. } => u64::from(*max_each),
-        _ => 0,
-    }
-}
-
-fn total_of(param: &Param) -> u64 {
-    match &param.kind {
-        ParamKind::Allot { total, .. } | ParamKind::Distribute { total, .. } => u64::from(*total),
-        _ => 0,
-    }
-}
-
-/// Reads placements for `params` (one or several placement parameters of one choice) from
-/// all of `tokens`: items such as "NY-P=2", "NY 2", "2 NY", "NY NY", "New York 2 purple",
-/// "New York: 1 purple + 1 yellow", commas between them or not. An option shared by several
-/// parameters (two campaigners placing the same cubes) fills the first until its total, then
-/// the next. Returns each parameter's counts and the placement in words.
-fn place(params: &[Param], tokens: &[String]) -> Result<(Vec<Value>, String), String> {
-    let lists: Vec<&[PickOption]> = params.iter().filter_map(options_of).collect();
-    let names = Names::of(&lists);
-    let mut owner = Vec::new();
-    for (p, list) in lists.iter().enumerate() {
-        owner.extend((0..list.len()).map(|i| (p, i)));
-    }
-    let mut counts: Vec<Vec<u64>> = lists.iter().map(|l| vec![0; l.len()]).collect();
-    let mut at = 0;
-    while at < tokens.len() {
-        if tokens[at] == "," {
-            at += 1;
+/// Placements with the answer to `param` anywhere on the line ("AZ CA red, yellow first"):
+/// each place the answer's words could stand is tried, the word "first" after them allowed.
+fn answered(param: &Param, placing: &[&Param], tokens: &[String]) -> Result<Answered, String> {
+    let names = Names::of(&[options_of(param).unwrap_or_default()]);
+    let mut found: Vec<Answered> = Vec::new();
+    let mut failed = None;
+    for k in 0..tokens.len() {
+        let Ok(Some((option, span))) = one_option(&names, &tokens[k..]) else {
             continue;
-        }
-        let (item, used) = placement_item(&names, &tokens[at..])?;
-        at += used;
-        for (label, mut count) in item {
-            let holders: Vec<usize> = (0..names.options.len())
-                .filter(|&h| names.options[h].label == label)
-                .collect();
-            for (k, &h) in holders.iter().enumerate() {
-                let (p, i) = owner[h];
-                let placed: u64 = counts[p].iter().sum();
-                let room = cap_of(&params[p], i)
-                    .saturating_sub(counts[p][i])
-                    .min(total_of(&params[p]).saturating_sub(placed));
-                let n = if k + 1 == holders.len() {
-                    count
-                } else {
-                    count.min(room)
-                };
-                counts[p][i] += n;
-                count -= n;
-            }
-        }
-    }
-    let mut said = Vec::new();
-    for (p, list) in lists.iter().enumerate() {
-        for (option, n) in list.iter().zip(&counts[p]) {
-            if *n > 0 {
-                said.push(format!("{} ×{n}", option.label));
-            }
-        }
-    }
-    let values = counts
-        .into_iter()
-        .map(|c| Value::Array(c.into_iter().map(Value::from).collect()))
-        .collect();
-    Ok((values, said.join(", ")))
-}
-
-/// One placement item at the start of `tokens`: the options it names (by label) with their
-/// counts, and how many tokens it took.
-fn placement_item(names: &Names, tokens: &[String]) -> Result<(Vec<(String, u64)>, usize), String> {
-    let count_of = |word: &str| {
-        word.parse::<u64>()
-            .map_err(|_| format!("\"{word}\" is not a count"))
-    };
-    // "NY-P=2", "NY:2".
-    if let Some((name, count)) = tokens[0].split_once(['=', ':']) {
-        let name = normalize(name).unwrap_or_default();
-        let (option, _) =
-            one_option(names, std::slice::from_ref(&name))?.ok_or_else(|| not_an_option(&name))?;
-        let label = names.options[option].label.to_string();
-        return Ok((vec![(label, count_of(count)?)], 1));
-    }
-    let mut at = 0;
-    let leading = if is_number(&tokens[0]) && tokens.len() > 1 {
-        at += 1;
-        Some(count_of(&tokens[0])?)
-    } else {
-        None
-    };
-    let (hits, span) = names
-        .at(&tokens[at..])
-        .ok_or_else(|| not_an_option(&tokens[at]))?;
-    at += span;
-    let mut units: Vec<usize> = Vec::new();
-    for &h in &hits {
-        if !units
-            .iter()
-            .any(|&u| names.options[u].label == names.options[h].label)
-        {
-            units.push(h);
-        }
-    }
-    let colours: Vec<String> = units
-        .iter()
-        .filter_map(|&u| head_and_parts(&names.options[u].label))
-        .flat_map(|(_, parts)| parts.into_iter().map(|(_, w)| w))
-        .collect();
-    // Cubes by colour: "2 purple", "1 purple + 1 yellow".
-    let mut wanted: Vec<(u32, String)> = Vec::new();
-    while at + 1 < tokens.len() && is_number(&tokens[at]) && colours.contains(&tokens[at + 1]) {
-        let n = tokens[at].parse::<u32>().map_err(|e| e.to_string())?;
-        wanted.push((n, tokens[at + 1].clone()));
-        at += 2;
-    }
-    let said = |hits: &[usize]| names.labels(hits);
-    if !wanted.is_empty() {
-        let times = leading.unwrap_or(1);
-        let parts_of = |u: usize| {
-            head_and_parts(&names.options[u].label)
-                .map(|(_, p)| p)
-                .unwrap_or_default()
         };
-        let same = |a: &[(u32, String)], b: &[(u32, String)]| {
-            let mut a = a.to_vec();
-            let mut b = b.to_vec();
-            a.sort();
-            b.sort();
-            a == b
-        };
-        if let Some(&u) = units.iter().find(|&&u| same(&parts_of(u), &wanted)) {
-            return Ok((vec![(names.options[u].label.to_string(), times)], at));
+        let mut end = k + span;
+        if tokens.get(end).is_some_and(|t| t == "first") {
+            end += 1;
         }
-        let mut out = Vec::new();
-        for (n, colour) in &wanted {
-            let single = units.iter().find(|&&u| {
-                matches!(parts_of(u).as_slice(), [(m, c)] if c == colour && *m > 0 && n % m == 0)
-            });
-            let Some(&u) = single else {
-                return Err(format!(
-                    "{} has no option for {n} {colour} (it has {})",
-                    tokens[..span + usize::from(leading.is_some())].join(" "),
-                    said(&units)
-                ));
-            };
-            let m = parts_of(u)[0].0;
-            out.push((names.options[u].label.to_string(), u64::from(n / m) * times));
+        let rest: Vec<String> = tokens[..k].iter().chain(&tokens[end..]).cloned().collect();
+        match placing::place(placing, &rest) {
+            Ok((counts, words)) => {
+                if !found.iter().any(|f| f.2 == Some(option)) {
+                    found.push((counts, words, Some(option)));
+                }
+            }
+            Err(e) => failed = failed.or(Some(e)),
         }
-        return Ok((out, at));
     }
-    if units.len() > 1 {
-        return Err(format!(
-            "\"{}\" could be {}: name one by its code",
-            tokens[usize::from(leading.is_some())..at].join(" "),
-            said(&units),
-        ));
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => Err(failed.unwrap_or_else(|| unsaid(param))),
+        _ => Err(in_question(
+            param,
+            &format!(
+                "the line answers both {}",
+                names.labels(&(0..names.options.len()).collect::<Vec<_>>())
+            ),
+        )),
     }
-    let mut count = leading;
-    if count.is_none() && tokens.get(at).is_some_and(|t| is_number(t)) {
-        count = Some(count_of(&tokens[at])?);
-        at += 1;
-    }
-    Ok((
-        vec![(
-            names.options[units[0]].label.to_string(),
-            count.unwrap_or(1),
-        )],
-        at,
-    ))
 }
 
 /// The first line of a reply body worth reading: not empty, not quoted (`>`), not an
@@ -1116,7 +961,7 @@ mod tests {
     }
 
     #[test]
-    fn a_question_after_a_placement_is_answered_by_the_last_words() {
+    fn a_question_after_a_placement_is_answered_anywhere_on_the_line() {
         let c = vec![
             Choice::action("Place cubes", json!({"type": "place"}))
                 .with_param(
@@ -1139,9 +984,22 @@ mod tests {
                     },
                 ),
         ];
-        let read_back = read("place CA TX yellow", &c).unwrap().command;
-        assert_eq!(read_back["cubes"], json!([1, 1]));
-        assert_eq!(read_back["takes"], json!("yellow"));
+        for line in [
+            "place CA TX yellow",
+            "1 yellow first, CA TX",
+            "place CA, yellow first, TX",
+        ] {
+            let read_back = read(line, &c).unwrap().command;
+            assert_eq!(read_back["cubes"], json!([1, 1]), "{line}");
+            assert_eq!(read_back["takes"], json!("yellow"), "{line}");
+        }
+        let both = read("place CA TX yellow purple", &c)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            both.contains("\"purple\"") || both.contains("\"yellow\""),
+            "{both}"
+        );
         let missing = read("place CA TX", &c).unwrap_err().to_string();
         assert!(missing.contains("remove first"), "{missing}");
     }

@@ -400,9 +400,16 @@ fn votes_for_women_lines() {
     check(
         &c,
         &format!("1 {state}"),
-        Err(&format!("could be {} or {}", opts[0].label, opts[1].label)),
+        Err(&format!(
+            "\"{}\" says no colour: write purple or yellow after it",
+            state.to_lowercase()
+        )),
     );
-    check(&c, "1 XX=2", Err("\"xx\" is not one of the options"));
+    check(
+        &c,
+        "1 XX=2",
+        Err("\"xx=2\" is neither a state you may place in, a colour nor a count"),
+    );
 
     // Bundles: one option per way of mixing the colours, the same state's code on each.
     let c = find::<VotesForWomen>(Default::default(), 2, |c| {
