@@ -248,8 +248,9 @@ fn main() {
         });
         let rss_start = server.rss_kb();
         println!(
-            "the day: {:.1} min; moves {:.0}/s over {movable} games ({:.0} % by reply), pages {:.0}/s, {} deadlines falling due; server RSS at the start {:.1} MB",
+            "the day: {:.1} min at {} times the club day's rates; moves {:.0}/s over {movable} games ({:.0} % by reply), pages {:.0}/s, {} deadlines falling due; server RSS at the start {:.1} MB",
             s.minutes,
+            s.scale,
             s.moves,
             s.mail_share * 100.0,
             s.pages,
