@@ -13,6 +13,13 @@
 //! `POSTPLAY_DAY_MAIL_SHARE` (0.2), `POSTPLAY_DAY_SESSIONS` (signed-in accounts, 200),
 //! `POSTPLAY_CLOCK_TICK_SECS` (the server's, default 15), `POSTPLAY_DAY_DRAIN_SECS` (the
 //! longest wait for the outbox to empty, 900); `POSTPLAY_DAY_KEEP=1` keeps the database.
+//!
+//! Overload (issue 51): `POSTPLAY_DAY_SCALE` multiplies both rates (10: 500 moves/s and 2,000
+//! pages/s asked). Requests the server refuses for overload (503 with `Retry-After`) are
+//! counted apart from failures, and the day reports the longest any request waited for its
+//! answer (goal ≤ 5 s), the clock's lateness in ticks (goal ≤ 2) and the server's peak memory
+//! (goal < 150 MB). The server's overload bounds are its own settings, passed through from the
+//! environment (`POSTPLAY_MOVES_IN_FLIGHT`, `POSTPLAY_PAGES_IN_FLIGHT`, …).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -70,6 +77,8 @@ mod settings {
         pub tick: Option<u64>,
         /// The longest wait for the outbox to empty.
         pub drain_secs: u64,
+        /// What the rates were multiplied by.
+        pub scale: f64,
     }
 
     fn number<T: std::str::FromStr>(key: &str, default: T) -> T {
@@ -84,14 +93,16 @@ mod settings {
         pub fn from_env() -> Settings {
             let accounts = number("POSTPLAY_DAY_ACCOUNTS", 1000usize).max(5);
             let games = number("POSTPLAY_DAY_GAMES", 10_000usize).max(1);
+            let scale = number("POSTPLAY_DAY_SCALE", 1.0f64).max(0.01);
             Settings {
+                scale,
                 minutes: number("POSTPLAY_SOAK_MINUTES", 5.0f64).max(0.1),
                 accounts,
                 games,
                 timeouts: number("POSTPLAY_DAY_TIMEOUTS", 300usize).min(games / 2),
                 opening_moves: number("POSTPLAY_DAY_OPENING_MOVES", 6usize),
-                moves: number("POSTPLAY_DAY_MOVES", 50.0f64),
-                pages: number("POSTPLAY_DAY_PAGES", 200.0f64),
+                moves: number("POSTPLAY_DAY_MOVES", 50.0f64) * scale,
+                pages: number("POSTPLAY_DAY_PAGES", 200.0f64) * scale,
                 mail_share: number("POSTPLAY_DAY_MAIL_SHARE", 0.2f64).clamp(0.0, 1.0),
                 sessions: number("POSTPLAY_DAY_SESSIONS", 200usize).min(accounts),
                 tick: std::env::var("POSTPLAY_CLOCK_TICK_SECS")
@@ -237,8 +248,9 @@ fn main() {
         });
         let rss_start = server.rss_kb();
         println!(
-            "the day: {:.1} min; moves {:.0}/s over {movable} games ({:.0} % by reply), pages {:.0}/s, {} deadlines falling due; server RSS at the start {:.1} MB",
+            "the day: {:.1} min at {} times the club day's rates; moves {:.0}/s over {movable} games ({:.0} % by reply), pages {:.0}/s, {} deadlines falling due; server RSS at the start {:.1} MB",
             s.minutes,
+            s.scale,
             s.moves,
             s.mail_share * 100.0,
             s.pages,
@@ -279,6 +291,20 @@ fn main() {
             tally.skipped, tally.mail_fallbacks
         );
         println!("{}", latency_line("pages", &tally.pages, seconds));
+        tally.shed_moves.sort();
+        tally.shed_pages.sort();
+        println!(
+            "{}",
+            latency_line("moves refused for overload (503, Retry-After)", &tally.shed_moves, seconds)
+        );
+        println!(
+            "{}",
+            latency_line("pages refused for overload (503, Retry-After)", &tally.shed_pages, seconds)
+        );
+        println!(
+            "the longest any request waited for the server's answer: {:.2} s (goal at ten times the rates: at most 5 s)",
+            tally.worst.as_secs_f64()
+        );
         for (what, n) in &tally.failures {
             println!("failed: {what}: {n}");
         }
@@ -308,8 +334,13 @@ fn main() {
             clock.due_late,
             clock.entries
         );
+        let late_max = clock.late.last().copied().unwrap_or_default();
         println!(
-            "server memory (VmRSS): {:.1} MB at the start, {:.1} MB at the end ({:+.1} MB); peak {:.1} MB",
+            "the clock: at most {:.2} ticks late ({late_max:.1} s of a {tick} s tick; goal at ten times the rates: within two ticks)",
+            late_max / tick as f64
+        );
+        println!(
+            "server memory (VmRSS): {:.1} MB at the start, {:.1} MB at the end ({:+.1} MB); peak {:.1} MB (goal at ten times the rates: under 150 MB)",
             rss_start as f64 / 1024.0,
             rss_end as f64 / 1024.0,
             (rss_end as f64 - rss_start as f64) / 1024.0,

@@ -93,7 +93,12 @@ fn main() {
         let node1 = formation.keeper("node1").port;
         let node2 = formation.keeper("node2").port;
         let url = format!("postgres://postgres@127.0.0.1:{node1},127.0.0.1:{node2}/postplay");
-        let store = postplay::startup::connect_hosts(&url, Duration::from_secs(30))
+        let store = postplay::startup::connect_hosts(
+        &url,
+        Duration::from_secs(30),
+        32,
+        postplay::store::ACQUIRE_TIMEOUT,
+    )
             .await
             .expect("the formation's primary");
         store.migrate().await.expect("migrations run on the pair");

@@ -26,16 +26,19 @@ pub fn store_on(pool: PgPool, clock: Arc<dyn Clock>) -> Store {
 }
 
 /// The store of the configured database: DATABASE_URL, or the private cluster (started here
-/// if it is not running).
+/// if it is not running); its pool is bounded by `config.pools` (`POSTPLAY_DB_CONNECTIONS`,
+/// `POSTPLAY_DB_WAIT_MS`).
 pub async fn connect(config: &Config) -> Result<(Store, Option<PrivateCluster>), String> {
+    let (size, wait) = (config.pools.connections, config.pools.wait);
     match &config.database_url {
-        Some(url) if crate::pg::primary::split_hosts(url)?.len() > 1 => {
-            Ok((connect_hosts(url, config.database_failover).await?, None))
-        }
+        Some(url) if crate::pg::primary::split_hosts(url)?.len() > 1 => Ok((
+            connect_hosts(url, config.database_failover, size, wait).await?,
+            None,
+        )),
         Some(url) => {
             let options: sqlx::postgres::PgConnectOptions =
                 url.parse().map_err(|e| format!("DATABASE_URL: {e}"))?;
-            let store = Store::connect(options)
+            let store = Store::connect_bounded(options, size, wait)
                 .await
                 .map_err(|e| format!("database: {e}"))?;
             Ok((store_on(store.pool().clone(), Arc::new(SystemClock)), None))
@@ -58,7 +61,7 @@ pub async fn connect(config: &Config) -> Result<(Store, Option<PrivateCluster>),
                     .map_err(|e| e.to_string())?;
             }
             admin.pool().close().await;
-            let store = Store::connect(cluster.connect_options("postplay"))
+            let store = Store::connect_bounded(cluster.connect_options("postplay"), size, wait)
                 .await
                 .map_err(|e| format!("private PostgreSQL: {e}"))?;
             Ok((
@@ -69,15 +72,41 @@ pub async fn connect(config: &Config) -> Result<(Store, Option<PrivateCluster>),
     }
 }
 
+/// The clock's and the outbox worker's own store in `serve`, beside `web` (the store
+/// [`connect`] gave): a pool of `POSTPLAY_BACKGROUND_CONNECTIONS` on the same database, which
+/// web requests never take, so a flood of them cannot hold up deadlines or mail.
+pub async fn connect_background(config: &Config, web: &Store) -> Result<Store, String> {
+    let size = config.pools.background;
+    let wait = crate::store::ACQUIRE_TIMEOUT;
+    match &config.database_url {
+        Some(url) if crate::pg::primary::split_hosts(url)?.len() > 1 => {
+            connect_hosts(url, config.database_failover, size, wait).await
+        }
+        _ => {
+            let pool = sqlx::postgres::PgPoolOptions::new()
+                .max_connections(size)
+                .acquire_timeout(wait)
+                .connect_lazy_with(web.pool().connect_options().as_ref().clone());
+            Ok(store_on(pool, Arc::new(SystemClock)))
+        }
+    }
+}
+
 /// The store on whichever of several hosts (a `DATABASE_URL` listing them) is the primary,
-/// found within `search_for`; the pool follows the primary when it moves, for as long as the
-/// pool is open ([`crate::pg::primary::Primary::watch`], spawned here).
-pub async fn connect_hosts(url: &str, search_for: std::time::Duration) -> Result<Store, String> {
+/// found within `search_for`, with a pool of at most `connections` each waited for at most
+/// `wait`; the pool follows the primary when it moves, for as long as the pool is open
+/// ([`crate::pg::primary::Primary::watch`], spawned here).
+pub async fn connect_hosts(
+    url: &str,
+    search_for: std::time::Duration,
+    connections: u32,
+    wait: std::time::Duration,
+) -> Result<Store, String> {
     let primary = Primary::new(url, search_for)?;
     let options = primary
         .pool_options()
-        .max_connections(32)
-        .acquire_timeout(crate::store::ACQUIRE_TIMEOUT);
+        .max_connections(connections)
+        .acquire_timeout(wait);
     let (pool, watching) = primary.connect(options).await?;
     tokio::spawn(primary.clone().watch(pool.clone(), Some(watching)));
     Ok(store_on(pool, Arc::new(SystemClock)).with_epoch(primary.epoch()))

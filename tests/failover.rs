@@ -226,9 +226,14 @@ async fn the_primary_dies_and_no_acknowledged_move_is_lost() {
     .await;
 
     // The games, created on the primary through postplay's own multi-host connection.
-    let store = postplay::startup::connect_hosts(&url, Duration::from_secs(30))
-        .await
-        .unwrap();
+    let store = postplay::startup::connect_hosts(
+        &url,
+        Duration::from_secs(30),
+        32,
+        postplay::store::ACQUIRE_TIMEOUT,
+    )
+    .await
+    .unwrap();
     let mut games = Vec::new();
     for c in 0..CLIENTS {
         let mut mine = Vec::new();

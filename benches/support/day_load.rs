@@ -46,6 +46,18 @@ pub struct Tally {
     pub skipped: usize,
     /// Reply slots that found no seat with a fresh mail to answer and moved through the API.
     pub mail_fallbacks: usize,
+    /// Latencies of moves the server refused for overload (503 with `Retry-After`).
+    pub shed_moves: Vec<Duration>,
+    /// Latencies of page views it refused so.
+    pub shed_pages: Vec<Duration>,
+    /// The longest any request of the server waited for its answer, whatever the answer
+    /// (or none within the client's timeout).
+    pub worst: Duration,
+}
+
+/// A 503 that says when to come back: refused for overload.
+fn shed(status: awc::http::StatusCode, retry_after: bool) -> bool {
+    status == awc::http::StatusCode::SERVICE_UNAVAILABLE && retry_after
 }
 
 impl Tally {
@@ -211,14 +223,23 @@ async fn by_api(day: &Day, plan: &Plan, token: &str, command: &Value, at: Instan
     let answer = match sent {
         Ok(mut res) => {
             let body = res.body().limit(1 << 20).await.unwrap_or_default();
-            Ok((res.status(), body))
+            Ok((
+                res.status(),
+                res.headers().contains_key("retry-after"),
+                body,
+            ))
         }
         Err(e) => Err(e.to_string()),
     };
     let latency = at.elapsed();
     let mut tally = day.tally.borrow_mut();
+    tally.worst = tally.worst.max(latency);
     let (status, body) = match answer {
-        Ok(answer) => answer,
+        Ok((status, retry_after, _)) if shed(status, retry_after) => {
+            tally.shed_moves.push(latency);
+            return true;
+        }
+        Ok((status, _, body)) => (status, body),
         Err(e) => {
             tally.fail(
                 "move by API: no answer".into(),
@@ -363,16 +384,20 @@ pub async fn pages(day: Rc<Day>, rate: f64, start: Instant, end: Instant) {
             }
             let answer = match request.send().await {
                 Ok(mut res) => match res.body().limit(8 << 20).await {
-                    Ok(_) => Ok(res.status()),
+                    Ok(_) => Ok((res.status(), res.headers().contains_key("retry-after"))),
                     Err(e) => Err(e.to_string()),
                 },
                 Err(e) => Err(e.to_string()),
             };
             let latency = at.elapsed();
             let mut tally = day.tally.borrow_mut();
+            tally.worst = tally.worst.max(latency);
             match answer {
-                Ok(status) if status.is_success() => tally.pages.push(latency),
-                Ok(status) => tally.fail(
+                Ok((status, _)) if status.is_success() => tally.pages.push(latency),
+                Ok((status, retry_after)) if shed(status, retry_after) => {
+                    tally.shed_pages.push(latency)
+                }
+                Ok((status, _)) => tally.fail(
                     format!("{what} answered {}", status.as_u16()),
                     format!("GET {path}: {status}"),
                 ),

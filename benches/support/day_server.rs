@@ -17,6 +17,17 @@ pub struct Server {
 
 /// The environment `serve` and the reply path share: the sender and the reply domain.
 pub const MAIL_FROM: &str = "postplay <games@pp.example>";
+/// The server's overload settings passed through from the bench's environment.
+const OVERLOAD_SETTINGS: &[&str] = &[
+    "POSTPLAY_MOVES_IN_FLIGHT",
+    "POSTPLAY_PAGES_IN_FLIGHT",
+    "POSTPLAY_QUEUE_WAIT_MS",
+    "POSTPLAY_RETRY_AFTER_SECS",
+    "POSTPLAY_DB_CONNECTIONS",
+    "POSTPLAY_DB_WAIT_MS",
+    "POSTPLAY_BACKGROUND_CONNECTIONS",
+];
+
 /// The reply addresses' domain.
 pub const REPLY_DOMAIN: &str = "pp.example";
 
@@ -53,6 +64,12 @@ impl Server {
             .stderr(std::fs::File::create(&log).unwrap());
         if let Some(tick) = tick {
             command.env("POSTPLAY_CLOCK_TICK_SECS", tick.to_string());
+        }
+        // The overload bounds, as set for the bench (the server's defaults otherwise).
+        for key in OVERLOAD_SETTINGS {
+            if let Ok(value) = std::env::var(key) {
+                command.env(key, value);
+            }
         }
         let child = command.spawn().expect("postplay serve starts");
         let server = Server { child, base, log };

@@ -27,6 +27,19 @@
 //! | `POSTPLAY_VACATION_DAYS` | vacation days each address has a year | 14 |
 //! | `POSTPLAY_WEBHOOK_LOOPBACK_HTTP` | development only: `true` lets a webhook's URL be `http` to a loopback address (the worker reads it too) | false |
 //! | `POSTPLAY_CLOCK_TICK_SECS` | how often `serve` and `worker` look for due deadlines and reminders | 15 |
+//!
+//! Overload ([`crate::web::http::admission`], docs/CONFIGURATION.md, "Overload"): past these
+//! bounds a request is answered 503 with `Retry-After` at once instead of waiting.
+//!
+//! | variable | meaning | default |
+//! | --- | --- | --- |
+//! | `POSTPLAY_MOVES_IN_FLIGHT` | moves (API commands, the seat page's move form) answered at once by one process | 64 |
+//! | `POSTPLAY_PAGES_IN_FLIGHT` | every other request answered at once by one process; kept below `POSTPLAY_DB_CONNECTIONS` so moves always find connections | 24 |
+//! | `POSTPLAY_QUEUE_WAIT_MS` | how long a request waits for one of those places before it is refused | 250 |
+//! | `POSTPLAY_RETRY_AFTER_SECS` | the `Retry-After` of a request refused for overload | 2 |
+//! | `POSTPLAY_DB_CONNECTIONS` | the database connections of the web's pool (`serve`, one of them kept by live refresh; the one pool of the other verbs) | 32 |
+//! | `POSTPLAY_DB_WAIT_MS` | how long a request waits for one of them before it is refused | 1000 |
+//! | `POSTPLAY_BACKGROUND_CONNECTIONS` | `serve`: the connections of the clock's and the outbox worker's own pool, which web requests never take | 4 |
 
 pub mod mail;
 
@@ -65,6 +78,14 @@ pub struct WebSettings {
     pub vacation_days: u32,
     /// Development only: a webhook's URL may be `http` to a loopback address.
     pub webhook_loopback_http: bool,
+    /// Moves answered at once ([`crate::web::http::admission`]).
+    pub moves_in_flight: usize,
+    /// Other requests answered at once.
+    pub pages_in_flight: usize,
+    /// How long a request waits for a place among those before it is refused.
+    pub queue_wait: Duration,
+    /// The `Retry-After` of a request refused for overload.
+    pub retry_after: Duration,
 }
 
 impl Default for WebSettings {
@@ -83,7 +104,52 @@ impl Default for WebSettings {
             mailbox_public: false,
             vacation_days: 14,
             webhook_loopback_http: false,
+            moves_in_flight: 64,
+            pages_in_flight: 24,
+            queue_wait: Duration::from_millis(250),
+            retry_after: Duration::from_secs(2),
         }
+    }
+}
+
+/// The database pools of a process: the web's, bounded in size and in how long a request
+/// waits for a connection, and (`serve`) the clock's and outbox worker's own.
+#[derive(Debug, Clone)]
+pub struct PoolSettings {
+    /// Connections of the web's pool (the one pool of the verbs other than `serve`).
+    pub connections: u32,
+    /// How long a request waits for one of them.
+    pub wait: Duration,
+    /// Connections of the clock's and the outbox worker's pool in `serve`.
+    pub background: u32,
+}
+
+impl Default for PoolSettings {
+    fn default() -> PoolSettings {
+        PoolSettings {
+            connections: 32,
+            wait: Duration::from_millis(1000),
+            background: 4,
+        }
+    }
+}
+
+impl PoolSettings {
+    /// Reads the settings through `get` (the environment, or the config file).
+    pub fn from_lookup(get: &dyn Fn(&str) -> Option<String>) -> Result<PoolSettings, String> {
+        let d = PoolSettings::default();
+        let pools = PoolSettings {
+            connections: setting(get, "POSTPLAY_DB_CONNECTIONS", d.connections)?,
+            wait: Duration::from_millis(setting(get, "POSTPLAY_DB_WAIT_MS", 1000u64)?.max(1)),
+            background: setting(get, "POSTPLAY_BACKGROUND_CONNECTIONS", d.background)?,
+        };
+        if pools.connections == 0 || pools.background == 0 {
+            return Err(
+                "POSTPLAY_DB_CONNECTIONS and POSTPLAY_BACKGROUND_CONNECTIONS must be at least 1"
+                    .into(),
+            );
+        }
+        Ok(pools)
     }
 }
 
@@ -125,7 +191,20 @@ impl WebSettings {
                 "POSTPLAY_STREAMS_PER_CLIENT and POSTPLAY_STREAMS_TOTAL must be at least 1".into(),
             );
         }
+        let moves_in_flight = setting(get, "POSTPLAY_MOVES_IN_FLIGHT", d.moves_in_flight)?;
+        let pages_in_flight = setting(get, "POSTPLAY_PAGES_IN_FLIGHT", d.pages_in_flight)?;
+        if moves_in_flight == 0 || pages_in_flight == 0 {
+            return Err(
+                "POSTPLAY_MOVES_IN_FLIGHT and POSTPLAY_PAGES_IN_FLIGHT must be at least 1".into(),
+            );
+        }
         Ok(WebSettings {
+            moves_in_flight,
+            pages_in_flight,
+            queue_wait: Duration::from_millis(setting(get, "POSTPLAY_QUEUE_WAIT_MS", 250u64)?),
+            retry_after: Duration::from_secs(
+                setting(get, "POSTPLAY_RETRY_AFTER_SECS", 2u64)?.max(1),
+            ),
             trusted_proxies,
             games_per_hour: setting(get, "POSTPLAY_LIMIT_GAMES_PER_HOUR", d.games_per_hour)?,
             mails_per_hour: setting(get, "POSTPLAY_LIMIT_MAILS_PER_HOUR", d.mails_per_hour)?,
@@ -168,6 +247,8 @@ pub struct Config {
     pub mail: crate::config::mail::MailSettings,
     /// The web server's bounds.
     pub web: WebSettings,
+    /// The database pools' sizes and waits.
+    pub pools: PoolSettings,
     /// How often the clock's scheduler runs.
     pub clock_tick: Duration,
     /// How many practice bots' searches one process runs at once (`POSTPLAY_BOT_SEARCHES`;
@@ -219,6 +300,7 @@ impl Config {
         let mail = crate::config::mail::MailSettings::from_lookup(&get)?;
         Ok(Config {
             web: WebSettings::from_lookup(&get)?,
+            pools: PoolSettings::from_lookup(&get)?,
             clock_tick: Duration::from_secs(
                 setting(&get, "POSTPLAY_CLOCK_TICK_SECS", 15u64)?.max(1),
             ),

@@ -308,9 +308,18 @@ impl Store {
     /// Connects a pool with these options: at most 32 connections, each waited for at most
     /// [`ACQUIRE_TIMEOUT`].
     pub async fn connect(options: sqlx::postgres::PgConnectOptions) -> Result<Store, sqlx::Error> {
+        Store::connect_bounded(options, 32, ACQUIRE_TIMEOUT).await
+    }
+
+    /// Connects a pool of at most `connections`, each waited for at most `wait`.
+    pub async fn connect_bounded(
+        options: sqlx::postgres::PgConnectOptions,
+        connections: u32,
+        wait: std::time::Duration,
+    ) -> Result<Store, sqlx::Error> {
         let pool = PgPoolOptions::new()
-            .max_connections(32)
-            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .max_connections(connections)
+            .acquire_timeout(wait)
             .connect_with(options)
             .await?;
         Ok(Store::from_pool(pool))

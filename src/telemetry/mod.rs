@@ -21,6 +21,10 @@ pub const MOVES: &str = "postplay_moves_total";
 pub const REFUSALS: &str = "postplay_refusals_total";
 /// Seconds to answer a request, labelled `group` ([`requests::group`]) and `status` class.
 pub const REQUEST_SECONDS: &str = "postplay_http_request_duration_seconds";
+/// Requests refused 503 for overload ([`crate::web::http::admission`]), labelled `group`
+/// ([`requests::group`]), `class` (`move`, `page`) and `reason` (`queue`: no place among the
+/// requests answered at once in time; `pool`: no database connection in time).
+pub const SHED: &str = "postplay_requests_shed_total";
 /// Outbox rows this process sent.
 pub const OUTBOX_SENT: &str = "postplay_outbox_sent_total";
 /// Outbox rows this process failed to send and will try again.
@@ -82,6 +86,10 @@ fn describe() {
         metrics::Unit::Seconds,
         "Time to answer a request, by route group"
     );
+    describe_counter!(
+        SHED,
+        "Requests refused 503 for overload, by route group, class and reason"
+    );
     describe_counter!(OUTBOX_SENT, "Outbox messages this process sent");
     describe_counter!(
         OUTBOX_RETRIED,
@@ -118,6 +126,11 @@ pub fn moved(kind: &str, mark: &'static str) {
 /// `not_holder`.
 pub fn refusal(reason: &'static str) {
     counter!(REFUSALS, "reason" => reason).increment(1);
+}
+
+/// A request of route `group` and `class` refused for overload, for `reason`.
+pub fn shed(group: String, class: &'static str, reason: &'static str) {
+    counter!(SHED, "group" => group, "class" => class, "reason" => reason).increment(1);
 }
 
 /// What one pass of the outbox worker did.

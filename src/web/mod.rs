@@ -36,6 +36,8 @@ pub struct AppState {
     pub settings: WebSettings,
     /// Rate limits.
     pub limits: http::limits::Limits,
+    /// The places of requests answered at once (overload).
+    pub admission: http::admission::Admission,
     /// Open live-refresh streams.
     pub streams: Arc<seat::events::StreamSlots>,
     /// Cookies carry `Secure` (the base URL is https).

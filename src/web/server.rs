@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast;
 
-use crate::web::http::{limits, protect};
+use crate::web::http::{admission, limits, protect};
 use crate::web::seat::events;
 use crate::web::{AppState, routes};
 
@@ -54,6 +54,7 @@ pub fn start_with(
         moves,
         mailbox,
         limits: limits::Limits::new(&settings),
+        admission: admission::Admission::new(&settings),
         streams: events::StreamSlots::new(settings.streams_per_client, settings.streams_total),
         settings,
     });
@@ -67,6 +68,7 @@ pub fn start_with(
     });
     let server = HttpServer::new(move || {
         App::new()
+            .wrap(from_fn(admission::admit))
             .wrap(from_fn(protect::protect))
             .wrap(from_fn(crate::telemetry::requests::timed))
             .wrap(Logger::new("%r %s %Dms"))
@@ -86,7 +88,8 @@ pub fn start_with(
 }
 
 /// `postplay serve`: the private PostgreSQL (unless DATABASE_URL), started again whenever its
-/// postmaster dies, migrations, the web app; stops the private cluster on shutdown.
+/// postmaster dies, migrations, the web app on its bounded pool, the clock and the outbox
+/// worker on a pool of their own; stops the private cluster on shutdown.
 pub async fn serve(config: Config) -> Result<(), String> {
     let open_files = crate::fds::raise_open_files();
     let (store, cluster) = crate::startup::connect(&config).await?;
@@ -103,11 +106,13 @@ pub async fn serve(config: Config) -> Result<(), String> {
     )?;
     tracing::info!(bind = %config.bind, base_url = %config.base_url, "postplay is listening");
     let (stop_worker, stopped) = tokio::sync::watch::channel(false);
+    // The clock and the outbox worker on connections of their own: requests never take them.
+    let background = Arc::new(crate::startup::connect_background(&config, &store).await?);
     let store = Arc::new(store);
     let scheduler = {
-        let scheduler = crate::clock::Scheduler::new(store.clone()).with_replies(
+        let scheduler = crate::clock::Scheduler::new(background.clone()).with_replies(
             std::sync::Arc::new(crate::replies::Inbox::new(
-                store.clone_handle(),
+                background.clone_handle(),
                 config.mail.from.address.clone(),
                 config.mail.inbound.clone(),
             )),
@@ -125,7 +130,8 @@ pub async fn serve(config: Config) -> Result<(), String> {
         let stopped = stopped.clone();
         actix_web::rt::spawn(crate::pg::watch::watch(cluster, stopped))
     });
-    let worker = crate::config::mail::worker(&config.mail, store.pool().clone(), &config.base_url)?;
+    let worker =
+        crate::config::mail::worker(&config.mail, background.pool().clone(), &config.base_url)?;
     let worker = match worker {
         Some(worker) => Some(actix_web::rt::spawn(
             async move { worker.run(stopped).await },

@@ -34,6 +34,7 @@ mod me_close;
 mod messages;
 mod metrics;
 mod move_races;
+mod overload;
 mod private_cluster;
 mod ratings;
 mod round_trips;

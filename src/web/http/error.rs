@@ -34,6 +34,14 @@ pub enum WebError {
         /// When to try again.
         retry_after: Duration,
     },
+    /// 503: more requests than this process answers at once, or no database connection free
+    /// in time ([`crate::web::http::admission`]); nothing was done.
+    #[error("the server is busy just now: nothing was changed; try again in {}", wait_words(.0))]
+    Overloaded(Duration),
+    /// 503: no database connection came in time. Whether the database is down or every
+    /// connection is busy, the admission layer tells apart by the pool's state.
+    #[error("the database is not reachable, try again shortly")]
+    NoConnection,
     /// 410: shown once and gone.
     #[error("{0}")]
     Gone(String),
@@ -56,10 +64,12 @@ const DATABASE_RETRY: Duration = Duration::from_secs(5);
 
 impl From<sqlx::Error> for WebError {
     fn from(e: sqlx::Error) -> WebError {
+        if matches!(e, sqlx::Error::PoolTimedOut) {
+            return WebError::NoConnection;
+        }
         let unreachable = matches!(
             e,
-            sqlx::Error::PoolTimedOut
-                | sqlx::Error::PoolClosed
+            sqlx::Error::PoolClosed
                 | sqlx::Error::Io(_)
                 | sqlx::Error::Tls(_)
                 | sqlx::Error::WorkerCrashed
@@ -107,7 +117,10 @@ impl ResponseError for WebError {
             WebError::Conflict(_) => StatusCode::CONFLICT,
             WebError::Gone(_) => StatusCode::GONE,
             WebError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
-            WebError::Busy { .. } | WebError::DatabaseDown(_) => StatusCode::SERVICE_UNAVAILABLE,
+            WebError::Busy { .. }
+            | WebError::DatabaseDown(_)
+            | WebError::Overloaded(_)
+            | WebError::NoConnection => StatusCode::SERVICE_UNAVAILABLE,
             WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -118,6 +131,8 @@ impl ResponseError for WebError {
             WebError::DatabaseDown(detail) => {
                 tracing::warn!(%detail, "request failed: the database is not reachable");
             }
+            // Logged by the admission layer, only when the database is down: under overload
+            // it is counted instead (`postplay_requests_shed_total`).
             _ => {}
         }
         let message = match self {
@@ -128,7 +143,8 @@ impl ResponseError for WebError {
         let retry_after = match self {
             WebError::TooMany(limited) => Some(limited.retry_after),
             WebError::Busy { retry_after, .. } => Some(*retry_after),
-            WebError::DatabaseDown(_) => Some(DATABASE_RETRY),
+            WebError::DatabaseDown(_) | WebError::NoConnection => Some(DATABASE_RETRY),
+            WebError::Overloaded(wait) => Some(*wait),
             _ => None,
         };
         if let Some(wait) = retry_after {

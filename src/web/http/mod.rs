@@ -1,6 +1,7 @@
 //! The plumbing every capability shares: who the client is, the CSRF check, rate limits,
-//! security headers and static files, errors, and answering with a page.
+//! admission under overload, security headers and static files, errors, and answering with a page.
 
+pub mod admission;
 pub mod client;
 pub(in crate::web) mod csrf;
 pub mod error;

@@ -41,7 +41,7 @@ fn holds_secret(path: &str) -> bool {
 }
 
 /// True for the JSON API's paths, whose errors stay JSON.
-fn is_api(path: &str) -> bool {
+pub(in crate::web) fn is_api(path: &str) -> bool {
     path.starts_with("/api/")
 }
 
@@ -140,7 +140,9 @@ fn error_page(error: &WebError) -> HttpResponse {
     let json = actix_web::ResponseError::error_response(error);
     let status = json.status();
     let heading = match status {
-        _ if matches!(error, WebError::DatabaseDown(_)) => "Not available just now",
+        _ if matches!(error, WebError::DatabaseDown(_) | WebError::NoConnection) => {
+            "Not available just now"
+        }
         StatusCode::NOT_FOUND => "Not found",
         StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => "Not allowed",
         StatusCode::TOO_MANY_REQUESTS => "Too many requests",

@@ -802,11 +802,30 @@ pub async fn play_move(
     token: web::Path<String>,
     body: web::Bytes,
 ) -> Result<HttpResponse, WebError> {
-    let (id, seat) = seat_of(&state, &token).await?;
     let fields = parse_form(&body)?;
-    csrf::check(&req, field(&fields, "csrf"))?;
+    match move_and_answer(&req, &state, &token, &fields).await {
+        // No database connection came in time: nothing was saved; the choice is kept.
+        Err(WebError::NoConnection) => Ok(crate::web::http::admission::kept_move(
+            &token,
+            &fields,
+            state.settings.retry_after,
+        )),
+        answer => answer,
+    }
+}
+
+/// The seat page's move from its form: appended (and the page again), or the page with why
+/// not.
+async fn move_and_answer(
+    req: &HttpRequest,
+    state: &AppState,
+    token: &str,
+    fields: &[(String, String)],
+) -> Result<HttpResponse, WebError> {
+    let (id, seat) = seat_of(state, token).await?;
+    csrf::check(req, field(fields, "csrf"))?;
     let loaded = state.store.load(id).await?;
-    let refused = match move_from_form(&state, &loaded, seat, &fields).await {
+    let refused = match move_from_form(state, &loaded, seat, fields).await {
         Ok(()) => {
             return Ok(HttpResponse::SeeOther()
                 .insert_header(("Location", format!("/play/{token}")))
@@ -814,22 +833,25 @@ pub async fn play_move(
         }
         Err(refused) => refused,
     };
+    if refused.0 == StatusCode::SERVICE_UNAVAILABLE {
+        return Err(WebError::NoConnection);
+    }
     // Someone moved first: show the game as it stands now.
     let loaded = if refused.0 == StatusCode::CONFLICT {
         state.store.load(id).await?
     } else {
         loaded
     };
-    let (csrf_token, _) = csrf::token_for(&req);
+    let (csrf_token, _) = csrf::token_for(req);
     let page = play_page(
-        &state,
+        state,
         &loaded,
         PageFor {
             viewer: Viewer::Seat(seat),
-            token: Some(&token),
+            token: Some(token),
             csrf: csrf_token,
             error: Some(refused.1),
-            entries: (refused.0 != StatusCode::CONFLICT).then_some(&fields[..]),
+            entries: (refused.0 != StatusCode::CONFLICT).then_some(fields),
             seen: None,
             writer: Ok(format!("/play/{token}/messages")),
             reads_thread: true,
@@ -886,6 +908,10 @@ async fn move_from_form(
         Err(SubmitError::Malformed(m)) => Err((StatusCode::BAD_REQUEST, m)),
         Err(SubmitError::TooLarge(m)) => Err((StatusCode::PAYLOAD_TOO_LARGE, m)),
         Err(SubmitError::Refused(m)) => Err((StatusCode::FORBIDDEN, m)),
+        Err(SubmitError::Db(sqlx::Error::PoolTimedOut)) => Err((
+            StatusCode::SERVICE_UNAVAILABLE,
+            "no database connection came in time".into(),
+        )),
         Err(e) => Err((
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("the move could not be saved: {e}"),
