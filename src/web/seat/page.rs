@@ -730,23 +730,7 @@ pub(in crate::web) async fn refused_message(
     refused: &WebError,
 ) -> Result<HttpResponse, WebError> {
     let (id, seat) = seat_of(state, token).await?;
-    let loaded = state.store.load(id).await?;
-    let (csrf_token, _) = csrf::token_for(req);
-    let mut page = play_page(
-        state,
-        &loaded,
-        PageFor {
-            viewer: Viewer::Seat(seat),
-            token: Some(token),
-            csrf: csrf_token,
-            error: None,
-            entries: None,
-            seen: None,
-            writer: Ok(format!("/play/{token}/messages")),
-            reads_thread: true,
-        },
-    )
-    .await?;
+    let mut page = seat_page_again(req, state, (token, id, seat)).await?;
     page.thread.draft = text.to_string();
     page.thread.draft_refused = Some(format!(
         "Your message was not sent: {refused}. It is kept below."
@@ -764,18 +748,15 @@ pub(in crate::web) async fn refused_message(
     Ok(response)
 }
 
-/// The seat's page with a hint asked for, or why none was given, in the hint's panel; `status`
-/// is the answer's (200 for a hint).
-pub(in crate::web) async fn page_with_hint(
+/// The seat's page as its holder sees it, to answer a form of its own with something added.
+async fn seat_page_again(
     req: &HttpRequest,
     state: &AppState,
     (token, id, seat): (&str, i64, Seat),
-    hint: HintLine,
-    status: StatusCode,
-) -> Result<HttpResponse, WebError> {
+) -> Result<Play, WebError> {
     let loaded = state.store.load(id).await?;
     let (csrf_token, _) = csrf::token_for(req);
-    let mut page = play_page(
+    play_page(
         state,
         &loaded,
         PageFor {
@@ -789,7 +770,19 @@ pub(in crate::web) async fn page_with_hint(
             reads_thread: true,
         },
     )
-    .await?;
+    .await
+}
+
+/// The seat's page with a hint asked for, or why none was given, in the hint's panel; `status`
+/// is the answer's (200 for a hint).
+pub(in crate::web) async fn page_with_hint(
+    req: &HttpRequest,
+    state: &AppState,
+    (token, id, seat): (&str, i64, Seat),
+    hint: HintLine,
+    status: StatusCode,
+) -> Result<HttpResponse, WebError> {
+    let mut page = seat_page_again(req, state, (token, id, seat)).await?;
     page.hint = Some(hint);
     html(status, page)
 }
