@@ -506,27 +506,19 @@ async fn the_clock_and_the_outbox_act_while_every_web_connection_is_taken() {
     .unwrap()
     .rows_affected();
     assert!(due >= 1, "a seat is awaited with a deadline");
-    until("the clock to act on the deadline", PATIENCE, async || {
-        let n: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM commands WHERE game_id = $1 AND made_by = 'clock'",
-        )
-        .bind(game)
-        .fetch_one(db.store.pool())
-        .await
-        .unwrap();
-        if n > 0 { Ok(()) } else { Err("no clock entry") }
-    })
+    until_some(
+        &db,
+        "the clock to act on the deadline",
+        "SELECT count(*) FROM commands WHERE game_id = $1 AND made_by = 'clock'",
+        game,
+    )
     .await;
-    until("the clock's notices to be mailed", PATIENCE, async || {
-        let sent: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM outbox WHERE created_at >= $1 AND status = 'sent'",
-        )
-        .bind(since)
-        .fetch_one(db.store.pool())
-        .await
-        .unwrap();
-        if sent > 0 { Ok(()) } else { Err("none sent") }
-    })
+    until_some(
+        &db,
+        "the clock's notices to be mailed",
+        "SELECT count(*) FROM outbox WHERE created_at >= $1 AND status = 'sent'",
+        since,
+    )
     .await;
     assert!(!sink.received().is_empty());
     // All the while, both web connections stayed taken.
@@ -537,4 +529,20 @@ async fn the_clock_and_the_outbox_act_while_every_web_connection_is_taken() {
         assert_ne!(held.await.unwrap(), 0, "a held page is answered");
     }
     db.drop().await;
+}
+
+/// Waits until the count `sql` makes with its one argument `arg` is above nought.
+async fn until_some<A>(db: &TestDb, what: &str, sql: &'static str, arg: A)
+where
+    A: for<'q> sqlx::Encode<'q, sqlx::Postgres> + sqlx::Type<sqlx::Postgres> + Clone + Send,
+{
+    until(what, PATIENCE, async || {
+        let n: i64 = sqlx::query_scalar(sql)
+            .bind(arg.clone())
+            .fetch_one(db.store.pool())
+            .await
+            .unwrap();
+        if n > 0 { Ok(()) } else { Err("none yet") }
+    })
+    .await;
 }
