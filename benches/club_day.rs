@@ -239,7 +239,12 @@ fn main() {
             games: Rc::new(RefCell::new(games)),
             inboxes: inboxes.clone(),
             tally: Rc::new(RefCell::new(Tally::default())),
-            client: awc::Client::builder().timeout(CLIENT_TIMEOUT).finish(),
+            // No connection limit: the client must not queue requests itself (awc's default
+            // of 100 would, at ten times the rates), or its queue would count as the server's.
+            client: awc::Client::builder()
+                .connector(awc::Connector::new().limit(0))
+                .timeout(CLIENT_TIMEOUT)
+                .finish(),
             base: server.base.clone(),
             inbox: Rc::new(inbox),
             store: Rc::new(db.store.clone_handle()),
