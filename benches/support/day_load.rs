@@ -53,6 +53,11 @@ pub struct Tally {
     /// The longest any request of the server waited for its answer, whatever the answer
     /// (or none within the client's timeout).
     pub worst: Duration,
+    /// How late the bench itself started a request after its scheduled time, at most: when
+    /// the bench's one thread falls behind, its requests' waits are partly its own.
+    pub late_start: Duration,
+    /// The most requests in flight at once.
+    pub most_in_flight: usize,
 }
 
 /// A 503 that says when to come back: refused for overload.
@@ -164,6 +169,13 @@ async fn until(at: Instant) {
     actix_web::rt::time::sleep(at.saturating_duration_since(Instant::now())).await;
 }
 
+/// Notes how late a request scheduled for `at` starts, and how many are in flight.
+fn started(day: &Day, at: Instant) {
+    let mut tally = day.tally.borrow_mut();
+    tally.late_start = tally.late_start.max(at.elapsed());
+    tally.most_in_flight = tally.most_in_flight.max(day.in_flight.get() + 1);
+}
+
 /// Moves at `rate` a second from `start` to `end`, a `mail_share` of them by reply.
 pub async fn moves(day: Rc<Day>, rate: f64, mail_share: f64, start: Instant, end: Instant) {
     let movable: Vec<usize> = day
@@ -186,6 +198,7 @@ pub async fn moves(day: Rc<Day>, rate: f64, mail_share: f64, start: Instant, end
             return;
         }
         until(at).await;
+        started(&day, at);
         k += 1;
         credit += mail_share;
         let by_mail = credit >= 1.0;
@@ -354,6 +367,7 @@ pub async fn pages(day: Rc<Day>, rate: f64, start: Instant, end: Instant) {
             return;
         }
         until(at).await;
+        started(&day, at);
         let (what, path, cookie) = {
             let games = day.games.borrow();
             let game = &games[rng.index(games.len())];

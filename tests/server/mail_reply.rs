@@ -513,7 +513,7 @@ async fn a_whole_electoral_combat_game_by_replies_through_the_pipe() {
 
 #[actix_web::test]
 async fn a_whole_nationhood_game_by_replies_over_lmtp() {
-    whole_game("nationhood", json!({}), 2, 21, Via::Lmtp).await;
+    whole_game("nationhood", json!({"target": 3}), 2, 21, Via::Lmtp).await;
 }
 
 #[actix_web::test]
