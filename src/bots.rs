@@ -54,6 +54,12 @@ impl BotWorker {
         }
     }
 
+    /// The process's search permits, for the reviews' worker to share
+    /// ([`crate::review::worker::ReviewWorker`]).
+    pub fn searches(&self) -> Arc<Semaphore> {
+        self.searches.clone()
+    }
+
     /// Runs passes every `every` (at once again after a pass that played) until `stop` turns
     /// true.
     pub async fn run(

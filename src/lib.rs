@@ -19,6 +19,7 @@ pub mod notices;
 pub mod pg;
 pub mod ratings;
 pub mod replies;
+pub mod review;
 pub mod startup;
 pub mod store;
 pub mod telemetry;

@@ -8,6 +8,7 @@ use crate::notices::effects::NoticeEffects;
 use crate::pg::PrivateCluster;
 use crate::pg::primary::Primary;
 use crate::ratings::RatingEffects;
+use crate::review::effects::ReviewEffects;
 use crate::store::Store;
 use crate::time::{Clock, SystemClock};
 use sqlx::postgres::PgPool;
@@ -29,6 +30,21 @@ pub fn store_on(pool: PgPool, clock: Arc<dyn Clock>) -> Store {
 /// if it is not running); its pool is bounded by `config.pools` (`POSTPLAY_DB_CONNECTIONS`,
 /// `POSTPLAY_DB_WAIT_MS`).
 pub async fn connect(config: &Config) -> Result<(Store, Option<PrivateCluster>), String> {
+    let (store, cluster) = connect_plain(config).await?;
+    Ok((with_reviews(store, config), cluster))
+}
+
+/// `store` queueing a review when a game ends ([`ReviewEffects`]), its game-over mail waiting
+/// up to `POSTPLAY_REVIEW_MAIL_WAIT_SECS` for it: the service's stores (tests' stores from
+/// [`store_on`] queue none unless they add the effect).
+pub fn with_reviews(store: Store, config: &Config) -> Store {
+    store.with_effect(Arc::new(ReviewEffects {
+        mail_wait: config.review_mail_wait,
+    }))
+}
+
+/// [`connect`] without the reviews' effect.
+async fn connect_plain(config: &Config) -> Result<(Store, Option<PrivateCluster>), String> {
     let (size, wait) = (config.pools.connections, config.pools.wait);
     match &config.database_url {
         Some(url) if crate::pg::primary::split_hosts(url)?.len() > 1 => Ok((
@@ -78,18 +94,19 @@ pub async fn connect(config: &Config) -> Result<(Store, Option<PrivateCluster>),
 pub async fn connect_background(config: &Config, web: &Store) -> Result<Store, String> {
     let size = config.pools.background;
     let wait = crate::store::ACQUIRE_TIMEOUT;
-    match &config.database_url {
+    let store = match &config.database_url {
         Some(url) if crate::pg::primary::split_hosts(url)?.len() > 1 => {
-            connect_hosts(url, config.database_failover, size, wait).await
+            connect_hosts(url, config.database_failover, size, wait).await?
         }
         _ => {
             let pool = sqlx::postgres::PgPoolOptions::new()
                 .max_connections(size)
                 .acquire_timeout(wait)
                 .connect_lazy_with(web.pool().connect_options().as_ref().clone());
-            Ok(store_on(pool, Arc::new(SystemClock)))
+            store_on(pool, Arc::new(SystemClock))
         }
-    }
+    };
+    Ok(with_reviews(store, config))
 }
 
 /// The store on whichever of several hosts (a `DATABASE_URL` listing them) is the primary,

@@ -69,9 +69,17 @@ async fn work(config: Config) -> Result<(), String> {
             worker.run(stopped.clone()).await;
         }
     };
+    let reviews = crate::review::worker::ReviewWorker::new(
+        store.clone(),
+        bots.searches(),
+        config.review_budget,
+    );
     let play = async {
         if config.bot_searches > 0 {
-            bots.run(crate::bots::TICK, stopped.clone()).await;
+            tokio::join!(
+                bots.run(crate::bots::TICK, stopped.clone()),
+                reviews.run(crate::review::worker::TICK, stopped.clone())
+            );
         }
     };
     tokio::join!(

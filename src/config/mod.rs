@@ -254,6 +254,12 @@ pub struct Config {
     /// How many practice bots' searches one process runs at once (`POSTPLAY_BOT_SEARCHES`;
     /// 0 turns the bots' worker off in this process, for a web-only process beside workers).
     pub bot_searches: usize,
+    /// What one game's review may spend (`POSTPLAY_REVIEW_PLAYOUTS`,
+    /// `POSTPLAY_REVIEW_DECISIONS`; docs/BOTS.md "Review").
+    pub review_budget: crate::review::Budget,
+    /// How long a game-over mail waits for the game's review (`POSTPLAY_REVIEW_MAIL_WAIT_SECS`;
+    /// 0: it goes at once, saying the review will be on the replay page).
+    pub review_mail_wait: Duration,
     /// Where `/metrics` is served (`off`: nowhere), as set: `serve` falls back to
     /// [`crate::telemetry::endpoint::DEFAULT_BIND`], `worker` and `receive --listen` serve
     /// metrics only where it is set.
@@ -305,6 +311,24 @@ impl Config {
                 setting(&get, "POSTPLAY_CLOCK_TICK_SECS", 15u64)?.max(1),
             ),
             bot_searches: setting(&get, "POSTPLAY_BOT_SEARCHES", crate::bots::DEFAULT_SEARCHES)?,
+            review_budget: crate::review::Budget {
+                playouts: setting(
+                    &get,
+                    "POSTPLAY_REVIEW_PLAYOUTS",
+                    crate::review::Budget::default().playouts,
+                )?
+                .max(1),
+                decisions: setting(
+                    &get,
+                    "POSTPLAY_REVIEW_DECISIONS",
+                    crate::review::Budget::default().decisions,
+                )?,
+            },
+            review_mail_wait: Duration::from_secs(setting(
+                &get,
+                "POSTPLAY_REVIEW_MAIL_WAIT_SECS",
+                120u64,
+            )?),
             metrics_bind: get("POSTPLAY_METRICS_BIND"),
             mail,
             base_url,

@@ -7,7 +7,9 @@
 
 use super::bot::{Playout, PlayoutError, bot_rng, random_command};
 use super::determinize::{Determinize, Table};
-use super::search::{BotError, Decision, Level, decide_at, decision_seed};
+use super::search::{
+    BotError, Decision, Level, Weighing, decide_at, decision_seed, weigh, weigh_open,
+};
 use super::{
     DynGame, DynMatch, Log, Match, Record, RecordedCommand, Seat, Seed, Viewer, record::Mark,
 };
@@ -85,6 +87,21 @@ pub trait DynBot: Sync {
         level: BotLevel,
         seed: &Seed,
     ) -> Result<Decision, BotError>;
+
+    /// Weighs `played`, the move `seat` made in `game`, beside the search's best with `budget`
+    /// playouts (a game's review): from the seat's own view, as a hint is worked out, or with
+    /// every card known when `open`. `rules_version` is the one the game began with.
+    #[allow(clippy::too_many_arguments)]
+    fn weigh(
+        &self,
+        game: &dyn DynMatch,
+        seat: Seat,
+        rules_version: u32,
+        budget: u32,
+        played: &Value,
+        open: bool,
+        seed: &Seed,
+    ) -> Result<Weighing, BotError>;
 }
 
 /// Wraps a game that has a sampler ([`Determinize`]) as a [`DynBot`].
@@ -134,6 +151,32 @@ where
             rules_version,
         };
         decide_at::<R>(&view, seat, &table, search, seed)
+    }
+
+    fn weigh(
+        &self,
+        game: &dyn DynMatch,
+        seat: Seat,
+        rules_version: u32,
+        budget: u32,
+        played: &Value,
+        open: bool,
+        seed: &Seed,
+    ) -> Result<Weighing, BotError> {
+        let game = game
+            .as_any()
+            .downcast_ref::<Match<R>>()
+            .ok_or_else(|| BotError::Decode(format!("a {} bot was handed another game", R::ID)))?;
+        if open {
+            return weigh_open::<R>(&game.state, seat, game.seats, budget, played, seed);
+        }
+        let view = R::view(&game.state, Viewer::Seat(seat));
+        let table = Table {
+            options: game.options.clone(),
+            seats: game.seats,
+            rules_version,
+        };
+        weigh::<R>(&view, seat, &table, budget, played, seed)
     }
 }
 

@@ -19,6 +19,7 @@ pub mod notice;
 pub mod outbox;
 pub mod plan;
 pub mod reply;
+pub mod review;
 pub mod seat_change;
 pub mod sign_in;
 pub mod table;

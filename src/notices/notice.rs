@@ -349,6 +349,20 @@ pub struct Over {
     /// The answers to the seat's replies folded into this mail (its last move), oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub answered: Vec<Answered>,
+    /// The game's review ([`crate::notices::review`]): `None` when the game gets none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<MailReview>,
+}
+
+/// A game's review as its game-over mail tells it to one seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MailReview {
+    /// Worked out before the mail went: `lines` are the seat's; otherwise the mail says the
+    /// review will be on the replay page.
+    pub ready: bool,
+    /// The seat's turning points in short ([`crate::review::mail_lines`]).
+    #[serde(default)]
+    pub lines: Vec<String>,
 }
 
 /// Mail to a seat could not be delivered (to the organiser).

@@ -181,6 +181,7 @@ pub async fn enqueue_after_move(
                 lines: lines_since(log, seat.seat, &names),
                 seed: row.seed.to_hex(),
                 commitment: row.commitment.clone(),
+                review: None,
             });
             ("over".to_string(), notice, false)
         } else if newly.contains(&seat.seat) {

@@ -123,6 +123,15 @@ pub async fn serve(config: Config) -> Result<(), String> {
     };
     let bots = (config.bot_searches > 0).then(|| {
         let bots = crate::bots::BotWorker::new(store.clone(), config.bot_searches);
+        let reviews = crate::review::worker::ReviewWorker::new(
+            store.clone(),
+            bots.searches(),
+            config.review_budget,
+        );
+        let stopped_too = stopped.clone();
+        actix_web::rt::spawn(
+            async move { reviews.run(crate::review::worker::TICK, stopped_too).await },
+        );
         let stopped = stopped.clone();
         actix_web::rt::spawn(async move { bots.run(crate::bots::TICK, stopped).await })
     });

@@ -37,6 +37,7 @@ mod move_races;
 mod overload;
 mod private_cluster;
 mod ratings;
+mod review;
 mod round_trips;
 mod seat_changes;
 mod security;

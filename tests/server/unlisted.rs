@@ -42,8 +42,9 @@ fn by_link(route: &str, watch: &str) -> Option<String> {
     } else {
         return None;
     };
-    // A seat's choices need a seat: the spectator link is no seat.
-    (!path.ends_with("/choices")).then_some(path)
+    // A seat's choices need a seat: the spectator link is no seat. A review exists only once
+    // the game is over (tests/server/review.rs): by the link too, a running game has none.
+    (!path.ends_with("/choices") && !path.ends_with("/review")).then_some(path)
 }
 
 /// Status (and, for anything but the live stream, body) of a GET.

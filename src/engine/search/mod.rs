@@ -7,6 +7,9 @@
 //! budget). Budgets are counted in playouts, never in time.
 
 mod tree;
+mod weigh;
+
+pub use weigh::{Weighing, weigh, weigh_open};
 
 use super::bot::fill_at_random;
 use super::determinize::{Determinize, SampleError, Table};
@@ -184,8 +187,25 @@ pub fn decide_with<R: Determinize>(
     pick: Pick,
     seed: &Seed,
 ) -> Result<Decision, BotError> {
+    let draw = |rng: &mut GameRng| R::sample(view, seat, table, rng);
+    Ok(run::<R>(draw, seat, table.seats, budget, pick, seed, None)?.0)
+}
+
+/// The search behind [`decide_with`] and [`weigh`]: each playout on a state from `draw`
+/// (a sample of the seat's view, or the one state known). With `also`, that command is a
+/// candidate too, tried first, and its mean reward is returned beside the decision (`None`
+/// when no playout ran).
+pub(super) fn run<R: Determinize>(
+    mut draw: impl FnMut(&mut GameRng) -> Result<R::State, SampleError>,
+    seat: Seat,
+    seats: usize,
+    budget: u32,
+    pick: Pick,
+    seed: &Seed,
+    also: Option<&Value>,
+) -> Result<(Decision, Option<f64>), BotError> {
     let mut sampling = GameRng::new(seed, 0);
-    let first = R::sample(view, seat, table, &mut sampling)?;
+    let first = draw(&mut sampling)?;
     let choices = R::choices(&first, seat);
     if choices.is_empty() {
         return Err(BotError::NoChoice(seat));
@@ -195,19 +215,27 @@ pub fn decide_with<R: Determinize>(
     // In a random order: a budget smaller than the candidates tries a random few of them, not
     // always the first the game lists (which could be the same kind of move every time).
     filling.shuffle(&mut candidates);
+    if let Some(json) = also {
+        let command = match candidates.iter().position(|(j, _)| j == json) {
+            Some(at) => candidates.remove(at).1,
+            None => R::decode(json).map_err(|e| BotError::Decode(format!("{json}: {e}")))?,
+        };
+        candidates.insert(0, (json.clone(), command));
+    }
     if candidates.len() == 1 || budget == 0 {
         let pick = if candidates.len() == 1 {
             0
         } else {
             filling.index(candidates.len())
         };
-        return Ok(Decision {
+        let decision = Decision {
             command: candidates[pick].0.clone(),
             candidates: candidates.len(),
             playouts: 0,
             cut_short: 0,
             estimate: None,
-        });
+        };
+        return Ok((decision, None));
     }
     let mut tree = Tree::new(seat, &candidates);
     let mut state = Some(first);
@@ -215,11 +243,11 @@ pub fn decide_with<R: Determinize>(
     for i in 0..budget {
         let sample = match state.take() {
             Some(s) => s,
-            None => R::sample(view, seat, table, &mut sampling)?,
+            None => draw(&mut sampling)?,
         };
         let mut chance = GameRng::new(seed, 2 + u64::from(i));
         let arm = tree.root_arm(i);
-        if !tree.iterate::<R>(sample, arm, &candidates[arm].1, table.seats, &mut chance)? {
+        if !tree.iterate::<R>(sample, arm, &candidates[arm].1, seats, &mut chance)? {
             cut_short += 1;
         }
     }
@@ -227,13 +255,14 @@ pub fn decide_with<R: Determinize>(
         Pick::Best => tree.most_visited_root_child(),
         Pick::Sensible => tree.sensible_root_child(&mut filling),
     };
-    Ok(Decision {
+    let decision = Decision {
         command: candidates[best].0.clone(),
         candidates: candidates.len(),
         playouts: budget,
         cut_short,
         estimate: Some(tree.root_mean(best)),
-    })
+    };
+    Ok((decision, also.map(|_| tree.root_mean(0))))
 }
 
 /// Play from `state` to the end, each move the game's playout move

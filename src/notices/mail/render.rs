@@ -139,6 +139,7 @@ mail_templates!(OverText, OverHtml, "mail/over.txt", "mail/over.html", {
     answered: Vec<Answered>, title: String, you: Player, result: String, winners: Vec<String>, verdict: String,
     tally: Vec<(String, String)>, lines: Vec<String>, seed: String, commitment: String,
     replay: String, unsubscribe: Option<String>, cancelled: bool,
+    review: Option<crate::notices::notice::MailReview>,
 });
 
 mail_templates!(UndeliverableText, UndeliverableHtml, "mail/undeliverable.txt", "mail/undeliverable.html", {
@@ -300,6 +301,7 @@ pub fn render(notice: &Notice, ctx: &MailContext) -> Result<Rendered, askama::Er
                 replay: format!("{}/games/{}/replay", ctx.base_url, n.game.id),
                 unsubscribe: None,
                 cancelled: n.cancelled,
+                review: n.review.clone(),
             }
             .both()?;
             let what = if n.cancelled {

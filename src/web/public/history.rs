@@ -208,6 +208,9 @@ struct Replay {
     commitment: String,
     seed: Option<String>,
     messages: Vec<crate::web::seat::messages::ThreadLine>,
+    /// The game's review: being worked out, or its turning points.
+    review_pending: bool,
+    turning_points: Vec<crate::web::public::review::Mark>,
 }
 
 /// The query of the replay viewer.
@@ -240,6 +243,12 @@ pub async fn replay(
     let over = row.status == "over";
     let open = over && query.open == Some(1);
     let names = seat_names(&state, row.id).await?;
+    let shown = crate::web::public::review::shown(&state, row.id, over, &public.base, open).await?;
+    let (review_pending, turning_points) = match shown {
+        crate::web::public::review::Shown::Nothing => (false, Vec::new()),
+        crate::web::public::review::Shown::Pending => (true, Vec::new()),
+        crate::web::public::review::Shown::Marks(marks) => (false, marks),
+    };
     let viewer = if open {
         Viewer::Auditor
     } else {
@@ -297,6 +306,8 @@ pub async fn replay(
                     .filter(|m| reads_thread && m.head <= at)
                     .collect::<Vec<_>>(),
             ),
+            review_pending,
+            turning_points,
         },
     )
 }

@@ -5,6 +5,7 @@ pub(in crate::web) mod fairness;
 pub(in crate::web) mod game;
 pub(in crate::web) mod history;
 pub(in crate::web) mod home;
+pub(in crate::web) mod review;
 pub(in crate::web) mod rules;
 
 use crate::web::http::get;
@@ -19,5 +20,7 @@ pub(in crate::web) fn routes(cfg: &mut web::ServiceConfig) {
         .route("/games/{id}/log", get().to(history::public_log))
         .route("/games/{id}/replay", get().to(history::replay))
         .route("/watch/{watch}/log", get().to(history::public_log))
-        .route("/watch/{watch}/replay", get().to(history::replay));
+        .route("/watch/{watch}/replay", get().to(history::replay))
+        .route("/api/games/{id}/review", get().to(review::api))
+        .route("/api/watch/{watch}/review", get().to(review::api));
 }

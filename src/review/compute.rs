@@ -1,0 +1,254 @@
+//! Working a review out: the game replayed from its log; at each weighed decision of a seat
+//! (an entry made by the seat's own hand or its bot, with more than one legal move), one search
+//! from the seat's view at that point, the move made among its candidates
+//! ([`crate::engine::DynBot::weigh`]); the biggest drops kept, and weighed again with
+//! everything known. Every search runs on a blocking thread holding one of the process's
+//! search permits (shared with the bots), so a review never takes more than its turn.
+
+use super::{Budget, OpenLook, Review, SeatReview, TURNING_POINTS, TurningPoint, point_words};
+use crate::engine::record::{Mark, apply_entry};
+use crate::engine::search::{Weighing, decision_seed};
+use crate::engine::{Choice, DynBot, DynMatch, Log, Seat, Seed};
+use crate::games::{find_bot, find_game};
+use crate::hints::words::move_words;
+use crate::store::{CommandRow, Store};
+use serde_json::Value;
+use std::sync::Arc;
+use tokio::sync::Semaphore;
+
+/// Of `n` decisions, the indices of `k` spread evenly from the first (every one when `n <= k`).
+pub fn spread(n: usize, k: usize) -> Vec<usize> {
+    if n <= k {
+        return (0..n).collect();
+    }
+    (0..k).map(|i| i * n / k).collect()
+}
+
+/// A decision to weigh: the position before it, and the move made.
+struct Decided {
+    seat: Seat,
+    seq: i64,
+    game: Box<dyn DynMatch>,
+    played: Value,
+    choices: Vec<Choice>,
+}
+
+/// Whether entry `entry` was a decision of its seat in `game` (the position before it): made
+/// by the seat's own hand or its bot, with more than one legal move.
+fn is_decision(game: &dyn DynMatch, entry: &CommandRow) -> bool {
+    matches!(entry.mark, None | Some(Mark::Bot))
+        && game.active().contains(&entry.seat)
+        && game.forced(entry.seat).is_none()
+        && !game.choices(entry.seat).is_empty()
+}
+
+/// Game `id`'s review, every search at `budget` and drawing from `seed`, each holding one of
+/// `searches`' permits.
+pub async fn work_out(
+    store: &Store,
+    id: i64,
+    budget: Budget,
+    searches: &Arc<Semaphore>,
+    seed: &Seed,
+) -> Result<Review, String> {
+    let row = store
+        .game(id)
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or("no such game")?;
+    let bot = find_bot(&row.kind).ok_or_else(|| format!("{} has no search", row.kind))?;
+    let kind = find_game(&row.kind).ok_or_else(|| format!("unknown game {}", row.kind))?;
+    let names: Vec<String> = store
+        .seats(id)
+        .await
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    let entries = store.commands(id, 0).await.map_err(|e| e.to_string())?;
+    let start = || {
+        kind.new_match_at(
+            &row.options,
+            row.seat_count as usize,
+            row.seed,
+            row.rules_version as u32,
+        )
+        .map_err(|e| e.to_string())
+    };
+    let apply = |game: &mut Box<dyn DynMatch>, entry: &CommandRow| {
+        apply_entry(
+            game.as_mut(),
+            entry.seat,
+            entry.by(),
+            &entry.command,
+            &mut Log::silent(),
+        )
+        .map_err(|e| format!("command {}: {e}", entry.seq))
+    };
+    // First the seats' decisions, then the few of each to weigh, spread over the game.
+    let mut decisions: Vec<Vec<i64>> = vec![Vec::new(); names.len()];
+    let mut game = start()?;
+    for entry in &entries {
+        if is_decision(game.as_ref(), entry) {
+            decisions[entry.seat].push(entry.seq);
+        }
+        apply(&mut game, entry)?;
+    }
+    let chosen: Vec<i64> = decisions
+        .iter()
+        .flat_map(|seqs| {
+            spread(seqs.len(), budget.decisions)
+                .into_iter()
+                .map(|i| seqs[i])
+        })
+        .collect();
+    let mut game = start()?;
+    let mut to_weigh = Vec::new();
+    for entry in &entries {
+        if chosen.contains(&entry.seq) {
+            to_weigh.push(Decided {
+                seat: entry.seat,
+                seq: entry.seq,
+                game: game.clone_box(),
+                played: entry.command.clone(),
+                choices: game.choices(entry.seat),
+            });
+        }
+        apply(&mut game, entry)?;
+    }
+    let rules_version = row.rules_version as u32;
+    let mut playouts = 0u64;
+    let mut points: Vec<Vec<(TurningPoint, Decided)>> =
+        (0..names.len()).map(|_| Vec::new()).collect();
+    for decided in to_weigh {
+        let seed = decision_seed(seed, decided.seq as u64);
+        let (weighing, back) = weigh(
+            searches,
+            bot,
+            decided.game,
+            decided.seat,
+            rules_version,
+            budget.playouts,
+            &decided.played,
+            false,
+            seed,
+        )
+        .await?;
+        let decided = Decided {
+            game: back,
+            ..decided
+        };
+        playouts += u64::from(weighing.decision.playouts);
+        let (Some(before), Some(after)) = (weighing.decision.estimate, weighing.played) else {
+            continue;
+        };
+        let played = move_words(&decided.choices, &decided.played, &names);
+        let best = move_words(&decided.choices, &weighing.decision.command, &names);
+        // The same move in another form (a command's canonical fields) is no turning point.
+        if weighing.decision.command == decided.played
+            || best == played
+            || before - after <= super::MIN_DROP
+        {
+            continue;
+        }
+        let point = TurningPoint {
+            seq: decided.seq,
+            played,
+            played_command: decided.played.clone(),
+            best,
+            best_command: weighing.decision.command,
+            before,
+            after,
+            drop: before - after,
+            open: None,
+            words: String::new(),
+        };
+        points[decided.seat].push((point, decided));
+    }
+    let mut seats = Vec::new();
+    for (seat, mut found) in points.into_iter().enumerate() {
+        found.sort_by(|a, b| b.0.drop.total_cmp(&a.0.drop).then(a.0.seq.cmp(&b.0.seq)));
+        found.truncate(TURNING_POINTS);
+        let mut turning_points = Vec::new();
+        for (mut point, decided) in found {
+            let seed = decision_seed(&decision_seed(seed, decided.seq as u64), 1);
+            let (open, _) = weigh(
+                searches,
+                bot,
+                decided.game,
+                seat,
+                rules_version,
+                budget.playouts,
+                &decided.played,
+                true,
+                seed,
+            )
+            .await?;
+            playouts += u64::from(open.decision.playouts);
+            if let (Some(before), Some(after)) = (open.decision.estimate, open.played)
+                && open.decision.command != point.best_command
+            {
+                point.open = Some(OpenLook {
+                    best: move_words(&decided.choices, &open.decision.command, &names),
+                    best_command: open.decision.command,
+                    before,
+                    after,
+                });
+            }
+            point.words = point_words(&names[seat], &point);
+            turning_points.push(point);
+        }
+        seats.push(SeatReview {
+            seat,
+            name: names[seat].clone(),
+            decisions: decisions[seat].len(),
+            weighed: spread(decisions[seat].len(), budget.decisions).len(),
+            turning_points,
+        });
+    }
+    Ok(Review {
+        game_id: id,
+        seats,
+        playouts_per_decision: budget.playouts,
+        decisions_per_seat: budget.decisions,
+        playouts,
+    })
+}
+
+/// One search on a blocking thread, holding one of `searches`' permits; the position is
+/// handed back for another look.
+#[allow(clippy::too_many_arguments)]
+async fn weigh(
+    searches: &Arc<Semaphore>,
+    bot: &'static dyn DynBot,
+    game: Box<dyn DynMatch>,
+    seat: Seat,
+    rules_version: u32,
+    playouts: u32,
+    played: &Value,
+    open: bool,
+    seed: Seed,
+) -> Result<(Weighing, Box<dyn DynMatch>), String> {
+    let permit = searches
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|e| e.to_string())?;
+    let played = played.clone();
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let weighed = bot.weigh(
+            game.as_ref(),
+            seat,
+            rules_version,
+            playouts,
+            &played,
+            open,
+            &seed,
+        );
+        weighed.map(|w| (w, game))
+    })
+    .await
+    .map_err(|e| format!("the search stopped: {e}"))?
+    .map_err(|e| e.to_string())
+}
