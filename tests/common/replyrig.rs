@@ -172,6 +172,8 @@ pub fn receive_by_pipe(rig: &Rig, recipient: &str, raw: &[u8], env: &[(&str, &st
         .env("POSTPLAY_MAIL_FROM", "postplay <games@pp.example>")
         .env("POSTPLAY_REPLY_DOMAIN", "pp.example")
         .env("POSTPLAY_INBOUND_MAX_KB", "64")
+        // The rig runs no review worker: a game-over mail goes at once.
+        .env("POSTPLAY_REVIEW_MAIL_WAIT_SECS", "0")
         .envs(env.iter().copied())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
