@@ -20,6 +20,12 @@
 //! answer (goal ≤ 5 s), the clock's lateness in ticks (goal ≤ 2) and the server's peak memory
 //! (goal < 150 MB). The server's overload bounds are its own settings, passed through from the
 //! environment (`POSTPLAY_MOVES_IN_FLIGHT`, `POSTPLAY_PAGES_IN_FLIGHT`, …).
+//!
+//! The knee: `POSTPLAY_DAY_STEPS=1,2,3,4` runs the day's traffic at each multiple of the base
+//! rates for `POSTPLAY_DAY_STEP_MINUTES` (1) before the day itself, with a line of figures a
+//! step, and names the highest step held: moves p99 under 25 ms, none refused or failed, and
+//! the bench itself on time (its one thread starts every request within a second of its
+//! schedule; past that, what it measures is partly its own backlog).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -54,6 +60,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// The day's settings, from the environment.
 mod settings {
     /// How big and how busy the day is.
+    #[derive(Clone)]
     pub struct Settings {
         /// The soak's length.
         pub minutes: f64,
@@ -190,6 +197,124 @@ async fn run_day(day: &Rc<Day>, sink: &Rc<SmtpSink>, s: &Settings) -> (Instant, 
     (start, Instant::now())
 }
 
+/// `POSTPLAY_DAY_STEPS`: the multiples of the rates the knee is looked for at, e.g. "1,2,4,6".
+fn day_steps() -> Vec<f64> {
+    std::env::var("POSTPLAY_DAY_STEPS")
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|v| v.trim().parse().ok())
+        .filter(|v: &f64| *v > 0.0)
+        .collect()
+}
+
+/// A number from the environment, or `default`.
+fn number_setting(key: &str, default: f64) -> f64 {
+    std::env::var(key)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
+}
+
+/// Prints what a stretch of traffic measured over `seconds`.
+fn report(tally: &mut Tally, seconds: f64) {
+    tally.api.sort();
+    tally.mail.sort();
+    tally.pages.sort();
+    let mut all: Vec<Duration> = tally.api.iter().chain(&tally.mail).copied().collect();
+    all.sort();
+    println!("{}", latency_line("moves, all", &all, seconds));
+    println!(
+        "{}",
+        latency_line("moves through the JSON API", &tally.api, seconds)
+    );
+    println!("{}", latency_line("moves by reply", &tally.mail, seconds));
+    println!(
+        "move slots with no game free: {}; reply slots with no fresh mail, moved through the API: {}",
+        tally.skipped, tally.mail_fallbacks
+    );
+    println!("{}", latency_line("pages", &tally.pages, seconds));
+    tally.shed_moves.sort();
+    tally.shed_pages.sort();
+    println!(
+        "{}",
+        latency_line(
+            "moves refused for overload (503, Retry-After)",
+            &tally.shed_moves,
+            seconds
+        )
+    );
+    println!(
+        "{}",
+        latency_line(
+            "pages refused for overload (503, Retry-After)",
+            &tally.shed_pages,
+            seconds
+        )
+    );
+    println!(
+        "the longest any request waited for the server's answer: {:.2} s from its scheduled start, {:.2} s from the moment the bench sent it (goal at ten times the rates: at most 5 s)",
+        tally.worst.as_secs_f64(),
+        tally.worst_sent.as_secs_f64()
+    );
+    println!(
+        "the bench's own lateness in starting a request, at most: {:.2} s; requests in flight at once, at most: {}",
+        tally.late_start.as_secs_f64(),
+        tally.most_in_flight
+    );
+    for (what, n) in &tally.failures {
+        println!("failed: {what}: {n}");
+    }
+    for sample in &tally.samples {
+        println!("  e.g. {sample}");
+    }
+}
+
+/// The knee (issue 51): the day's traffic at each of `steps` times the base rates for `minutes`
+/// each, before the day itself, one line of figures a step. Returns the moves acknowledged.
+async fn staircase(
+    day: &Rc<Day>,
+    sink: &Rc<SmtpSink>,
+    s: &Settings,
+    steps: &[f64],
+    minutes: f64,
+) -> Vec<(i64, i64, i32)> {
+    let mut acked = Vec::new();
+    let mut knee = None;
+    for &step in steps {
+        let mut at = s.clone();
+        at.moves = s.moves / s.scale * step;
+        at.pages = s.pages / s.scale * step;
+        at.minutes = minutes;
+        let (start, end) = run_day(day, sink, &at).await;
+        let seconds = (end - start).as_secs_f64().min(minutes * 60.0);
+        let mut tally = std::mem::take(&mut *day.tally.borrow_mut());
+        println!(
+            "== step: {step} times the rates ({:.0} moves/s, {:.0} pages/s asked) for {minutes} min",
+            at.moves, at.pages
+        );
+        report(&mut tally, seconds);
+        let mut moves: Vec<Duration> = tally.api.iter().chain(&tally.mail).copied().collect();
+        moves.sort();
+        let held = quantile(&moves, 0.99) < Duration::from_millis(25)
+            && tally.shed_moves.is_empty()
+            && tally.late_start < Duration::from_secs(1)
+            && tally.failures.is_empty();
+        if held && knee.is_none_or(|k| k < step) {
+            knee = Some(step);
+        }
+        acked.append(&mut tally.acked);
+    }
+    match knee {
+        Some(step) => println!(
+            "the knee: {step} times the rates is the highest step held (moves p99 < 25 ms, none refused or failed, the bench on time)"
+        ),
+        None => println!(
+            "the knee: no step held (moves p99 < 25 ms, none refused or failed, the bench on time)"
+        ),
+    }
+    acked
+}
+
 fn main() {
     actix_web::rt::System::new().block_on(async {
         let s = Settings::from_env();
@@ -225,7 +350,10 @@ fn main() {
             .fetch_one(db.store.pool())
             .await
             .unwrap();
-        let due = day_setup::deadlines(&db, &games, s.minutes).await;
+        let steps = day_steps();
+        let step_minutes = number_setting("POSTPLAY_DAY_STEP_MINUTES", 1.0f64).max(0.1);
+        let stretch = s.minutes + steps.len() as f64 * step_minutes;
+        let due = day_setup::deadlines(&db, &games, stretch).await;
         let since = db_now(&db).await;
         let movable = games.iter().filter(|g| !g.timed).count();
         let ids: Vec<i64> = games.iter().map(|g| g.id).collect();
@@ -253,6 +381,7 @@ fn main() {
             cookies,
             in_flight: Rc::new(Cell::new(0)),
         });
+        let stepped = staircase(&day, &sink, &s, &steps, step_minutes).await;
         let rss_start = server.rss_kb();
         println!(
             "the day: {:.1} min at {} times the club day's rates; moves {:.0}/s over {movable} games ({:.0} % by reply), pages {:.0}/s, {} deadlines falling due; server RSS at the start {:.1} MB",
@@ -285,44 +414,8 @@ fn main() {
         let exit = server.stop().await;
 
         let mut tally = std::mem::take(&mut *day.tally.borrow_mut());
-        tally.api.sort();
-        tally.mail.sort();
-        tally.pages.sort();
-        let mut all: Vec<Duration> = tally.api.iter().chain(&tally.mail).copied().collect();
-        all.sort();
-        println!("{}", latency_line("moves, all", &all, seconds));
-        println!("{}", latency_line("moves through the JSON API", &tally.api, seconds));
-        println!("{}", latency_line("moves by reply", &tally.mail, seconds));
-        println!(
-            "move slots with no game free: {}; reply slots with no fresh mail, moved through the API: {}",
-            tally.skipped, tally.mail_fallbacks
-        );
-        println!("{}", latency_line("pages", &tally.pages, seconds));
-        tally.shed_moves.sort();
-        tally.shed_pages.sort();
-        println!(
-            "{}",
-            latency_line("moves refused for overload (503, Retry-After)", &tally.shed_moves, seconds)
-        );
-        println!(
-            "{}",
-            latency_line("pages refused for overload (503, Retry-After)", &tally.shed_pages, seconds)
-        );
-        println!(
-            "the longest any request waited for the server's answer: {:.2} s (goal at ten times the rates: at most 5 s)",
-            tally.worst.as_secs_f64()
-        );
-        println!(
-            "the bench's own lateness in starting a request, at most: {:.2} s; requests in flight at once, at most: {}",
-            tally.late_start.as_secs_f64(),
-            tally.most_in_flight
-        );
-        for (what, n) in &tally.failures {
-            println!("failed: {what}: {n}");
-        }
-        for sample in &tally.samples {
-            println!("  e.g. {sample}");
-        }
+        report(&mut tally, seconds);
+        tally.acked.extend(stepped);
 
         let inboxes = inboxes.replace(Inboxes::new(bot_rng(&Seed::from_number(0))));
         let mail = day_checks::mail(&db, &inboxes, day_from, REPLY_DOMAIN).await;

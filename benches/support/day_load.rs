@@ -58,6 +58,9 @@ pub struct Tally {
     pub late_start: Duration,
     /// The most requests in flight at once.
     pub most_in_flight: usize,
+    /// The longest any request waited from the moment the bench sent it: the server's part
+    /// of [`Tally::worst`] when the bench falls behind.
+    pub worst_sent: Duration,
 }
 
 /// A 503 that says when to come back: refused for overload.
@@ -226,6 +229,7 @@ pub async fn moves(day: Rc<Day>, rate: f64, mail_share: f64, start: Instant, end
 /// Sends one move through the API; true when the bench must read the position back.
 async fn by_api(day: &Day, plan: &Plan, token: &str, command: &Value, at: Instant) -> bool {
     let body = json!({"command": command, "expected_seq": plan.expected}).to_string();
+    let sent_at = Instant::now();
     let sent = day
         .client
         .post(format!("{}/api/games/{}/commands", day.base, plan.id))
@@ -247,6 +251,7 @@ async fn by_api(day: &Day, plan: &Plan, token: &str, command: &Value, at: Instan
     let latency = at.elapsed();
     let mut tally = day.tally.borrow_mut();
     tally.worst = tally.worst.max(latency);
+    tally.worst_sent = tally.worst_sent.max(sent_at.elapsed());
     let (status, body) = match answer {
         Ok((status, retry_after, _)) if shed(status, retry_after) => {
             tally.shed_moves.push(latency);
@@ -396,6 +401,7 @@ pub async fn pages(day: Rc<Day>, rate: f64, start: Instant, end: Instant) {
             if let Some(cookie) = cookie {
                 request = request.insert_header(("Cookie", cookie));
             }
+            let sent_at = Instant::now();
             let answer = match request.send().await {
                 Ok(mut res) => match res.body().limit(8 << 20).await {
                     Ok(_) => Ok((res.status(), res.headers().contains_key("retry-after"))),
@@ -406,6 +412,7 @@ pub async fn pages(day: Rc<Day>, rate: f64, start: Instant, end: Instant) {
             let latency = at.elapsed();
             let mut tally = day.tally.borrow_mut();
             tally.worst = tally.worst.max(latency);
+            tally.worst_sent = tally.worst_sent.max(sent_at.elapsed());
             match answer {
                 Ok((status, _)) if status.is_success() => tally.pages.push(latency),
                 Ok((status, retry_after)) if shed(status, retry_after) => {
