@@ -670,7 +670,7 @@ fn decode_reads_every_command_as_the_derived_deserialize_does() {
         <Whitehouse as crate::engine::Rules>::decode,
         super::state::direct,
     );
-    assert!(direct > 300, "{direct} commands read directly");
+    assert!(direct > 200, "{direct} commands read directly");
 }
 
 #[test]
