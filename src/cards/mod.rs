@@ -216,6 +216,12 @@ impl Card {
         (52..56).map(Card).collect()
     }
 
+    /// The card's place in the pack, 0 to 57 (the order of [`Card::all`]): an index into a
+    /// table made once per card.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
     /// The card with this code, if any.
     pub fn from_code(code: &str) -> Option<Card> {
         let index = BY_CODE[code_slot(code)?];
@@ -238,6 +244,14 @@ impl Card {
     /// The code, e.g. `"CA"`.
     pub fn code(self) -> &'static str {
         &self.info().code
+    }
+
+    /// The code as a JSON string, made once for the whole pack: choices offer it without
+    /// allocating.
+    pub fn code_value(self) -> &'static serde_json::Value {
+        static VALUES: LazyLock<Vec<serde_json::Value>> =
+            LazyLock::new(|| Card::all().map(|c| c.code().into()).collect());
+        &VALUES[self.index()]
     }
 
     /// The state's name.

@@ -11,7 +11,8 @@
 
 use super::record::{Record, ReplayError};
 use super::{DynGame, Seat, Seed};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 /// One log entry as the chain sees it.
@@ -31,21 +32,47 @@ pub struct Entry<'a> {
 
 /// The canonical bytes of one log entry: compact JSON, keys sorted at every level.
 pub fn canonical_entry(entry: Entry<'_>) -> Vec<u8> {
-    // serde_json's Value keeps object keys in a BTreeMap (no `preserve_order`), so
-    // serialization sorts them.
-    let mut value =
-        json!({"seq": entry.seq, "seat": entry.seat, "command": entry.command, "at": entry.at});
-    if let Some(by) = entry.by {
-        value["by"] = json!(by);
+    let mut bytes = Vec::with_capacity(128);
+    write_canonical_entry(entry, &mut bytes);
+    bytes
+}
+
+/// Appends the canonical bytes of one log entry ([`canonical_entry`]) to `out`, written field
+/// by field with the keys in sorted order rather than through a JSON object of the entry.
+pub fn write_canonical_entry(entry: Entry<'_>, out: &mut Vec<u8>) {
+    // serde_json's Value keeps object keys in a BTreeMap (no `preserve_order`), so the
+    // command serializes with its keys sorted.
+    fn json(out: &mut Vec<u8>, value: &impl Serialize) {
+        serde_json::to_writer(out, value).expect("JSON values serialize");
     }
-    serde_json::to_vec(&value).expect("JSON values serialize")
+    out.extend_from_slice(b"{\"at\":");
+    json(out, &entry.at);
+    if let Some(by) = entry.by {
+        out.extend_from_slice(b",\"by\":");
+        json(out, &by);
+    }
+    out.extend_from_slice(b",\"command\":");
+    json(out, entry.command);
+    out.extend_from_slice(b",\"seat\":");
+    json(out, &entry.seat);
+    out.extend_from_slice(b",\"seq\":");
+    json(out, &entry.seq);
+    out.push(b'}');
 }
 
 /// The chain link of an entry, given the previous link.
 pub fn link(previous: &[u8; 32], entry: Entry<'_>) -> [u8; 32] {
+    link_with(previous, entry, &mut Vec::with_capacity(128))
+}
+
+/// [`link`], writing the entry's bytes into `scratch` (emptied first): a walk along a chain
+/// reuses one buffer.
+fn link_with(previous: &[u8; 32], entry: Entry<'_>, scratch: &mut Vec<u8>) -> [u8; 32] {
+    scratch.clear();
+    write_canonical_entry(entry, scratch);
     let mut hasher = Sha256::new();
     hasher.update(previous);
-    hasher.update(canonical_entry(entry));
+    hasher.update(&scratch[..]);
     hasher.finalize().into()
 }
 
@@ -136,6 +163,7 @@ pub fn check_chain(record: &Record) -> Result<Chain, VerifyError> {
     let mut previous = genesis(commitment)
         .ok_or_else(|| VerifyError::Format("commitment is not 64 hex digits".into()))?;
     let mut hidden = 0;
+    let mut scratch = Vec::with_capacity(256);
     for (i, entry) in record.commands.iter().enumerate() {
         let number = i + 1;
         let at = entry
@@ -152,7 +180,7 @@ pub fn check_chain(record: &Record) -> Result<Chain, VerifyError> {
                 .ok_or_else(|| VerifyError::Format(format!("entry {number}: hash is not hex")))?;
             continue;
         }
-        let actual = link(
+        let actual = link_with(
             &previous,
             Entry {
                 seq: number as u64,
@@ -161,8 +189,11 @@ pub fn check_chain(record: &Record) -> Result<Chain, VerifyError> {
                 at,
                 by: entry.by.as_deref(),
             },
+            &mut scratch,
         );
-        if hex::encode(actual) != claimed {
+        let mut actual_hex = [0u8; 64];
+        hex::encode_to_slice(actual, &mut actual_hex).expect("64 digits for 32 bytes");
+        if actual_hex[..] != *claimed.as_bytes() {
             return Err(VerifyError::HashMismatch(number));
         }
         previous = actual;
@@ -213,10 +244,15 @@ pub fn verify(
         }
         other => VerifyError::Replay(other.to_string()),
     })?;
+    // Replay compared the state's hash with the recorded one, when the record has one.
+    let final_state_hash = match &record.final_state_hash {
+        Some(recorded) => recorded.clone(),
+        None => game.state_hash(),
+    };
     Ok(Verified {
         entries: record.commands.len(),
         chain_head: head,
-        final_state_hash: game.state_hash(),
+        final_state_hash,
         outcome: game.outcome().map(|o| o.reason),
     })
 }
@@ -225,9 +261,10 @@ pub fn verify(
 /// seals a log. Entries' `at` must be set.
 pub fn seal(record: &mut Record) -> Option<String> {
     let mut previous = genesis(record.commitment.as_deref()?)?;
+    let mut scratch = Vec::with_capacity(256);
     for (i, entry) in record.commands.iter_mut().enumerate() {
         let at = entry.at.as_deref()?;
-        previous = link(
+        previous = link_with(
             &previous,
             Entry {
                 seq: i as u64 + 1,
@@ -236,6 +273,7 @@ pub fn seal(record: &mut Record) -> Option<String> {
                 at,
                 by: entry.by.as_deref(),
             },
+            &mut scratch,
         );
         entry.hash = Some(hex::encode(previous));
     }
@@ -245,6 +283,7 @@ pub fn seal(record: &mut Record) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn canonical_entry_sorts_keys_and_is_compact() {
@@ -291,6 +330,36 @@ mod tests {
             String::from_utf8(bytes).unwrap(),
             r#"{"at":"2026-11-22T10:00:00.000000Z","by":"clock","command":{"type":"pass"},"seat":2,"seq":9}"#
         );
+    }
+
+    #[test]
+    fn canonical_entry_is_the_sorted_json_object_of_the_entry() {
+        let commands = [
+            json!({"type": "discard", "cards": ["CA", "H10"], "z": {"b": 1, "a": [true, null]}}),
+            json!({"type": "cancel", "reason": "quote \" slash \\ tab \t nul \u{0} é 🎲"}),
+            json!("bare"),
+            json!(-3.5),
+        ];
+        for (i, command) in commands.iter().enumerate() {
+            for by in [None, Some("clock"), Some("a \"mark\"")] {
+                let entry = Entry {
+                    seq: u64::MAX - i as u64,
+                    seat: i,
+                    command,
+                    at: "2026-11-22T10:00:00.000000Z\n",
+                    by,
+                };
+                let mut value = json!({"seq": entry.seq, "seat": entry.seat,
+                    "command": entry.command, "at": entry.at});
+                if let Some(by) = by {
+                    value["by"] = json!(by);
+                }
+                assert_eq!(
+                    String::from_utf8(canonical_entry(entry)).unwrap(),
+                    serde_json::to_string(&value).unwrap()
+                );
+            }
+        }
     }
 
     const PINNED_LINK: &str = "a8c39517e65765fd9b5cd8f76ece81f6dd80afc590335e8cbdead417e615c6cb";

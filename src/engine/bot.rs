@@ -26,12 +26,9 @@ pub fn random_command(game: &dyn DynMatch, seat: Seat, rng: &mut GameRng) -> Opt
 /// builds (the tests) check the fill against the parameters' rules; release builds (the
 /// benches, `selfplay`) leave that to the game, which refuses an illegal command.
 pub fn fill_at_random(choice: &Choice, rng: &mut GameRng) -> Value {
-    let values: Vec<Value> = choice
-        .params
-        .iter()
-        .map(|p| random_value(&p.kind, rng))
-        .collect();
+    let values = choice.params.iter().map(|p| random_value(&p.kind, rng));
     if cfg!(debug_assertions) {
+        let values: Vec<Value> = values.collect();
         return choice.build(&values).unwrap_or_else(|e| {
             panic!(
                 "a random fill of {:?} broke its own rule: {e}",
@@ -224,7 +221,7 @@ pub fn play_random(
     live.track_takebacks(false);
     let mut rng = bot_rng(&seed);
     let mut log = Log::silent();
-    let mut commands = Vec::new();
+    let mut commands = Vec::with_capacity(256);
     let outcome = loop {
         if let Some(outcome) = live.outcome() {
             break outcome;

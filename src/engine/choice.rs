@@ -18,6 +18,17 @@ pub type Text = Cow<'static, str>;
 /// nothing.
 pub type Json = Cow<'static, Value>;
 
+/// A constant command, made once where it is written and borrowed after: a [`Json`] that
+/// offering a choice does not allocate.
+macro_rules! fixed_json {
+    ($($json:tt)+) => {{
+        static COMMAND: std::sync::LazyLock<serde_json::Value> =
+            std::sync::LazyLock::new(|| serde_json::json!($($json)+));
+        $crate::engine::Json::Borrowed(&*COMMAND)
+    }};
+}
+pub(crate) use fixed_json;
+
 /// One decision a seat may take now.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Choice {

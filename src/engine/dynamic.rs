@@ -5,7 +5,8 @@ use super::{
     Choice, Log, Match, OptionSpec, Outcome, RuleError, Rules, Seat, Seed, SetupError, Standing,
     Viewer,
 };
-use serde_json::Value;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 use std::marker::PhantomData;
 
 /// A hosted game, by id: its description and a way to start a match.
@@ -396,4 +397,48 @@ fn unknown_field(given: &Value, canonical: &Value, path: &str) -> Option<String>
 /// The game with this id among `games` (the hosted ones are `crate::games::ALL`).
 pub fn game_in<'a>(games: &[&'a dyn DynGame], id: &str) -> Option<&'a dyn DynGame> {
     games.iter().copied().find(|g| g.id() == id)
+}
+
+// Reading a command from JSON without serde's buffering of an internally tagged enum: the
+// `type` is looked up first, then each field is read straight from its value. A game's
+// `Rules::decode` takes the shapes it knows this way and hands anything else to the command's
+// derived `Deserialize`, which defines what is accepted and words the refusal.
+
+/// The `type` of a command object and its fields; `None` for anything else.
+pub fn tagged(value: &Value) -> Option<(&str, Fields<'_>)> {
+    let map = value.as_object()?;
+    Some((map.get("type")?.as_str()?, Fields(map)))
+}
+
+/// The fields of a command object.
+#[derive(Clone, Copy)]
+pub struct Fields<'a>(&'a Map<String, Value>);
+
+impl Fields<'_> {
+    /// `Some` when the object has no field but `type` and `names`.
+    pub fn only(&self, names: &[&str]) -> Option<()> {
+        self.0
+            .keys()
+            .all(|key| key == "type" || names.contains(&key.as_str()))
+            .then_some(())
+    }
+
+    /// A field that must be there, read as its type's `Deserialize` reads it.
+    pub fn required<T: DeserializeOwned>(&self, name: &str) -> Option<T> {
+        T::deserialize(self.0.get(name)?).ok()
+    }
+
+    /// A field that must be a string, as a type whose `Deserialize` reads a string and
+    /// nothing else would see it (a card's code).
+    pub fn str(&self, name: &str) -> Option<&str> {
+        self.0.get(name)?.as_str()
+    }
+
+    /// A field with a default (`#[serde(default)]`): the default when absent.
+    pub fn defaulted<T: DeserializeOwned + Default>(&self, name: &str) -> Option<T> {
+        match self.0.get(name) {
+            None => Some(T::default()),
+            Some(value) => T::deserialize(value).ok(),
+        }
+    }
 }

@@ -269,6 +269,7 @@ impl<R: Rules> Match<R> {
 /// SHA-256 of a value's canonical JSON serialization (struct fields in declaration order; the
 /// rules use no hash maps), as lowercase hex.
 pub fn state_hash<T: Serialize>(state: &T) -> String {
-    let bytes = serde_json::to_vec(state).expect("game states always serialize");
+    let mut bytes = Vec::with_capacity(4096);
+    serde_json::to_writer(&mut bytes, state).expect("game states always serialize");
     hex::encode(Sha256::digest(&bytes))
 }

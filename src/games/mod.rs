@@ -8,6 +8,8 @@ pub mod votes_for_women;
 pub mod whitehouse;
 
 #[cfg(test)]
+pub(crate) mod decode_checks;
+#[cfg(test)]
 pub(crate) mod present_checks;
 #[cfg(test)]
 mod tests;

@@ -3,6 +3,7 @@
 use super::cards::{ECard, Wild};
 use super::hand::rebuild_options;
 use super::state::{Command, Guess, Phase, Purpose, Reference, Sign, State};
+use crate::engine::choice::fixed_json;
 use crate::engine::{Choice, ParamKind, PickOption, PickRule, Seat};
 use serde_json::json;
 
@@ -61,9 +62,9 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                 .map(|i| state.label(state.won[seat][i]))
                 .unwrap_or_default();
             vec![
-                Choice::action(
+                Choice::fixed(
                     format!("Add {highest} and one other won card to your last three cards"),
-                    json!({"type": "rebuild"}),
+                    fixed_json!({"type": "rebuild"}),
                 )
                 .with_param(
                     "card",
@@ -80,31 +81,31 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             ]
         }
         Phase::Turn { purpose, .. } => vec![
-            Choice::action(turn_label(purpose), json!({"type": "turn"})).with_param(
+            Choice::fixed(turn_label(purpose), fixed_json!({"type": "turn"})).with_param(
                 "slot",
                 "Which face-down card do you turn over?",
                 face_down_param(state),
             ),
         ],
         Phase::Choose { high, low, .. } => vec![
-            Choice::action(
+            Choice::fixed(
                 format!(
                     "Take the higher card, {}, and any one other card",
                     state.label(state.table[high].card)
                 ),
-                json!({"type": "take_higher"}),
+                fixed_json!({"type": "take_higher"}),
             )
             .with_param(
                 "with",
                 "Which other card do you take?",
                 live_except(state, high),
             ),
-            Choice::action(
+            Choice::fixed(
                 format!(
                     "Take the lower card, {}, and two face-down cards",
                     state.label(state.table[low].card)
                 ),
-                json!({"type": "take_lower"}),
+                fixed_json!({"type": "take_lower"}),
             )
             .with_param(
                 "face_down",
@@ -118,12 +119,12 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             ),
         ],
         Phase::TieHigh { third, .. } => vec![
-            Choice::action(
+            Choice::fixed(
                 format!(
                     "Take the third card, {}, and any one other card",
                     state.label(state.table[third].card)
                 ),
-                json!({"type": "take_higher"}),
+                fixed_json!({"type": "take_higher"}),
             )
             .with_param(
                 "with",
@@ -178,7 +179,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             })
             .collect(),
         Phase::RpsTake { .. } => vec![
-            Choice::action("Take a card of the hand", json!({"type": "take"})).with_param(
+            Choice::fixed("Take a card of the hand", fixed_json!({"type": "take"})).with_param(
                 "slot",
                 "Which card do you take?",
                 ParamKind::One {

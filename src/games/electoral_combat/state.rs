@@ -107,6 +107,57 @@ impl Sign {
     }
 }
 
+/// The command in an object whose fields all read as the derived `Deserialize` reads them;
+/// `None` for anything else, which is left to it ([`crate::engine::dynamic::tagged`]).
+pub(super) fn direct(value: &serde_json::Value) -> Option<Command> {
+    let (kind, fields) = crate::engine::dynamic::tagged(value)?;
+    match kind {
+        "rebuild" => {
+            fields.only(&["card"])?;
+            Some(Command::Rebuild {
+                card: fields.required("card")?,
+            })
+        }
+        "turn" => {
+            fields.only(&["slot"])?;
+            Some(Command::Turn {
+                slot: fields.required("slot")?,
+            })
+        }
+        "take_higher" => {
+            fields.only(&["with"])?;
+            Some(Command::TakeHigher {
+                with: fields.required("with")?,
+            })
+        }
+        "take_lower" => {
+            fields.only(&["face_down"])?;
+            Some(Command::TakeLower {
+                face_down: fields.required("face_down")?,
+            })
+        }
+        "guess" => {
+            fields.only(&["guess"])?;
+            Some(Command::Guess {
+                guess: fields.required("guess")?,
+            })
+        }
+        "rps" => {
+            fields.only(&["sign"])?;
+            Some(Command::Rps {
+                sign: fields.required("sign")?,
+            })
+        }
+        "take" => {
+            fields.only(&["slot"])?;
+            Some(Command::Take {
+                slot: fields.required("slot")?,
+            })
+        }
+        _ => None,
+    }
+}
+
 /// What a seat may send. Slots number the five cards of the hand on the table from 0.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]

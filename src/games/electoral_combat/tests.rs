@@ -1049,3 +1049,14 @@ fn russian_collusion_as_the_tie_breaking_third_card_plays_four_rounds() {
     assert_eq!(rounds, 4);
     assert_eq!(won(&s, 1), vec!["AZ", "IA", "IN", "OH"]);
 }
+
+#[test]
+fn decode_reads_every_command_as_the_derived_deserialize_does() {
+    let direct = crate::games::decode_checks::check_against_derived(
+        "electoral-combat",
+        6,
+        <ElectoralCombat as crate::engine::Rules>::decode,
+        super::state::direct,
+    );
+    assert!(direct > 100, "{direct} commands read directly");
+}

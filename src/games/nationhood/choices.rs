@@ -4,14 +4,16 @@
 //! choice per rank (with jokers, a second choice that takes at least one), a lay-off one choice
 //! per city, listing only cards that fit it.
 
-use super::melds::{face, faces, fits_city, rank_plural, run_cards};
+use super::melds::{face, fits_city, rank_plural, run_cards, write_faces};
 use super::state::{City, Command, Phase, State};
 use crate::cards::Card;
+use crate::engine::choice::fixed_json;
 use crate::engine::{Choice, ParamKind, PickOption, PickRule, Seat};
 use serde_json::json;
+use std::borrow::Cow;
 
 fn option(card: Card) -> PickOption {
-    PickOption::new(card.code(), face(card))
+    PickOption::fixed(Cow::Borrowed(card.code_value()), face(card))
 }
 
 fn options(cards: impl IntoIterator<Item = Card>) -> Vec<PickOption> {
@@ -24,14 +26,15 @@ fn city_option(city: &City, viewer: Seat) -> PickOption {
     } else {
         "your opponent's"
     };
-    PickOption::new(
-        city.id,
-        format!(
-            "{whose} city of {} ({})",
-            rank_plural(city.rank),
-            faces(&city.cards)
-        ),
-    )
+    let plural = rank_plural(city.rank);
+    let mut label = String::with_capacity(whose.len() + plural.len() + 12 + 4 * city.cards.len());
+    label.push_str(whose);
+    label.push_str(" city of ");
+    label.push_str(&plural);
+    label.push_str(" (");
+    write_faces(&city.cards, &mut label);
+    label.push(')');
+    PickOption::new(city.id, label)
 }
 
 fn pick(options: Vec<PickOption>, min: usize, max: usize) -> ParamKind {
@@ -52,19 +55,19 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             draws(state, seat, "", &mut choices);
             diplomacy(state, seat, &mut choices);
             if state.may_declare_war(seat) && hand.iter().any(|c| c.is_joker()) {
-                choices.push(Choice::action(
+                choices.push(Choice::fixed(
                     "Declare war: lay a joker on your discard pile and take your opponent's cities and unmelded cards",
-                    json!({"type": "declare_war"}),
+                    fixed_json!({"type": "declare_war"}),
                 ));
             }
         }
         Phase::Answer => {
-            choices.push(Choice::action(
+            choices.push(Choice::fixed(
                 "Accept the trade",
-                json!({"type": "accept"}),
+                fixed_json!({"type": "accept"}),
             ));
             choices.push(
-                Choice::action("Refuse the trade", json!({"type": "refuse"})).warn(
+                Choice::fixed("Refuse the trade", fixed_json!({"type": "refuse"})).warn(
                     "after a refusal your opponent may declare war on their next turn, if they hold a joker",
                 ),
             );
@@ -86,9 +89,9 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
         }
         Phase::Response => {
             if state.piles[seat].last().is_some_and(|c| c.is_joker()) {
-                choices.push(Choice::action(
+                choices.push(Choice::fixed(
                     "Retaliate: war again, with the joker on your discard pile",
-                    json!({"type": "retaliate"}),
+                    fixed_json!({"type": "retaliate"}),
                 ));
             }
             draws(state, seat, "Rebuild: ", &mut choices);
@@ -105,15 +108,19 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
 
 fn draws(state: &State, seat: Seat, prefix: &str, choices: &mut Vec<Choice>) {
     if !state.stock.is_empty() {
-        choices.push(Choice::action(
-            format!("{prefix}Draw from the stock"),
-            json!({"type": "draw_stock"}),
+        choices.push(Choice::fixed(
+            if prefix.is_empty() {
+                Cow::Borrowed("Draw from the stock")
+            } else {
+                Cow::Owned(format!("{prefix}Draw from the stock"))
+            },
+            fixed_json!({"type": "draw_stock"}),
         ));
     }
     if let Some(&top) = state.piles[seat].last() {
-        choices.push(Choice::action(
+        choices.push(Choice::fixed(
             format!("{prefix}Take {} from your discard pile", face(top)),
-            json!({"type": "draw_pile"}),
+            fixed_json!({"type": "draw_pile"}),
         ));
     }
 }
@@ -129,9 +136,9 @@ fn diplomacy(state: &State, seat: Seat, choices: &mut Vec<Choice>) {
         .map(|c| city_option(c, seat))
         .collect();
     if !mine.is_empty() {
-        let mut offer = Choice::action(
+        let mut offer = Choice::fixed(
             "Offer a trade of cities (instead of your turn)",
-            json!({"type": "offer"}),
+            fixed_json!({"type": "offer"}),
         )
         .with_param("give", "Which of your cities do you offer?", {
             let n = mine.len();
@@ -150,9 +157,9 @@ fn diplomacy(state: &State, seat: Seat, choices: &mut Vec<Choice>) {
     if !theirs.is_empty() {
         let n = theirs.len();
         choices.push(
-            Choice::action(
+            Choice::fixed(
                 "Demand cities for nothing (instead of your turn)",
-                json!({"type": "offer"}),
+                fixed_json!({"type": "offer"}),
             )
             .with_param(
                 "take",
@@ -177,9 +184,9 @@ fn cities(state: &State, seat: Seat, choices: &mut Vec<Choice>) {
         let n = naturals.len();
         if n >= 3 {
             choices.push(
-                Choice::action(
+                Choice::fixed(
                     format!("Make a city of {}", rank_plural(rank)),
-                    json!({"type": "meld"}),
+                    fixed_json!({"type": "meld"}),
                 )
                 .with_param(
                     "cards",
@@ -190,9 +197,9 @@ fn cities(state: &State, seat: Seat, choices: &mut Vec<Choice>) {
         }
         if n >= 2 && !jokers.is_empty() && !state.v2() {
             choices.push(
-                Choice::action(
+                Choice::fixed(
                     format!("Make a city of {} with a joker", rank_plural(rank)),
-                    json!({"type": "meld"}),
+                    fixed_json!({"type": "meld"}),
                 )
                 .with_param(
                     "cards",
@@ -310,7 +317,7 @@ fn exchanges_v1(state: &State, seat: Seat, choices: &mut Vec<Choice>) {
 }
 
 fn discard(hand: &[Card], label: &'static str) -> Choice {
-    Choice::action(label, json!({"type": "discard"})).with_param(
+    Choice::fixed(label, fixed_json!({"type": "discard"})).with_param(
         "card",
         "Which card do you discard?",
         ParamKind::One {

@@ -3,28 +3,48 @@
 //! never both in one sequence (RULES.md).
 
 use crate::cards::{Card, Suit, rank_label};
+use std::borrow::Cow;
+use std::sync::LazyLock;
 
 /// "7♥", or "Joker": the card as Nationhood names it (the states play no part).
-pub fn face(card: Card) -> String {
-    match (card.rank(), card.suit()) {
-        (Some(rank), Some(suit)) => format!("{}{}", rank_label(rank), suit.symbol()),
-        _ => "Joker".to_string(),
-    }
+pub fn face(card: Card) -> &'static str {
+    static FACES: LazyLock<Vec<String>> = LazyLock::new(|| {
+        Card::all()
+            .map(|card| match (card.rank(), card.suit()) {
+                (Some(rank), Some(suit)) => format!("{}{}", rank_label(rank), suit.symbol()),
+                _ => "Joker".to_string(),
+            })
+            .collect()
+    });
+    &FACES[card.index()]
 }
 
 /// Cards as faces, separated by spaces.
 pub fn faces(cards: &[Card]) -> String {
-    cards.iter().map(|&c| face(c)).collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(4 * cards.len());
+    write_faces(cards, &mut out);
+    out
+}
+
+/// Appends [`faces`] to `out`.
+pub fn write_faces(cards: &[Card], out: &mut String) {
+    for (i, &card) in cards.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(face(card));
+    }
 }
 
 /// "7s", "Queens": a rank in the plural, for city names.
-pub fn rank_plural(rank: u8) -> String {
-    match rank {
-        11 => "Jacks".to_string(),
-        12 => "Queens".to_string(),
-        13 => "Kings".to_string(),
-        14 => "Aces".to_string(),
-        n => format!("{n}s"),
+pub fn rank_plural(rank: u8) -> Cow<'static, str> {
+    const PLURALS: [&str; 15] = [
+        "0s", "1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "Jacks", "Queens",
+        "Kings", "Aces",
+    ];
+    match PLURALS.get(usize::from(rank)) {
+        Some(plural) => Cow::Borrowed(plural),
+        None => Cow::Owned(format!("{rank}s")),
     }
 }
 

@@ -40,6 +40,13 @@ impl Rules for Nationhood {
         (2, 2)
     }
 
+    fn decode(command: &serde_json::Value) -> Result<Command, serde_json::Error> {
+        match state::direct(command) {
+            Some(command) => Ok(command),
+            None => serde::Deserialize::deserialize(command),
+        }
+    }
+
     fn option_specs() -> Vec<OptionSpec> {
         vec![
             OptionSpec {

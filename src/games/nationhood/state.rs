@@ -72,6 +72,56 @@ impl Options {
     }
 }
 
+/// The command in an object whose fields all read as the derived `Deserialize` reads them;
+/// `None` for anything else, which is left to it ([`crate::engine::dynamic::tagged`]).
+pub(super) fn direct(value: &serde_json::Value) -> Option<Command> {
+    let (kind, fields) = crate::engine::dynamic::tagged(value)?;
+    let unit = |command| fields.only(&[]).map(|()| command);
+    match kind {
+        "draw_stock" => unit(Command::DrawStock),
+        "draw_pile" => unit(Command::DrawPile),
+        "meld" => {
+            fields.only(&["cards", "jokers"])?;
+            Some(Command::Meld {
+                cards: fields.required("cards")?,
+                jokers: fields.defaulted("jokers")?,
+            })
+        }
+        "lay_off" => {
+            fields.only(&["card", "city"])?;
+            Some(Command::LayOff {
+                card: Card::from_code(fields.str("card")?)?,
+                city: fields.required("city")?,
+            })
+        }
+        "exchange" => {
+            fields.only(&["card", "city"])?;
+            Some(Command::Exchange {
+                card: Card::from_code(fields.str("card")?)?,
+                city: fields.required("city")?,
+            })
+        }
+        "discard" => {
+            fields.only(&["card"])?;
+            Some(Command::Discard {
+                card: Card::from_code(fields.str("card")?)?,
+            })
+        }
+        "offer" => {
+            fields.only(&["give", "take"])?;
+            Some(Command::Offer {
+                give: fields.defaulted("give")?,
+                take: fields.defaulted("take")?,
+            })
+        }
+        "accept" => unit(Command::Accept),
+        "refuse" => unit(Command::Refuse),
+        "declare_war" => unit(Command::DeclareWar),
+        "retaliate" => unit(Command::Retaliate),
+        _ => None,
+    }
+}
+
 /// What a seat may send.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]

@@ -868,3 +868,14 @@ fn playouts_that_play_for_a_nation_make_nations_where_random_play_makes_none() {
     );
     assert!(by_policy * 2 >= matches, "{by_policy} of {matches}");
 }
+
+#[test]
+fn decode_reads_every_command_as_the_derived_deserialize_does() {
+    let direct = crate::games::decode_checks::check_against_derived(
+        "nationhood",
+        3,
+        <Nationhood as crate::engine::Rules>::decode,
+        super::state::direct,
+    );
+    assert!(direct > 100, "{direct} commands read directly");
+}

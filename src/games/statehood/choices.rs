@@ -3,13 +3,15 @@
 use super::state::{Command, Declaration, DeclarationKind, Phase, State};
 use super::{dc, puerto_rico};
 use crate::cards::{Card, Color};
+use crate::engine::choice::fixed_json;
 use crate::engine::{Choice, ParamKind, PickOption, PickRule, Seat};
 use serde_json::json;
+use std::borrow::Cow;
 
 const PR_WARNING: &str = "discarding Puerto Rico forfeits the hand: every other player scores 6";
 
 fn option(card: Card) -> PickOption {
-    PickOption::new(card.code(), card.label()).weighted(i64::from(card.ev()))
+    PickOption::fixed(Cow::Borrowed(card.code_value()), card.label()).weighted(i64::from(card.ev()))
 }
 
 fn options(cards: impl IntoIterator<Item = Card>) -> Vec<PickOption> {
@@ -65,9 +67,9 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
         Phase::Turn => {
             let mut choices = Vec::new();
             if let Some(&top) = state.discard.last() {
-                let take = Choice::action(
+                let take = Choice::fixed(
                     format!("Take {} from the discard pile", top.label()),
-                    json!({"type": "take_discard"}),
+                    fixed_json!({"type": "take_discard"}),
                 )
                 .with_param(
                     "discard",
@@ -79,9 +81,9 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                 choices.push(warn_pr(take, hand));
             }
             if !state.stock.is_empty() {
-                choices.push(Choice::action(
+                choices.push(Choice::fixed(
                     "Draw from the stock",
-                    json!({"type": "draw"}),
+                    fixed_json!({"type": "draw"}),
                 ));
             }
             for &wild in hand.iter().filter(|c| c.is_territory()) {
@@ -115,24 +117,27 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                 if !blue.is_empty() {
                     let max = blue.len().min(3);
                     choices.push(
-                        Choice::action("Declare statehood for DC", json!({"type": "declare_dc"}))
-                            .with_param(
-                                "defence",
-                                "Which blue cards defend it (one to three)?",
-                                ParamKind::Pick {
-                                    options: options(blue),
-                                    min: 1,
-                                    max,
-                                    rule: PickRule::Any,
-                                },
-                            ),
+                        Choice::fixed(
+                            "Declare statehood for DC",
+                            fixed_json!({"type": "declare_dc"}),
+                        )
+                        .with_param(
+                            "defence",
+                            "Which blue cards defend it (one to three)?",
+                            ParamKind::Pick {
+                                options: options(blue),
+                                min: 1,
+                                max,
+                                rule: PickRule::Any,
+                            },
+                        ),
                     );
                 }
             }
             if hand.contains(&pr) {
-                choices.push(Choice::action(
+                choices.push(Choice::fixed(
                     "Declare statehood for Puerto Rico (the hand ends)",
-                    json!({"type": "declare_puerto_rico"}),
+                    fixed_json!({"type": "declare_puerto_rico"}),
                 ));
             }
             choices
@@ -141,29 +146,30 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             let drawn = state.drawn.expect("a card was drawn");
             let mut cards = vec![drawn];
             cards.extend(hand.iter().copied());
-            let choice = Choice::action("Discard a card", json!({"type": "discard"})).with_param(
-                "card",
-                format!(
-                    "You drew {}: discard it, or keep it and discard a card from your hand",
-                    drawn.label()
-                ),
-                ParamKind::One {
-                    options: options(cards.clone()),
-                },
-            );
+            let choice = Choice::fixed("Discard a card", fixed_json!({"type": "discard"}))
+                .with_param(
+                    "card",
+                    format!(
+                        "You drew {}: discard it, or keep it and discard a card from your hand",
+                        drawn.label()
+                    ),
+                    ParamKind::One {
+                        options: options(cards.clone()),
+                    },
+                );
             vec![warn_pr(choice, &cards)]
         }
         Phase::Challenges => {
             let declaration = state.declaration.as_ref().expect("pending");
             let (high, _) = declaration.high();
-            let mut choices = vec![Choice::action("Pass", json!({"type": "pass"}))];
+            let mut choices = vec![Choice::fixed("Pass", fixed_json!({"type": "pass"}))];
             let (usable, max, prompt) = challenge_cards(declaration, hand);
             let max = max.min(usable.len());
             if max > 0 && top_sum(&usable, max) > high {
                 choices.push(
-                    Choice::action(
+                    Choice::fixed(
                         format!("Challenge (beat {high} electoral votes)"),
-                        json!({"type": "challenge"}),
+                        fixed_json!({"type": "challenge"}),
                     )
                     .with_param(
                         "cards",
@@ -181,9 +187,9 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             }
             choices
         }
-        Phase::ForcedPuertoRico => vec![Choice::action(
+        Phase::ForcedPuertoRico => vec![Choice::fixed(
             "Declare statehood for Puerto Rico (the stock is gone)",
-            json!({"type": "declare_puerto_rico"}),
+            fixed_json!({"type": "declare_puerto_rico"}),
         )],
         Phase::PuertoRicoChallenges => {
             let defence = state.puerto_rico.as_ref().map_or(0, |p| p.defence());
@@ -192,23 +198,26 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             let mut choices = Vec::new();
             if usable.len() < 6 {
                 choices.push(
-                    Choice::action(
+                    Choice::fixed(
                         "Do not challenge Puerto Rico (you hold fewer than six cards)",
-                        json!({"type": "pass"}),
+                        fixed_json!({"type": "pass"}),
                     )
                     .sealed(),
                 );
             } else if !state.v2() {
                 choices.push(
-                    Choice::action("Do not challenge Puerto Rico", json!({"type": "pass"}))
-                        .sealed(),
+                    Choice::fixed(
+                        "Do not challenge Puerto Rico",
+                        fixed_json!({"type": "pass"}),
+                    )
+                    .sealed(),
                 );
             }
             if usable.len() >= 6 {
                 choices.push(
-                    Choice::action(
+                    Choice::fixed(
                         "Challenge Puerto Rico with six cards",
-                        json!({"type": "challenge_puerto_rico"}),
+                        fixed_json!({"type": "challenge_puerto_rico"}),
                     )
                     .with_param(
                         "cards",

@@ -51,6 +51,13 @@ impl Rules for Statehood {
         (2, 4)
     }
 
+    fn decode(command: &serde_json::Value) -> Result<Command, serde_json::Error> {
+        match state::direct(command) {
+            Some(command) => Ok(command),
+            None => serde::Deserialize::deserialize(command),
+        }
+    }
+
     fn option_specs() -> Vec<OptionSpec> {
         vec![OptionSpec {
             key: "target",

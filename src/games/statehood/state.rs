@@ -31,6 +31,56 @@ impl Options {
     }
 }
 
+/// The command in an object whose fields all read as the derived `Deserialize` reads them;
+/// `None` for anything else, which is left to it ([`crate::engine::dynamic::tagged`]).
+pub(super) fn direct(value: &serde_json::Value) -> Option<Command> {
+    let (kind, fields) = crate::engine::dynamic::tagged(value)?;
+    let unit = |command| fields.only(&[]).map(|()| command);
+    match kind {
+        "take_discard" => {
+            fields.only(&["discard"])?;
+            Some(Command::TakeDiscard {
+                discard: Card::from_code(fields.str("discard")?)?,
+            })
+        }
+        "draw" => unit(Command::Draw),
+        "discard" => {
+            fields.only(&["card"])?;
+            Some(Command::Discard {
+                card: Card::from_code(fields.str("card")?)?,
+            })
+        }
+        "declare_wild" => {
+            fields.only(&["wildcard", "defence"])?;
+            Some(Command::DeclareWild {
+                wildcard: Card::from_code(fields.str("wildcard")?)?,
+                defence: fields.required("defence")?,
+            })
+        }
+        "declare_dc" => {
+            fields.only(&["defence"])?;
+            Some(Command::DeclareDc {
+                defence: fields.required("defence")?,
+            })
+        }
+        "declare_puerto_rico" => unit(Command::DeclarePuertoRico),
+        "challenge" => {
+            fields.only(&["cards"])?;
+            Some(Command::Challenge {
+                cards: fields.required("cards")?,
+            })
+        }
+        "pass" => unit(Command::Pass),
+        "challenge_puerto_rico" => {
+            fields.only(&["cards"])?;
+            Some(Command::ChallengePuertoRico {
+                cards: fields.required("cards")?,
+            })
+        }
+        _ => None,
+    }
+}
+
 /// What a seat may send.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]

@@ -799,3 +799,14 @@ fn the_auditor_view_holds_the_stock_in_order_and_the_whole_discard_pile() {
         assert!(seen["stock"].is_null() && seen["discard"].is_null());
     }
 }
+
+#[test]
+fn decode_reads_every_command_as_the_derived_deserialize_does() {
+    let direct = crate::games::decode_checks::check_against_derived(
+        "statehood",
+        4,
+        <Statehood as crate::engine::Rules>::decode,
+        super::state::direct,
+    );
+    assert!(direct > 100, "{direct} commands read directly");
+}

@@ -3,11 +3,13 @@
 use super::state::{Command, Phase, State};
 use super::{MAX_BID, MIN_BID, suit_label};
 use crate::cards::{Card, Suit};
+use crate::engine::choice::fixed_json;
 use crate::engine::{Choice, ParamKind, PickOption, PickRule, Seat};
 use serde_json::json;
+use std::borrow::Cow;
 
 fn card_option(card: Card) -> PickOption {
-    PickOption::new(card.code(), card.label()).weighted(i64::from(card.ev()))
+    PickOption::fixed(Cow::Borrowed(card.code_value()), card.label()).weighted(i64::from(card.ev()))
 }
 
 /// The choices of `state.turn`.
@@ -19,18 +21,20 @@ pub fn for_turn(state: &State) -> Vec<Choice> {
             json!({"type": "bid", "amount": MIN_BID}),
         )],
         Phase::Bidding => {
-            let mut choices = vec![Choice::action("Pass", json!({"type": "pass"}))];
+            let mut choices = vec![Choice::fixed("Pass", fixed_json!({"type": "pass"}))];
             let min = state.min_bid();
             if min <= MAX_BID {
-                choices.push(Choice::action("Bid", json!({"type": "bid"})).with_param(
-                    "amount",
-                    "How many electoral votes will your side take?",
-                    ParamKind::Number {
-                        min: i64::from(min),
-                        max: i64::from(MAX_BID),
-                        step: 10,
-                    },
-                ));
+                choices.push(
+                    Choice::fixed("Bid", fixed_json!({"type": "bid"})).with_param(
+                        "amount",
+                        "How many electoral votes will your side take?",
+                        ParamKind::Number {
+                            min: i64::from(min),
+                            max: i64::from(MAX_BID),
+                            step: 10,
+                        },
+                    ),
+                );
             }
             choices
         }
@@ -47,7 +51,7 @@ pub fn for_turn(state: &State) -> Vec<Choice> {
         Phase::Kitty => {
             let size = state.options.kitty_size();
             vec![
-                Choice::action("Put the kitty back", json!({"type": "discard"})).with_param(
+                Choice::fixed("Put the kitty back", fixed_json!({"type": "discard"})).with_param(
                     "cards",
                     format!("Choose {size} cards to lay face down as the kitty; the other 12 are your hand"),
                     ParamKind::Pick {
@@ -60,14 +64,14 @@ pub fn for_turn(state: &State) -> Vec<Choice> {
             ]
         }
         Phase::Challenges => vec![
-            Choice::action(
+            Choice::fixed(
                 "Challenge the bid (+1 if it fails, −1 if it is made)",
-                json!({"type": "challenge"}),
+                fixed_json!({"type": "challenge"}),
             ),
-            Choice::action("Let the bid stand", json!({"type": "no_challenge"})),
+            Choice::fixed("Let the bid stand", fixed_json!({"type": "no_challenge"})),
         ],
         Phase::Play => vec![
-            Choice::action("Play a card", json!({"type": "play"})).with_param(
+            Choice::fixed("Play a card", fixed_json!({"type": "play"})).with_param(
                 "card",
                 "Which card do you play?",
                 ParamKind::One {

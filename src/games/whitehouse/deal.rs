@@ -3,6 +3,7 @@
 use super::state::{Phase, State};
 use crate::cards::{Card, Suit, highest_by_rank_ev};
 use crate::engine::{GameRng, Seat};
+use std::sync::LazyLock;
 
 /// Each seat draws one card from the shuffled 52 (North first, clockwise); the highest by rank,
 /// then electoral votes, then first drawn, deals first.
@@ -28,7 +29,7 @@ pub fn deal_hand(state: &mut State, rng: &mut GameRng) {
     rng.shuffle(&mut deck);
     for (seat, hand) in state.hands.iter_mut().enumerate() {
         *hand = deck[seat * 12..seat * 12 + 12].to_vec();
-        hand.sort_by_key(|c| sort_key(*c, None));
+        hand.sort_by_key(|c| packed_sort_key(*c, None));
     }
     state.kitty = deck[48..].to_vec();
     state.phase = Phase::Bidding;
@@ -63,4 +64,22 @@ pub fn sort_key(card: Card, trump: Option<Suit>) -> (u8, u8, u8) {
             (group, 15 - card.rank().unwrap_or(0), 0)
         }
     }
+}
+
+/// [`sort_key`] as one number that orders the same, read from a table made once: hands are
+/// sorted at every deal and again when trump is named.
+pub fn packed_sort_key(card: Card, trump: Option<Suit>) -> u32 {
+    static KEYS: LazyLock<Vec<[u32; 5]>> = LazyLock::new(|| {
+        let pack = |(a, b, c): (u8, u8, u8)| u32::from(a) << 16 | u32::from(b) << 8 | u32::from(c);
+        Card::all()
+            .map(|card| {
+                let mut row = [pack(sort_key(card, None)); 5];
+                for suit in Suit::ALL {
+                    row[1 + suit as usize] = pack(sort_key(card, Some(suit)));
+                }
+                row
+            })
+            .collect()
+    });
+    KEYS[card.index()][trump.map_or(0, |suit| 1 + suit as usize)]
 }

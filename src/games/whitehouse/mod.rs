@@ -49,6 +49,13 @@ impl Rules for Whitehouse {
         (4, 4)
     }
 
+    fn decode(command: &serde_json::Value) -> Result<Command, serde_json::Error> {
+        match state::direct(command) {
+            Some(command) => Ok(command),
+            None => serde::Deserialize::deserialize(command),
+        }
+    }
+
     fn option_specs() -> Vec<OptionSpec> {
         vec![
             OptionSpec {

@@ -97,6 +97,43 @@ pub enum Command {
     Play { card: Card },
 }
 
+/// The command in an object whose fields all read as the derived `Deserialize` reads them;
+/// `None` for anything else, which is left to it ([`crate::engine::dynamic::tagged`]).
+pub(super) fn direct(value: &serde_json::Value) -> Option<Command> {
+    let (kind, fields) = crate::engine::dynamic::tagged(value)?;
+    let unit = |command| fields.only(&[]).map(|()| command);
+    match kind {
+        "bid" => {
+            fields.only(&["amount"])?;
+            Some(Command::Bid {
+                amount: fields.required("amount")?,
+            })
+        }
+        "pass" => unit(Command::Pass),
+        "trump" => {
+            fields.only(&["suit"])?;
+            Some(Command::Trump {
+                suit: fields.required("suit")?,
+            })
+        }
+        "discard" => {
+            fields.only(&["cards"])?;
+            Some(Command::Discard {
+                cards: fields.required("cards")?,
+            })
+        }
+        "challenge" => unit(Command::Challenge),
+        "no_challenge" => unit(Command::NoChallenge),
+        "play" => {
+            fields.only(&["card"])?;
+            Some(Command::Play {
+                card: Card::from_code(fields.str("card")?)?,
+            })
+        }
+        _ => None,
+    }
+}
+
 /// The stage of the current hand.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -385,9 +422,9 @@ impl State {
             self.taken_kitty = kitty.clone();
         }
         self.hands[seat].extend(kitty);
-        self.hands[seat].sort_by_key(|c| super::deal::sort_key(*c, Some(suit)));
+        self.hands[seat].sort_by_key(|c| super::deal::packed_sort_key(*c, Some(suit)));
         for hand in &mut self.hands {
-            hand.sort_by_key(|c| super::deal::sort_key(*c, Some(suit)));
+            hand.sort_by_key(|c| super::deal::packed_sort_key(*c, Some(suit)));
         }
         self.phase = Phase::Kitty;
         log.push(|| {

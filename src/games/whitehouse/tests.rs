@@ -661,3 +661,31 @@ fn bad_options_are_refused() {
     };
     assert!(Match::<Whitehouse>::new(bad, 4, Seed::from_number(1)).is_err());
 }
+
+#[test]
+fn decode_reads_every_command_as_the_derived_deserialize_does() {
+    let direct = crate::games::decode_checks::check_against_derived(
+        "whitehouse",
+        3,
+        <Whitehouse as crate::engine::Rules>::decode,
+        super::state::direct,
+    );
+    assert!(direct > 200, "{direct} commands read directly");
+}
+
+#[test]
+fn the_packed_sort_key_orders_as_the_sort_key() {
+    use super::deal::{packed_sort_key, sort_key};
+    let trumps = [None].into_iter().chain(crate::cards::Suit::ALL.map(Some));
+    for trump in trumps {
+        for a in Card::all() {
+            for b in Card::all() {
+                assert_eq!(
+                    packed_sort_key(a, trump).cmp(&packed_sort_key(b, trump)),
+                    sort_key(a, trump).cmp(&sort_key(b, trump)),
+                    "{a:?} {b:?} {trump:?}"
+                );
+            }
+        }
+    }
+}

@@ -73,12 +73,30 @@ impl State {
         }
     }
 
+    /// Whether `card`, which `seat` holds, is among its [`State::legal_cards`], found without
+    /// listing them.
+    fn may_play(&self, seat: Seat, card: Card) -> bool {
+        let trump = self.trump.expect("trump is named before play");
+        let hand = &self.hands[seat];
+        let suit = |c: &Card| effective_suit(*c, trump);
+        match self.trick.first() {
+            Some((_, led_card)) => {
+                let led = suit(led_card);
+                suit(&card) == led || !hand.iter().any(|c| suit(c) == led)
+            }
+            None => {
+                let restricted = self.options.partnership && !self.trump_broken;
+                !restricted || suit(&card) != trump || hand.iter().all(|c| suit(c) == trump)
+            }
+        }
+    }
+
     /// Why `card` may not be played by `seat` now, if it may not.
     fn refuse_play(&self, seat: Seat, card: Card) -> Option<String> {
         if !self.hands[seat].contains(&card) {
             return Some(format!("you do not hold {}", card.label()));
         }
-        if self.legal_cards(seat).contains(&card) {
+        if self.may_play(seat, card) {
             return None;
         }
         let trump = self.trump.expect("trump named");

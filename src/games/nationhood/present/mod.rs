@@ -219,7 +219,7 @@ pub fn position(v: &View, names: &Names) -> Position {
     if !last.is_empty() {
         rows.push(("Previous hand".into(), last));
     }
-    sheet(&rows, face)
+    sheet(&rows, |card| face(card).to_string())
 }
 
 #[cfg(test)]
