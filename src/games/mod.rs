@@ -13,6 +13,8 @@ pub(crate) mod decode_checks;
 pub(crate) mod present_checks;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod weigh_checks;
 
 use crate::engine::DynGame;
 use crate::engine::dynamic::Adapter;
