@@ -2149,9 +2149,13 @@ async fn a_private_club_is_made_its_members_join_by_mail_and_play_and_see_the_st
         .fetch_one(db.store.pool())
         .await
         .unwrap();
+    let link = format!("/clubs/{club}/ratings/statehood/{bo}");
     driver
-        .click(&format!("a[href='/clubs/{club}/ratings/statehood/{bo}']"))
+        .wait_source("Bo's Statehood rating linked from the standings", |page| {
+            page.contains(&format!("href=\"{link}\""))
+        })
         .await;
+    driver.click(&format!("a[href='{link}']")).await;
     let chart = driver
         .wait_source("Bo's rating chart", |page| page.contains("<svg"))
         .await;
