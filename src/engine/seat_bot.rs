@@ -104,6 +104,13 @@ pub trait DynBot: Sync {
     ) -> Result<Weighing, BotError>;
 }
 
+/// `game` as the bot's own game's match, or an error naming the mix-up.
+fn own_game<R: Determinize>(game: &dyn DynMatch) -> Result<&Match<R>, BotError> {
+    game.as_any()
+        .downcast_ref::<Match<R>>()
+        .ok_or_else(|| BotError::Decode(format!("a {} bot was handed another game", R::ID)))
+}
+
 /// Wraps a game that has a sampler ([`Determinize`]) as a [`DynBot`].
 pub struct BotAdapter<R>(PhantomData<fn() -> R>);
 
@@ -140,10 +147,7 @@ where
                 estimate: None,
             });
         };
-        let game = game
-            .as_any()
-            .downcast_ref::<Match<R>>()
-            .ok_or_else(|| BotError::Decode(format!("a {} bot was handed another game", R::ID)))?;
+        let game = own_game::<R>(game)?;
         let view = R::view(&game.state, Viewer::Seat(seat));
         let table = Table {
             options: game.options.clone(),
@@ -163,10 +167,7 @@ where
         open: bool,
         seed: &Seed,
     ) -> Result<Weighing, BotError> {
-        let game = game
-            .as_any()
-            .downcast_ref::<Match<R>>()
-            .ok_or_else(|| BotError::Decode(format!("a {} bot was handed another game", R::ID)))?;
+        let game = own_game::<R>(game)?;
         if open {
             return weigh_open::<R>(&game.state, seat, game.seats, budget, played, seed);
         }
