@@ -9,6 +9,7 @@ pub mod mime;
 pub mod replyrig;
 pub mod scratch;
 pub mod trips;
+pub mod unwind;
 pub mod visitor;
 pub mod wait;
 
@@ -149,6 +150,7 @@ pub struct TestDb {
 impl TestDb {
     /// Creates a fresh database, migrated (a copy of [`migrated_template`]).
     pub async fn new() -> TestDb {
+        unwind::keep_a_panic_to_its_test();
         let (admin, _) = server();
         let mut random = [0u8; 8];
         getrandom::fill(&mut random).unwrap();

@@ -423,6 +423,35 @@ async fn while_the_mail_server_is_down_nothing_is_lost_and_nothing_comes_twice()
     db.drop().await;
 }
 
+/// A retry comes due without a notification: the worker wakes for it when it is due, not at
+/// its next poll (ten minutes here). The same wake sends a row whose lease lapsed after a
+/// failover (tests/failover.rs).
+#[actix_web::test]
+async fn a_retry_goes_out_when_due_not_at_the_next_poll() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let mut sink = SmtpSink::start().await.unwrap();
+    sink.stop();
+    let config = common::mailrig::WorkerConfig {
+        retry_base: Duration::from_secs(2),
+        retry_max: Duration::from_secs(2),
+        poll: Duration::from_secs(600),
+        ..quick()
+    };
+    let worker = spawn_worker(&db, &base, sink.port(), config);
+    create(&db, "whitehouse", json!({"target": 3}), &emails(), 43).await;
+    common::wait::holds("a first try to have failed", async || {
+        outbox_count(&db, "attempts >= 1 AND status = 'pending'").await > 0
+    })
+    .await;
+    sink.restart().await.unwrap();
+    let queued = outbox_count(&db, "true").await as usize;
+    let mail = expect_mail(&sink, queued, 30).await;
+    assert_eq!(mail.len(), queued, "every retry went out once, when due");
+    worker.stop().await;
+    db.drop().await;
+}
+
 #[actix_web::test]
 async fn an_address_that_never_works_ends_undeliverable_and_the_organiser_is_told() {
     let db = TestDb::new().await;

@@ -19,6 +19,9 @@ use tokio::sync::watch;
 /// The pause before the LISTEN connection is made again after it was lost.
 const RECONNECT_WAIT: Duration = Duration::from_secs(1);
 
+/// The shortest sleep before looking for a row that comes due without a notification.
+const SOONEST_WAKE: Duration = Duration::from_millis(250);
+
 /// How the worker paces itself.
 #[derive(Debug, Clone)]
 pub struct WorkerConfig {
@@ -202,6 +205,16 @@ impl Worker {
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = %e, "outbox pass failed"),
             }
+            // A row may come due without a notification (a retry's backoff, a lapsed lease
+            // after a crash or a failover, a folded answer): sleep until the first one.
+            let until_due = match self.next_due().await {
+                Ok(Some(wait)) => wait.min(self.config.poll),
+                Ok(None) => self.config.poll,
+                Err(e) => {
+                    tracing::warn!(error = %e, "outbox: finding the next due row failed");
+                    self.config.poll
+                }
+            };
             let wake = async {
                 match listener.as_mut() {
                     Some(l) => {
@@ -217,7 +230,7 @@ impl Worker {
             };
             tokio::select! {
                 _ = wake => {}
-                _ = tokio::time::sleep(self.config.poll) => {}
+                _ = tokio::time::sleep(until_due) => {}
                 changed = shutdown.changed() => {
                     if changed.is_err() {
                         break;
@@ -226,6 +239,19 @@ impl Worker {
             }
         }
         tracing::info!("outbox worker stopped");
+    }
+
+    /// How long until the first mail or chat notice waiting comes due (digests keep to the
+    /// poll); `None` when none waits. At least [`SOONEST_WAKE`]: a row already due that this
+    /// pass did not take is another worker's, and is not looked at again in a tight loop.
+    pub async fn next_due(&self) -> Result<Option<Duration>, sqlx::Error> {
+        let wait: Option<f64> = sqlx::query_scalar(
+            "SELECT extract(epoch FROM min(due_at) - now())::float8 FROM outbox \
+             WHERE status IN ('pending', 'sending') AND NOT digest",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(wait.map(|s| Duration::from_secs_f64(s.max(0.0)).max(SOONEST_WAKE)))
     }
 
     /// One pass: claims a batch of due messages and sends them concurrently, then one due
