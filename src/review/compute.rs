@@ -2,8 +2,9 @@
 //! (an entry made by the seat's own hand or its bot, with more than one legal move), one search
 //! from the seat's view at that point, the move made among its candidates
 //! ([`crate::engine::DynBot::weigh`]); the biggest drops kept, and weighed again with
-//! everything known. Every search runs on a blocking thread holding one of the process's
-//! search permits (shared with the bots), so a review never takes more than its turn.
+//! everything known. Every search runs on a thread of its own at the lowest CPU priority
+//! (nice 19), holding one of the process's search permits (shared with the bots): nobody waits
+//! for a review, and requests, the clock and the outbox go first whenever they need the CPU.
 
 use super::{Budget, OpenLook, Review, SeatReview, TURNING_POINTS, TurningPoint, point_words};
 use crate::engine::record::{Mark, apply_entry};
@@ -215,8 +216,8 @@ pub async fn work_out(
     })
 }
 
-/// One search on a blocking thread, holding one of `searches`' permits; the position is
-/// handed back for another look.
+/// One search on a low-priority thread of its own ([`in_background`]), holding one of
+/// `searches`' permits; the position is handed back for another look.
 #[allow(clippy::too_many_arguments)]
 async fn weigh(
     searches: &Arc<Semaphore>,
@@ -235,7 +236,7 @@ async fn weigh(
         .await
         .map_err(|e| e.to_string())?;
     let played = played.clone();
-    tokio::task::spawn_blocking(move || {
+    in_background(move || {
         let _permit = permit;
         let weighed = bot.weigh(
             game.as_ref(),
@@ -248,7 +249,45 @@ async fn weigh(
         );
         weighed.map(|w| (w, game))
     })
-    .await
-    .map_err(|e| format!("the search stopped: {e}"))?
+    .await?
     .map_err(|e| e.to_string())
+}
+
+/// Runs `work` on a new thread that first lowers its own priority to nice 19 (on Linux the
+/// nice value is the thread's; elsewhere it is left as it is), and waits for it. A thread of
+/// its own, not the runtime's blocking pool: a pooled thread could not raise its priority
+/// back for the next task without privileges.
+async fn in_background<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
+    let (done, result) = tokio::sync::oneshot::channel();
+    std::thread::Builder::new()
+        .name("review".into())
+        .spawn(move || {
+            #[cfg(target_os = "linux")]
+            // SAFETY: setpriority reads no memory of ours; `0` names the calling thread.
+            unsafe {
+                libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+            }
+            let _ = done.send(work());
+        })
+        .map_err(|e| format!("no thread for the search: {e}"))?;
+    result
+        .await
+        .map_err(|_| "the search stopped".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_background;
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn a_review_search_runs_at_the_lowest_priority_and_leaves_ours_alone() {
+        // SAFETY: getpriority reads no memory of ours; `0` names the calling thread.
+        let nice = || unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        let ours = nice();
+        assert_eq!(in_background(nice).await.unwrap(), 19);
+        assert_eq!(nice(), ours);
+    }
 }
