@@ -233,6 +233,10 @@ fn report(tally: &mut Tally, seconds: f64) {
         tally.skipped, tally.mail_fallbacks
     );
     println!("{}", latency_line("pages", &tally.pages, seconds));
+    for (kind, latencies) in &mut tally.pages_by_kind {
+        latencies.sort();
+        println!("{}", latency_line(&format!("  {kind}"), latencies, seconds));
+    }
     tally.shed_moves.sort();
     tally.shed_pages.sort();
     println!(
@@ -261,6 +265,13 @@ fn report(tally: &mut Tally, seconds: f64) {
         tally.late_start.as_secs_f64(),
         tally.most_in_flight
     );
+    println!(
+        "replies the rules refused (the bench's random pick broke a rule the mail states; the player is told why): {}",
+        tally.refused_replies
+    );
+    for sample in &tally.refused_samples {
+        println!("  e.g. {sample}");
+    }
     for (what, n) in &tally.failures {
         println!("failed: {what}: {n}");
     }

@@ -34,6 +34,8 @@ pub struct Tally {
     pub mail: Vec<Duration>,
     /// Latencies of page views.
     pub pages: Vec<Duration>,
+    /// The same, by kind of page ("seat page", "/me", "lobby", "replay").
+    pub pages_by_kind: BTreeMap<&'static str, Vec<Duration>>,
     /// Every acknowledged move: (game, seq, seat). The seat's entry is the one after the
     /// position it answered (the head the server names may be later: forced moves it then
     /// played for the next seats).
@@ -42,6 +44,12 @@ pub struct Tally {
     pub failures: BTreeMap<String, usize>,
     /// The first few failures in full.
     pub samples: Vec<String>,
+    /// Replies the rules refused (the player is told why): the bench's random pick among a
+    /// choice's options can break a rule the mail states, such as a challenge's total. Not
+    /// the server's failure; counted apart, with the first few in full.
+    pub refused_replies: usize,
+    /// The first few of them.
+    pub refused_samples: Vec<String>,
     /// Move slots that found no game free to move.
     pub skipped: usize,
     /// Reply slots that found no seat with a fresh mail to answer and moved through the API.
@@ -220,7 +228,7 @@ pub async fn moves(day: Rc<Day>, rate: f64, mail_share: f64, start: Instant, end
         day.in_flight.set(day.in_flight.get() + 1);
         let day = day.clone();
         actix_web::rt::spawn(async move {
-            one_move(&day, chosen, at, k).await;
+            one_move(&day, chosen, at).await;
             day.in_flight.set(day.in_flight.get() - 1);
         });
     }
@@ -298,18 +306,15 @@ async fn by_api(day: &Day, plan: &Plan, token: &str, command: &Value, at: Instan
     }
 }
 
+/// Replies sent so far in this run.
+static REPLIES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Answers the seat's mail through the reply path.
-async fn by_reply(
-    day: &Day,
-    plan: &Plan,
-    from: &str,
-    secret: &str,
-    line: &str,
-    at: Instant,
-    k: u64,
-) {
+async fn by_reply(day: &Day, plan: &Plan, from: &str, secret: &str, line: &str, at: Instant) {
     let to = format!("play+{secret}@{REPLY_DOMAIN}");
-    let message_id = format!("<day{k}.{}@example.org>", std::process::id());
+    // Numbered over the whole run, not the stretch: a Message-ID seen again is a duplicate.
+    let n = REPLIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let message_id = format!("<day{n}.{}@example.org>", std::process::id());
     let raw = reply(&message_id, from, &to, line);
     let outcome = day.inbox.receive(raw.as_bytes(), &[to]).await;
     let latency = at.elapsed();
@@ -320,6 +325,15 @@ async fn by_reply(
             tally
                 .acked
                 .push((plan.id, plan.expected as i64 + 1, plan.seat as i32));
+        }
+        Ok(Outcome::Refused(why)) => {
+            tally.refused_replies += 1;
+            if tally.refused_samples.len() < 3 {
+                tally.refused_samples.push(format!(
+                    "game {} seat {} line {line:?}: {why}",
+                    plan.id, plan.seat
+                ));
+            }
         }
         Ok(other) => {
             let what = format!("{other:?}");
@@ -338,11 +352,11 @@ async fn by_reply(
     }
 }
 
-async fn one_move(day: &Day, plan: Plan, at: Instant, k: u64) {
+async fn one_move(day: &Day, plan: Plan, at: Instant) {
     let resync = match &plan.via {
         Via::Api { token, command } => by_api(day, &plan, token, command, at).await,
         Via::Mail { from, secret, line } => {
-            by_reply(day, &plan, from, secret, line, at, k).await;
+            by_reply(day, &plan, from, secret, line, at).await;
             true
         }
     };
@@ -414,7 +428,10 @@ pub async fn pages(day: Rc<Day>, rate: f64, start: Instant, end: Instant) {
             tally.worst = tally.worst.max(latency);
             tally.worst_sent = tally.worst_sent.max(sent_at.elapsed());
             match answer {
-                Ok((status, _)) if status.is_success() => tally.pages.push(latency),
+                Ok((status, _)) if status.is_success() => {
+                    tally.pages.push(latency);
+                    tally.pages_by_kind.entry(what).or_default().push(latency);
+                }
                 Ok((status, retry_after)) if shed(status, retry_after) => {
                     tally.shed_pages.push(latency)
                 }

@@ -272,9 +272,7 @@ async fn in_background<T: Send + 'static>(
             let _ = done.send(work());
         })
         .map_err(|e| format!("no thread for the search: {e}"))?;
-    result
-        .await
-        .map_err(|_| "the search stopped".to_string())
+    result.await.map_err(|_| "the search stopped".to_string())
 }
 
 #[cfg(test)]

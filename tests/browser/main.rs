@@ -11,6 +11,7 @@ mod first_hour;
 mod first_hour_vfw;
 mod hints;
 mod keyboard;
+mod review;
 
 use awc::Client;
 use base64::Engine;
