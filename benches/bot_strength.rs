@@ -7,8 +7,12 @@
 //! `POSTPLAY_STRENGTH_FIRST` (default 0) is the first game's number, so more games of a
 //! matchup can run in parallel processes.
 //! Budgets are playouts, so the counts do not depend on the machine's load; only the time does.
+//!
+//! Besides the levels, one yardstick no player meets: `best24`, the old easy level (24
+//! playouts, the best move played), which hard once lost to in Whitehouse (docs/BOTS.md).
 
-use postplay::engine::seat_bot::play_bots;
+use postplay::engine::search::Pick;
+use postplay::engine::seat_bot::{SeatPlayer, play_seats};
 use postplay::engine::{BotLevel, Seed};
 use postplay::games::{find_bot, find_game};
 use serde_json::{Value, json};
@@ -18,7 +22,36 @@ use std::time::Instant;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// One line of the table: a game, its options, and the levels of the side measured (`bot`)
+/// A seat's player in a matchup: a level, or the old easy level kept as a yardstick.
+#[derive(Clone, Copy)]
+enum Player {
+    /// A level's bot, as players meet it.
+    Level(BotLevel),
+    /// 24 playouts, the best move played: the easy level before it became "random among
+    /// sensible moves".
+    Best24,
+}
+
+impl Player {
+    fn name(self) -> &'static str {
+        match self {
+            Player::Level(level) => level.name(),
+            Player::Best24 => "best24",
+        }
+    }
+
+    fn seat(self) -> SeatPlayer {
+        match self {
+            Player::Level(level) => level.into(),
+            Player::Best24 => SeatPlayer::Search {
+                budget: 24,
+                pick: Pick::Best,
+            },
+        }
+    }
+}
+
+/// One line of the table: a game, its options, and the players of the side measured (`bot`)
 /// and of everyone else (`against`). `side` is the seats the measured side holds when it is
 /// seated first (a partnership's two seats); the other games of the matchup rotate it.
 struct Matchup {
@@ -26,8 +59,8 @@ struct Matchup {
     options: Value,
     seats: usize,
     side: &'static [usize],
-    bot: BotLevel,
-    against: BotLevel,
+    bot: Player,
+    against: Player,
     /// Rotate the side's seats from game to game; false when a seat is a role the matchup is
     /// about (Votes for Women's Suffragist).
     rotate: bool,
@@ -60,13 +93,18 @@ fn matchups() -> Vec<Matchup> {
         ),
         ("votes-for-women", json!({}), 2, &[0][..]),
     ] {
-        for against in [Random, Easy, Medium] {
+        for against in [
+            Player::Level(Random),
+            Player::Level(Easy),
+            Player::Level(Medium),
+            Player::Best24,
+        ] {
             all.push(Matchup {
                 game,
                 options: options.clone(),
                 seats,
                 side,
-                bot: Hard,
+                bot: Player::Level(Hard),
                 against,
                 rotate: game != "votes-for-women",
             });
@@ -79,8 +117,8 @@ fn matchups() -> Vec<Matchup> {
         options: json!({}),
         seats: 2,
         side: &[0],
-        bot: Easy,
-        against: Easy,
+        bot: Player::Level(Easy),
+        against: Player::Level(Easy),
         rotate: false,
     });
     all
@@ -126,14 +164,14 @@ fn main() {
         for n in first..first + games {
             let shift = if m.rotate { n as usize % m.seats } else { 0 };
             let side: Vec<usize> = m.side.iter().map(|s| (s + shift) % m.seats).collect();
-            let levels: Vec<BotLevel> = (0..m.seats)
-                .map(|s| if side.contains(&s) { m.bot } else { m.against })
+            let players: Vec<SeatPlayer> = (0..m.seats)
+                .map(|s| if side.contains(&s) { m.bot } else { m.against }.seat())
                 .collect();
-            let played = play_bots(
+            let played = play_seats(
                 game,
                 postplay::games::find_bot(game.id()),
                 &m.options,
-                &levels,
+                &players,
                 Seed::from_number(1_000 + n),
                 &Seed::from_number(2_000 + n),
             )

@@ -8,7 +8,8 @@
 use super::bot::{Playout, PlayoutError, bot_rng, random_command};
 use super::determinize::{Determinize, Table};
 use super::search::{
-    BotError, Decision, Level, Weighing, decide_at, decision_seed, weigh, weigh_open,
+    BotError, Decision, Level, Pick, Weighing, decide_at, decide_with, decision_seed, weigh,
+    weigh_open,
 };
 use super::{
     DynGame, DynMatch, Log, Match, Record, RecordedCommand, Seat, Seed, Viewer, record::Mark,
@@ -71,6 +72,34 @@ impl BotLevel {
     }
 }
 
+/// How a seat plays in a game of bots only ([`play_seats`]): a level, or a search with a
+/// budget and pick no level has. The second is for yardsticks in the strength benchmark (the
+/// old easy level, "best of 24": 24 playouts, the best move played); players never meet it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatPlayer {
+    /// A uniformly random legal move.
+    Random,
+    /// The search with `budget` playouts, its move taken by `pick`.
+    Search {
+        /// Playouts a decision.
+        budget: u32,
+        /// How the move is taken from the search.
+        pick: Pick,
+    },
+}
+
+impl From<BotLevel> for SeatPlayer {
+    fn from(level: BotLevel) -> SeatPlayer {
+        match level.search() {
+            None => SeatPlayer::Random,
+            Some(level) => SeatPlayer::Search {
+                budget: level.playouts(),
+                pick: level.pick(),
+            },
+        }
+    }
+}
+
 /// A game's bot for a stored match: decides a seat's move at a level.
 pub trait DynBot: Sync {
     /// The game it plays ([`super::Rules::ID`]).
@@ -85,6 +114,19 @@ pub trait DynBot: Sync {
         seat: Seat,
         rules_version: u32,
         level: BotLevel,
+        seed: &Seed,
+    ) -> Result<Decision, BotError>;
+
+    /// `seat`'s move in `game` by the search with `budget` playouts, taken by `pick`: what
+    /// [`DynBot::decide`] does for a search level, with any budget (the strength benchmark's
+    /// yardsticks).
+    fn search(
+        &self,
+        game: &dyn DynMatch,
+        seat: Seat,
+        rules_version: u32,
+        budget: u32,
+        pick: Pick,
         seed: &Seed,
     ) -> Result<Decision, BotError>;
 
@@ -109,6 +151,20 @@ fn own_game<R: Determinize>(game: &dyn DynMatch) -> Result<&Match<R>, BotError> 
     game.as_any()
         .downcast_ref::<Match<R>>()
         .ok_or_else(|| BotError::Decode(format!("a {} bot was handed another game", R::ID)))
+}
+
+/// What `seat` sees of `game`: all a bot is handed besides the table.
+fn own_view<R: Determinize>(game: &Match<R>, seat: Seat) -> R::View {
+    R::view(&game.state, Viewer::Seat(seat))
+}
+
+/// The public table of `game`, begun under `rules_version`.
+fn table<R: Determinize>(game: &Match<R>, rules_version: u32) -> Table<R::Options> {
+    Table {
+        options: game.options.clone(),
+        seats: game.seats,
+        rules_version,
+    }
 }
 
 /// Wraps a game that has a sampler ([`Determinize`]) as a [`DynBot`].
@@ -148,13 +204,33 @@ where
             });
         };
         let game = own_game::<R>(game)?;
-        let view = R::view(&game.state, Viewer::Seat(seat));
-        let table = Table {
-            options: game.options.clone(),
-            seats: game.seats,
-            rules_version,
-        };
-        decide_at::<R>(&view, seat, &table, search, seed)
+        decide_at::<R>(
+            &own_view(game, seat),
+            seat,
+            &table(game, rules_version),
+            search,
+            seed,
+        )
+    }
+
+    fn search(
+        &self,
+        game: &dyn DynMatch,
+        seat: Seat,
+        rules_version: u32,
+        budget: u32,
+        pick: Pick,
+        seed: &Seed,
+    ) -> Result<Decision, BotError> {
+        let game = own_game::<R>(game)?;
+        decide_with::<R>(
+            &own_view(game, seat),
+            seat,
+            &table(game, rules_version),
+            budget,
+            pick,
+            seed,
+        )
     }
 
     fn weigh(
@@ -171,13 +247,14 @@ where
         if open {
             return weigh_open::<R>(&game.state, seat, game.seats, budget, played, seed);
         }
-        let view = R::view(&game.state, Viewer::Seat(seat));
-        let table = Table {
-            options: game.options.clone(),
-            seats: game.seats,
-            rules_version,
-        };
-        weigh::<R>(&view, seat, &table, budget, played, seed)
+        weigh::<R>(
+            &own_view(game, seat),
+            seat,
+            &table(game, rules_version),
+            budget,
+            played,
+            seed,
+        )
     }
 }
 
@@ -204,7 +281,22 @@ pub fn play_bots(
     seed: Seed,
     bots_seed: &Seed,
 ) -> Result<Playout, PlayoutError> {
-    let seats = levels.len();
+    let players: Vec<SeatPlayer> = levels.iter().map(|&l| l.into()).collect();
+    play_seats(game, bot, options, &players, seed, bots_seed)
+}
+
+/// [`play_bots`] with each seat's player given as a [`SeatPlayer`]: a level's search, the
+/// random player, or a search at a budget no level has (the strength benchmark's yardsticks).
+/// A seat at a level plays exactly as [`play_bots`] plays it.
+pub fn play_seats(
+    game: &dyn DynGame,
+    bot: Option<&dyn DynBot>,
+    options: &Value,
+    players: &[SeatPlayer],
+    seed: Seed,
+    bots_seed: &Seed,
+) -> Result<Playout, PlayoutError> {
+    let seats = players.len();
     let mut live = game.new_match(options, seats, seed)?;
     live.track_takebacks(false);
     let rules_version = game.rules_version();
@@ -223,17 +315,24 @@ pub fn play_bots(
             return Err(PlayoutError::Stuck(number));
         };
         let decision_seed = decision_seed(&seeds[seat], number as u64);
-        let command = match (levels[seat], bot) {
-            (level, Some(bot)) => {
-                bot.decide(live.as_ref(), seat, rules_version, level, &decision_seed)
-                    .map_err(|error| PlayoutError::Bot {
-                        number,
-                        seat,
-                        error,
-                    })?
-                    .command
+        let command = match (players[seat], bot) {
+            (SeatPlayer::Search { budget, pick }, Some(bot)) => {
+                bot.search(
+                    live.as_ref(),
+                    seat,
+                    rules_version,
+                    budget,
+                    pick,
+                    &decision_seed,
+                )
+                .map_err(|error| PlayoutError::Bot {
+                    number,
+                    seat,
+                    error,
+                })?
+                .command
             }
-            (BotLevel::Random, None) => {
+            (SeatPlayer::Random, _) => {
                 random_command(live.as_ref(), seat, &mut bot_rng(&decision_seed))
                     .ok_or(PlayoutError::Stuck(number))?
             }
