@@ -150,7 +150,6 @@ pub struct TestDb {
 impl TestDb {
     /// Creates a fresh database, migrated (a copy of [`migrated_template`]).
     pub async fn new() -> TestDb {
-        unwind::keep_a_panic_to_its_test();
         let (admin, _) = server();
         let mut random = [0u8; 8];
         getrandom::fill(&mut random).unwrap();
@@ -206,6 +205,14 @@ impl TestDb {
         )))
         .await
         .unwrap();
+    }
+}
+
+impl Drop for TestDb {
+    /// Dropped while a panic leaves the test: its runtime's tasks will be dropped without a
+    /// runtime next ([`unwind`]).
+    fn drop(&mut self) {
+        unwind::spare_runtime_while_unwinding();
     }
 }
 
