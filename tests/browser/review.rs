@@ -115,7 +115,7 @@ async fn the_turning_points_are_read_and_tapped_on_the_replay_at_phone_size() {
     assert_eq!(mark[1], true, "the mark fits the phone's width");
     assert_eq!(mark[2], true, "the list marks the move shown");
     assert_eq!(mark[3], true, "no sideways scrolling");
-    driver.screenshot("browser-review-phone").await;
+    driver.screenshot("review-phone").await;
     driver.stop().await;
     let _ = stop.send(true);
     db.drop().await;
