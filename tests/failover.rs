@@ -391,6 +391,18 @@ async fn the_primary_dies_and_no_acknowledged_move_is_lost() {
         received.len(),
         twice.len()
     );
+    if !lost.is_empty() || !twice.is_empty() || received.len() as i64 != sent {
+        // What the server said about the database and the mail, for a failure seen in CI only.
+        let said = std::fs::read_to_string(&server_log).unwrap_or_default();
+        let lines: Vec<&str> = said
+            .lines()
+            .filter(|l| l.contains("primary") || l.contains("outbox") || l.contains("mail"))
+            .collect();
+        eprintln!(
+            "the server's log, its database and mail lines (the last 80):\n{}",
+            lines[lines.len().saturating_sub(80)..].join("\n")
+        );
+    }
     assert!(
         lost.is_empty(),
         "acknowledged moves missing or different on the new primary: {lost:?}"

@@ -452,6 +452,45 @@ async fn a_retry_goes_out_when_due_not_at_the_next_poll() {
     db.drop().await;
 }
 
+/// A failover in the middle of a pass: the database refuses to record one row's failure, and
+/// the rows of the same batch that went out are recorded as sent all the same (they were left
+/// `sending` before, and went out a second time when their lease lapsed: CI, 2026-11-29).
+#[actix_web::test]
+async fn mail_that_went_out_is_recorded_even_when_a_failure_beside_it_cannot_be() {
+    let db = TestDb::new().await;
+    let base = spawn_app(&db);
+    let sink = SmtpSink::start().await.unwrap();
+    sink.refuse("bo@example.org");
+    // The write that records a failure fails, as a write does while the primary moves.
+    sqlx::raw_sql(
+        "CREATE FUNCTION refuse_failed() RETURNS trigger LANGUAGE plpgsql AS $$ \
+         BEGIN RAISE EXCEPTION 'the database is away'; END $$; \
+         CREATE TRIGGER refuse_failed BEFORE UPDATE ON outbox FOR EACH ROW \
+         WHEN (NEW.status = 'failed') EXECUTE FUNCTION refuse_failed();",
+    )
+    .execute(db.store.pool())
+    .await
+    .unwrap();
+    let worker = spawn_worker(&db, &base, sink.port(), quick());
+    create(&db, "whitehouse", json!({}), &emails(), 52).await;
+    let others = outbox_count(&db, "recipient <> 'bo@example.org'").await as usize;
+    let mail = expect_mail(&sink, others, 10).await;
+    common::wait::until(
+        "every row but Bo's recorded as sent, within the lease",
+        Duration::from_secs(20),
+        async || match outbox_count(&db, "recipient <> 'bo@example.org' AND status <> 'sent'").await
+        {
+            0 => Ok(()),
+            open => Err(format!("{open} rows not recorded as sent")),
+        },
+    )
+    .await;
+    worker.stop().await;
+    assert_eq!(mail.len(), others);
+    assert_eq!(message_ids(&mail).len(), others, "each message once");
+    db.drop().await;
+}
+
 #[actix_web::test]
 async fn an_address_that_never_works_ends_undeliverable_and_the_organiser_is_told() {
     let db = TestDb::new().await;

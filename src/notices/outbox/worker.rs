@@ -272,16 +272,22 @@ impl Worker {
         let rows: Vec<Claimed> = rows.iter().map(claimed).collect::<Result<_, _>>()?;
         let results = futures_util::future::join_all(rows.iter().map(|r| self.deliver(r))).await;
         let mut pass = Pass::default();
-        let mut sent = Vec::new();
-        for (row, result) in rows.iter().zip(results) {
+        let (sent, unsent): (Vec<_>, Vec<_>) = rows
+            .iter()
+            .zip(results)
+            .partition(|(_, result)| matches!(result, Ok(true)));
+        // What went out is recorded first: a batch's other rows cannot be written while the
+        // database is away (a failover), and a row left `sending` goes out again when its
+        // lease lapses.
+        if !sent.is_empty() {
+            let sent: Vec<&Claimed> = sent.into_iter().map(|(row, _)| row).collect();
+            self.record(&sent, Ok(()), &mut pass).await?;
+        }
+        for (row, result) in unsent {
             match result {
-                Ok(true) => sent.push(row),
-                Ok(false) => self.skip(&[row], &mut pass).await?,
+                Ok(_) => self.skip(&[row], &mut pass).await?,
                 Err(e) => self.record(&[row], Err(e), &mut pass).await?,
             }
-        }
-        if !sent.is_empty() {
-            self.record(&sent, Ok(()), &mut pass).await?;
         }
         self.digest_pass(&mut pass).await?;
         Ok(pass)
@@ -538,8 +544,8 @@ impl Worker {
 
     /// Records rows as sent. The mail is out already, so a write that fails (the database
     /// primary moving to another host, [`crate::pg::primary`]) is tried again with backoff for
-    /// up to half the lease: a row left `sending` would go out a second time when its lease
-    /// lapses.
+    /// as long as the lease holds: a row left `sending` goes out a second time when its lease
+    /// lapses, so giving up sooner would only make that certain.
     async fn keep_sent(&self, ids: &[i64]) -> Result<(), sqlx::Error> {
         let began = std::time::Instant::now();
         let mut wait = Duration::from_millis(100);
@@ -554,7 +560,7 @@ impl Worker {
             .await;
             match written {
                 Ok(_) => return Ok(()),
-                Err(e) if began.elapsed() + wait < self.config.lease / 2 => {
+                Err(e) if began.elapsed() + wait < self.config.lease => {
                     tracing::warn!(ids = ?ids, error = %e, retry_in_ms = wait.as_millis() as u64,
                         "mail sent but not yet recorded as sent: trying again");
                     tokio::time::sleep(wait).await;
