@@ -120,6 +120,27 @@ pub fn percent(chance: f64) -> String {
     format!("{}%", (chance * 100.0).round() as i64)
 }
 
+/// What the search would have played, said against the move made: the whole move when it is
+/// another choice, and only the answers from the first that differs ("the same with
+/// Face-down card 2") when it is the same choice with other answers, so a long choice is not
+/// read twice.
+pub fn instead(played: &str, best: &str) -> String {
+    use crate::notices::reply::ask::PART;
+    let same = played
+        .char_indices()
+        .zip(best.chars())
+        .find(|((_, a), b)| a != b)
+        .map_or(played.len().min(best.len()), |((at, _), _)| at);
+    // The answers start after a question's "? "; the choice's label is the part before the
+    // first PART, and it must be the same.
+    match best[..same].rfind("? ") {
+        Some(question) if best[..question].contains(PART) && question + 2 < best.len() => {
+            format!("the same with {}", &best[question + 2..])
+        }
+        _ => best.to_string(),
+    }
+}
+
 /// A turning point in words, naming the seat by `name`.
 pub fn point_words(name: &str, point: &TurningPoint) -> String {
     let mut text = format!(
@@ -127,14 +148,14 @@ pub fn point_words(name: &str, point: &TurningPoint) -> String {
          played {} — estimated chance {} before, {} after.",
         point.seq,
         point.played,
-        point.best,
+        instead(&point.played, &point.best),
         percent(point.before),
         percent(point.after)
     );
     if let Some(open) = &point.open {
         text.push_str(&format!(
             " With everything known it would have played {} ({} before, {} after).",
-            open.best,
+            instead(&point.played, &open.best),
             percent(open.before),
             percent(open.after)
         ));
@@ -160,7 +181,7 @@ pub fn mail_lines(seat: &SeatReview) -> Vec<String> {
                 "Move {}: you played {}; the search would have played {} ({} → {}).",
                 p.seq,
                 p.played,
-                p.best,
+                instead(&p.played, &p.best),
                 percent(p.before),
                 percent(p.after)
             )

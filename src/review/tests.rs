@@ -73,3 +73,41 @@ fn the_mail_sums_a_seat_up_in_a_line_a_point() {
     seat.turning_points.clear();
     assert!(mail_lines(&seat)[0].contains("of the 24 weighed"));
 }
+
+#[test]
+fn the_same_choice_with_other_answers_says_only_the_answers_that_differ() {
+    let choice = "Take the higher card, New Jersey (14), and any one other card — Which other \
+                  card do you take? ";
+    let played = format!("{choice}Face-down card 5");
+    let best = format!("{choice}Face-down card 2");
+    assert_eq!(instead(&played, &best), "the same with Face-down card 2");
+    // From the first answer that differs on, the rest of the move.
+    assert_eq!(
+        instead(
+            "Bid — How much? 4 — Which suit? Hearts",
+            "Bid — How much? 5 — Which suit? Hearts"
+        ),
+        "the same with 5 — Which suit? Hearts"
+    );
+    // Another choice, or answers that share a beginning ("1" and "12"), read whole.
+    assert_eq!(instead("Pass", "Bid — How much? 4"), "Bid — How much? 4");
+    assert_eq!(
+        instead("Bid — How much? 1", "Bid — How much? 12"),
+        "the same with 12"
+    );
+    assert_eq!(
+        instead("Discard — Which card? Ohio", "Play — Which card? Ohio"),
+        "Play — Which card? Ohio"
+    );
+    let point = TurningPoint {
+        played: played.clone(),
+        best,
+        ..point(false)
+    };
+    let words = point_words("Ann", &point);
+    assert_eq!(words.matches("Which other card").count(), 1, "{words}");
+    assert!(
+        words.contains("would have played the same with Face-down card 2"),
+        "{words}"
+    );
+}
