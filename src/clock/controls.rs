@@ -34,14 +34,16 @@ pub async fn deadlines(
     game_id: i64,
 ) -> Result<(ClockSettings, Vec<SeatDeadline>), sqlx::Error> {
     let now = store.now();
-    let mut tx = store.pool().begin().await?;
-    let clock = waits::game_clock(&mut tx, game_id).await?;
+    // Two reads on one connection, no transaction: each sees the latest committed state, as
+    // it would inside a READ COMMITTED one, without its BEGIN and COMMIT.
+    let mut conn = store.pool().acquire().await?;
+    let clock = waits::game_clock(&mut conn, game_id).await?;
     let rows = sqlx::query(
         "SELECT seat, waiting_since, allowance_secs, spent_secs, stretch_start, due_at \
          FROM seat_clocks WHERE game_id = $1 AND awaited_seq IS NOT NULL ORDER BY seat",
     )
     .bind(game_id)
-    .fetch_all(&mut *tx)
+    .fetch_all(&mut *conn)
     .await?;
     let mut out = Vec::new();
     for r in rows {
@@ -66,7 +68,6 @@ pub async fn deadlines(
             stopped,
         });
     }
-    tx.commit().await?;
     Ok((clock.settings, out))
 }
 

@@ -34,6 +34,18 @@ pub enum Gate {
     Members(i64),
 }
 
+/// What a seat's page shows about its game besides the game itself, read at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Surroundings {
+    /// The game's clock is paused.
+    pub paused: bool,
+    /// The spectator link's token of an unlisted game.
+    pub spectator_token: Option<String>,
+    /// Where a league game is played: "Tuesday Cards · Autumn Combat" (as
+    /// [`crate::notices::outbox::home`] says it).
+    pub home: Option<String>,
+}
+
 impl Store {
     /// A game's spectator link token: `None` for a listed game (or none at all).
     pub async fn spectator_token(&self, id: i64) -> Result<Option<String>, sqlx::Error> {
@@ -44,6 +56,26 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?
         .flatten())
+    }
+
+    /// Whether game `id` is paused, its spectator link and its club and league, in one query
+    /// (the seat's page asked three).
+    pub async fn surroundings(&self, id: i64) -> Result<Surroundings, sqlx::Error> {
+        let (paused, spectator_token, home): (bool, Option<String>, Option<String>) =
+            sqlx::query_as(
+                "SELECT g.paused_at IS NOT NULL, g.spectator_token, \
+                 (SELECT c.name || ' · ' || l.name FROM leagues l JOIN clubs c ON c.id = l.club_id \
+                  WHERE l.id = g.league_id) \
+                 FROM games g WHERE g.id = $1",
+            )
+            .bind(id)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(Surroundings {
+            paused,
+            spectator_token,
+            home,
+        })
     }
 
     /// True if the game exists, is listed and belongs to no private club: only then do routes

@@ -87,14 +87,22 @@ fn listed(id: i64) -> PublicGame {
 /// Where a game's public pages live, whether listed or not: for the pages of its seats and its
 /// desk, which show the spectator link of an unlisted game to the people who may share it.
 pub async fn public_of(state: &AppState, id: i64) -> Result<PublicGame, WebError> {
-    Ok(match state.store.spectator_token(id).await? {
+    Ok(public_at(
+        id,
+        state.store.spectator_token(id).await?.as_deref(),
+    ))
+}
+
+/// Where game `id`'s public pages live, given its spectator link's token (an unlisted game's).
+pub fn public_at(id: i64, spectator_token: Option<&str>) -> PublicGame {
+    match spectator_token {
         Some(watch) => PublicGame {
             id,
             base: format!("/watch/{watch}"),
             api: format!("/api/watch/{watch}"),
         },
         None => listed(id),
-    })
+    }
 }
 
 impl FromRequest for PublicGame {

@@ -284,26 +284,22 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
     let token = to.token;
     let seats = state.store.seats(loaded.row.id).await?;
     let practice = seats.iter().any(|s| s.bot.is_some());
-    let names: Vec<String> = seats.into_iter().map(|s| s.name).collect();
+    let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
     let since = to.seen.unwrap_or(0).max(last_own_move(loaded, viewer));
     let marks = state
         .store
         .marks(loaded.row.id, log_start(loaded, since))
         .await?;
     let (clock, deadlines) = crate::clock::deadlines(&state.store, loaded.row.id).await?;
-    let public = crate::web::public::game::public_of(state, loaded.row.id).await?;
+    let surroundings = state.store.surroundings(loaded.row.id).await?;
+    let public =
+        crate::web::public::game::public_at(loaded.row.id, surroundings.spectator_token.as_deref());
     let share = (matches!(viewer, Viewer::Seat(_)) && public.base.starts_with("/watch/"))
         .then(|| format!("{}{}", state.base_url, public.base));
-    let paused: bool = sqlx::query_scalar("SELECT paused_at IS NOT NULL FROM games WHERE id = $1")
-        .bind(loaded.row.id)
-        .fetch_one(state.store.pool())
-        .await?;
+    let paused = surroundings.paused;
     let vacation = match viewer {
         Viewer::Seat(seat) if loaded.game.outcome().is_none() => {
-            let email = state
-                .store
-                .seats(loaded.row.id)
-                .await?
+            let email = seats
                 .into_iter()
                 .find(|s| s.seat == seat)
                 .and_then(|s| s.email);
@@ -378,8 +374,7 @@ async fn play_page(state: &AppState, loaded: &Loaded, to: PageFor<'_>) -> Result
     };
     let mut page = compose_play(loaded, to, around)?;
     page.hints_per_hour = state.settings.hints_per_hour;
-    let home = crate::notices::outbox::home(state.store.pool(), loaded.row.id).await?;
-    page.title = crate::notices::notice::homed(home.as_deref(), page.title);
+    page.title = crate::notices::notice::homed(surroundings.home.as_deref(), page.title);
     Ok(page)
 }
 
