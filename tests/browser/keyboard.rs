@@ -293,7 +293,7 @@ async fn a_whole_electoral_combat_game_is_played_by_keyboard_alone() {
 
 #[actix_web::test]
 async fn a_whole_statehood_game_is_played_by_keyboard_alone() {
-    by_keys("statehood", json!({"target": 12}), 3, 502).await;
+    by_keys("statehood", json!({"target": 6}), 3, 502).await;
 }
 
 #[actix_web::test]

@@ -164,29 +164,30 @@ impl Driver {
     /// Waits until the page's source satisfies `test`; the source. On failure the panic says
     /// `what` was awaited and shows the page as it was.
     async fn wait_source(&self, what: &str, test: impl Fn(&str) -> bool) -> String {
-        wait::until(what, wait::PATIENCE, async || {
-            let page = self.source().await;
-            if test(&page) {
-                Ok(page)
-            } else {
-                Err(format!("{}\n{}", self.address().await, visible_text(&page)))
-            }
-        })
+        wait::until_some(
+            what,
+            wait::PATIENCE,
+            async || Some(self.source().await).filter(|page| test(page)),
+            async || self.seen().await,
+        )
         .await
     }
 
     /// Waits until `script` (a function body) returns something other than `null`; that.
     async fn wait_script(&self, what: &str, script: &str) -> Value {
-        wait::until(what, wait::PATIENCE, async || {
-            let found = self.script(script).await;
-            if found.is_null() {
-                let page = self.source().await;
-                Err(format!("{}\n{}", self.address().await, visible_text(&page)))
-            } else {
-                Ok(found)
-            }
-        })
+        wait::until_some(
+            what,
+            wait::PATIENCE,
+            async || Some(self.script(script).await).filter(|found| !found.is_null()),
+            async || self.seen().await,
+        )
         .await
+    }
+
+    /// Where the browser is and the text it shows, for a failure's message.
+    async fn seen(&self) -> String {
+        let page = self.source().await;
+        format!("{}\n{}", self.address().await, visible_text(&page))
     }
 
     /// The browser's address now.
@@ -356,21 +357,13 @@ fn spectator_view(loaded: &postplay::store::Loaded) -> Value {
 
 /// Waits until game `id` has moved past `head` after the browser made a move.
 async fn wait_moved_past(db: &TestDb, driver: &Driver, id: i64, head: i64) {
-    wait::until(
+    wait::until_some(
         &format!("game {id} to move past {head}"),
         wait::PATIENCE,
+        async || (db.store.game(id).await.unwrap().unwrap().head_seq > head).then_some(()),
         async || {
             let now = db.store.game(id).await.unwrap().unwrap().head_seq;
-            if now > head {
-                Ok(())
-            } else {
-                let page = driver.source().await;
-                Err(format!(
-                    "head {now}; {}\n{}",
-                    driver.address().await,
-                    visible_text(&page)
-                ))
-            }
+            format!("head {now}; {}", driver.seen().await)
         },
     )
     .await
@@ -830,12 +823,12 @@ async fn sign_in_by_mail(
 
 /// Waits until the move the browser just sent is made (true) or refused on the page (false).
 async fn made_or_refused(db: &TestDb, driver: &Driver, id: i64, head: i64) -> bool {
-    wait::until(
+    wait::until_some(
         "the move to be made or refused",
         wait::PATIENCE,
         async || {
             if db.store.game(id).await.unwrap().unwrap().head_seq > head {
-                return Ok(true);
+                return Some(true);
             }
             let refused = driver
                 .script(
@@ -843,17 +836,9 @@ async fn made_or_refused(db: &TestDb, driver: &Driver, id: i64, head: i64) -> bo
                         && document.querySelector('[role=alert]') ? true : null;",
                 )
                 .await;
-            if refused == true {
-                Ok(false)
-            } else {
-                let page = driver.source().await;
-                Err(format!(
-                    "head {head}; {}\n{}",
-                    driver.address().await,
-                    visible_text(&page)
-                ))
-            }
+            (refused == true).then_some(false)
         },
+        async || format!("head {head}; {}", driver.seen().await),
     )
     .await
 }

@@ -30,6 +30,27 @@ pub async fn until<T, E: Display>(
     }
 }
 
+/// [`until`] for a check whose failure is costly to describe (a browser's whole page, fetched
+/// every poll, was most of the browser tests' work): `check` gives `Some` once it holds, and
+/// `seen` describes what was seen, once, when the time is up.
+pub async fn until_some<T>(
+    what: &str,
+    within: Duration,
+    mut check: impl AsyncFnMut() -> Option<T>,
+    seen: impl AsyncFnOnce() -> String,
+) -> T {
+    let started = Instant::now();
+    loop {
+        if let Some(found) = check().await {
+            return found;
+        }
+        if started.elapsed() >= within {
+            panic!("waited {within:?} for {what}; last seen: {}", seen().await)
+        }
+        actix_web::rt::time::sleep(POLL).await;
+    }
+}
+
 /// [`until`] with the usual patience, for a plain yes-or-no condition whose observation is
 /// given by `seen` when it fails.
 pub async fn holds(what: &str, mut check: impl AsyncFnMut() -> bool) {

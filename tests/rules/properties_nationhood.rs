@@ -49,10 +49,10 @@ fn options() -> impl Strategy<Value = Options> {
         })
 }
 
-// 400 whole matches (a match runs to hundreds of commands, each checked in every view): the
+// 200 whole matches (a match runs to hundreds of commands, each checked in every view): the
 // longest test of the run at 2,000 (137 s of one core); POSTPLAY_SOAK multiplies it.
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(400), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(200), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn random_games_keep_the_rules_contract(options in options(), seed in any::<u64>()) {

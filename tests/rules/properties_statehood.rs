@@ -65,7 +65,7 @@ fn options() -> impl Strategy<Value = Options> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(2000), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(1000), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn two_players(options in options(), seed in any::<u64>()) {
@@ -134,7 +134,7 @@ fn check_cards(state: &State, context: &str) {
 fn stock_runs_out(seats: usize) {
     let mut forced = 0;
     let mut short_hands = 0;
-    for n in 0..u64::from(cases(2000)) {
+    for n in 0..u64::from(cases(800)) {
         let seed = Seed::from_number(n);
         let mut live = Match::<Statehood>::new(Options { target: 20 }, seats, seed).unwrap();
         let mut rng = bot_rng(&seed);

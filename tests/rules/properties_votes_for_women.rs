@@ -52,7 +52,7 @@ fn secrets(state: &State, viewer: Viewer) -> Vec<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(100), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(60), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn random_games_keep_the_rules_contract(seed in any::<u64>()) {

@@ -49,9 +49,9 @@ fn secrets(state: &State, viewer: Viewer) -> Vec<String> {
     hidden
 }
 
-// 1,000 whole games, each command checked in every view; POSTPLAY_SOAK multiplies it.
+// 500 whole games, each command checked in every view; POSTPLAY_SOAK multiplies it.
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(1000), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(500), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn random_games_keep_the_contract(options in options(), seed in any::<u64>()) {

@@ -24,7 +24,7 @@ fn random_games_give_whole_named_positions_under_1500_characters() {
         },
     ] {
         let sizes =
-            check_random_positions::<ElectoralCombat>(options, 150, WORDS, |v, viewer, text| {
+            check_random_positions::<ElectoralCombat>(options, 75, WORDS, |v, viewer, text| {
                 if let Viewer::Seat(s) = viewer {
                     assert!(text.starts_with("The game is over") || text.contains("laid by"));
                     assert!(text.contains("You ("), "{s}: {text}");

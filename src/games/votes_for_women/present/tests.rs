@@ -40,7 +40,7 @@ const WORDS: &[&str] = &[
 fn random_games_give_whole_named_positions_under_3000_characters() {
     let sizes = check_random_positions::<VotesForWomen>(
         Options::default(),
-        40,
+        20,
         WORDS,
         |v, viewer, text| {
             if let Viewer::Seat(s) = viewer {
