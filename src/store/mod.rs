@@ -53,6 +53,7 @@ pub use game::append::{Mover, Settled};
 pub use game::bots::BotSeat;
 pub use game::history::{History, Step};
 pub use game::orders::OrderError;
+pub(crate) use game::unlisted::league_home_of_g;
 pub use game::unlisted::{Gate, Surroundings};
 pub use lobby::tables::{
     Joined, LOBBY_PAGE, LobbyEntry, MAX_OPEN_TABLES, NewTable, Table, TableError, TablePlace,

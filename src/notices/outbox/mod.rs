@@ -127,13 +127,15 @@ pub async fn home<'e>(
     db: impl sqlx::PgExecutor<'e>,
     game_id: i64,
 ) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT c.name || ' · ' || l.name FROM games g JOIN leagues l ON l.id = g.league_id \
-         JOIN clubs c ON c.id = l.club_id WHERE g.id = $1",
-    )
+    Ok(sqlx::query_scalar::<_, Option<String>>(concat!(
+        "SELECT ",
+        crate::store::league_home_of_g!(),
+        " FROM games g WHERE g.id = $1"
+    ))
     .bind(game_id)
     .fetch_optional(db)
-    .await
+    .await?
+    .flatten())
 }
 
 /// A seat's mail preference.

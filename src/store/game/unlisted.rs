@@ -34,6 +34,17 @@ pub enum Gate {
     Members(i64),
 }
 
+/// The SQL expression for where the game `g` is played when it is a league's: "Tuesday Cards ·
+/// Autumn Combat" (its club, then its league), NULL for a game of no league. The one
+/// definition of a game's home, for the mail ([`crate::notices::outbox::home`]) and the pages.
+macro_rules! league_home_of_g {
+    () => {
+        "(SELECT c.name || ' · ' || l.name FROM leagues l JOIN clubs c ON c.id = l.club_id \
+         WHERE l.id = g.league_id)"
+    };
+}
+pub(crate) use league_home_of_g;
+
 /// What a seat's page shows about its game besides the game itself, read at once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Surroundings {
@@ -41,8 +52,7 @@ pub struct Surroundings {
     pub paused: bool,
     /// The spectator link's token of an unlisted game.
     pub spectator_token: Option<String>,
-    /// Where a league game is played: "Tuesday Cards · Autumn Combat" (as
-    /// [`crate::notices::outbox::home`] says it).
+    /// Where a league game is played: "Tuesday Cards · Autumn Combat".
     pub home: Option<String>,
 }
 
@@ -62,12 +72,11 @@ impl Store {
     /// (the seat's page asked three).
     pub async fn surroundings(&self, id: i64) -> Result<Surroundings, sqlx::Error> {
         let (paused, spectator_token, home): (bool, Option<String>, Option<String>) =
-            sqlx::query_as(
-                "SELECT g.paused_at IS NOT NULL, g.spectator_token, \
-                 (SELECT c.name || ' · ' || l.name FROM leagues l JOIN clubs c ON c.id = l.club_id \
-                  WHERE l.id = g.league_id) \
-                 FROM games g WHERE g.id = $1",
-            )
+            sqlx::query_as(concat!(
+                "SELECT g.paused_at IS NOT NULL, g.spectator_token, ",
+                league_home_of_g!(),
+                " FROM games g WHERE g.id = $1"
+            ))
             .bind(id)
             .fetch_one(&self.pool)
             .await?;
