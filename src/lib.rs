@@ -4,14 +4,11 @@
 //! (`engine`), so any game can be audited, verified and replayed move by move.
 
 pub mod bots;
-pub mod cards;
 pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod domain;
-pub mod engine;
 pub mod fds;
-pub mod games;
 pub mod hints;
 pub mod leagues;
 pub mod logging;
@@ -26,3 +23,7 @@ pub mod telemetry;
 pub mod time;
 pub mod web;
 pub mod words;
+
+/// The engine, the games and the Statehood pack, from their own crate (`crates/rules`), under
+/// the paths the rest of the server names them by.
+pub use postplay_rules::{cards, engine, games};

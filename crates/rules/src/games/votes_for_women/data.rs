@@ -118,9 +118,10 @@ pub struct MapState {
 
 /// The 48 states in index order.
 pub static MAP: LazyLock<Vec<MapState>> = LazyLock::new(|| {
-    let data: Value =
-        serde_json::from_str(include_str!("../../../data/votes-for-women/states.json"))
-            .expect("states.json parses");
+    let data: Value = serde_json::from_str(include_str!(
+        "../../../../../data/votes-for-women/states.json"
+    ))
+    .expect("states.json parses");
     let mut states: Vec<(u64, MapState)> = data["states"]
         .as_array()
         .expect("states")
@@ -384,9 +385,10 @@ pub struct CardDef {
 
 /// Every card, indexed by id (index 0 is unused).
 pub static CARDS: LazyLock<Vec<CardDef>> = LazyLock::new(|| {
-    let data: Value =
-        serde_json::from_str(include_str!("../../../data/votes-for-women/cards.json"))
-            .expect("cards.json parses");
+    let data: Value = serde_json::from_str(include_str!(
+        "../../../../../data/votes-for-women/cards.json"
+    ))
+    .expect("cards.json parses");
     let list = data.as_array().expect("a list of cards");
     let id_of = |name: &str| -> u8 {
         list.iter()

@@ -97,7 +97,7 @@ pub struct CardInfo {
     pub label: String,
 }
 
-const CSV: &str = include_str!("../../data/statehood-deck.csv");
+const CSV: &str = include_str!("../../../../data/statehood-deck.csv");
 
 static PACK: LazyLock<Vec<CardInfo>> = LazyLock::new(load_pack);
 
