@@ -43,6 +43,37 @@ fn is_decision(game: &dyn DynMatch, entry: &CommandRow) -> bool {
         && !game.choices(entry.seat).is_empty()
 }
 
+/// Why a review was not made this time.
+#[derive(Debug)]
+pub enum Unmade {
+    /// The store could not be read (the database away, a failover): worth trying again.
+    Store(sqlx::Error),
+    /// The game cannot be reviewed (its record does not replay, no search for it): a defect,
+    /// which trying again would only repeat.
+    Defect(String),
+}
+
+impl From<sqlx::Error> for Unmade {
+    fn from(e: sqlx::Error) -> Unmade {
+        Unmade::Store(e)
+    }
+}
+
+impl From<String> for Unmade {
+    fn from(e: String) -> Unmade {
+        Unmade::Defect(e)
+    }
+}
+
+impl std::fmt::Display for Unmade {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unmade::Store(e) => write!(f, "the store: {e}"),
+            Unmade::Defect(e) => f.write_str(e),
+        }
+    }
+}
+
 /// Game `id`'s review, every search at `budget` and drawing from `seed`, each holding one of
 /// `searches`' permits.
 pub async fn work_out(
@@ -51,22 +82,17 @@ pub async fn work_out(
     budget: Budget,
     searches: &Arc<Semaphore>,
     seed: &Seed,
-) -> Result<Review, String> {
-    let row = store
-        .game(id)
-        .await
-        .map_err(|e| e.to_string())?
-        .ok_or("no such game")?;
+) -> Result<Review, Unmade> {
+    let row = store.game(id).await?.ok_or("no such game".to_string())?;
     let bot = find_bot(&row.kind).ok_or_else(|| format!("{} has no search", row.kind))?;
     let kind = find_game(&row.kind).ok_or_else(|| format!("unknown game {}", row.kind))?;
     let names: Vec<String> = store
         .seats(id)
-        .await
-        .map_err(|e| e.to_string())?
+        .await?
         .into_iter()
         .map(|s| s.name)
         .collect();
-    let entries = store.commands(id, 0).await.map_err(|e| e.to_string())?;
+    let entries = store.commands(id, 0).await?;
     let start = || {
         kind.new_match_at(
             &row.options,

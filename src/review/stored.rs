@@ -68,6 +68,53 @@ pub async fn save(pool: &PgPool, review: &Review) -> Result<(), sqlx::Error> {
     tx.commit().await
 }
 
+/// Tries a review has before a store that keeps failing makes it fail: the waits between them
+/// double from [`FIRST_WAIT`] up to [`LONGEST_WAIT`], about fourteen hours in all.
+pub const ATTEMPTS: i32 = 20;
+
+/// The wait after a review's first try that the store failed.
+pub const FIRST_WAIT: Duration = Duration::seconds(30);
+
+/// The longest wait between two tries.
+pub const LONGEST_WAIT: Duration = Duration::hours(1);
+
+/// How long a review waits after its `attempts`-th try failed for the store.
+pub fn wait_after(attempts: i32) -> Duration {
+    let doubled = FIRST_WAIT.num_seconds() << (attempts - 1).clamp(0, 20);
+    Duration::seconds(doubled.min(LONGEST_WAIT.num_seconds()))
+}
+
+/// Game `id`'s review could not be made for now (the store failed, with `error`): leaves it
+/// pending and out of reach until its next try is due, or fails it after [`ATTEMPTS`] tries.
+/// When the next try is due, or `None` if it failed.
+pub async fn later(
+    pool: &PgPool,
+    id: i64,
+    error: &str,
+) -> Result<Option<chrono::DateTime<chrono::Utc>>, sqlx::Error> {
+    let attempts: i32 = sqlx::query_scalar(
+        "UPDATE reviews SET attempts = attempts + 1, error = $2 \
+         WHERE game_id = $1 AND status = 'pending' RETURNING attempts",
+    )
+    .bind(id)
+    .bind(error)
+    .fetch_one(pool)
+    .await?;
+    if attempts >= ATTEMPTS {
+        failed(pool, id, &format!("gave up after {attempts} tries: {error}")).await?;
+        return Ok(None);
+    }
+    sqlx::query_scalar(
+        "UPDATE reviews SET lease_until = now() + make_interval(secs => $2) \
+         WHERE game_id = $1 RETURNING lease_until",
+    )
+    .bind(id)
+    .bind(wait_after(attempts).num_seconds() as f64)
+    .fetch_one(pool)
+    .await
+    .map(Some)
+}
+
 /// Game `id`'s review could not be made: records why and lets its game-over mail go.
 pub async fn failed(pool: &PgPool, id: i64, error: &str) -> Result<(), sqlx::Error> {
     let mut tx = pool.begin().await?;

@@ -111,3 +111,14 @@ fn the_same_choice_with_other_answers_says_only_the_answers_that_differ() {
         "{words}"
     );
 }
+
+#[test]
+fn a_review_the_store_failed_for_waits_longer_each_try_then_gives_up_within_a_day() {
+    use super::stored::{ATTEMPTS, LONGEST_WAIT, wait_after};
+    let waits: Vec<i64> = (1..ATTEMPTS).map(|a| wait_after(a).num_seconds()).collect();
+    assert_eq!(&waits[..4], &[30, 60, 120, 240]);
+    assert!(waits.windows(2).all(|w| w[0] <= w[1]), "{waits:?}");
+    assert_eq!(*waits.last().unwrap(), LONGEST_WAIT.num_seconds());
+    let hours = waits.iter().sum::<i64>() as f64 / 3600.0;
+    assert!((10.0..24.0).contains(&hours), "given up after {hours:.1} h");
+}

@@ -63,7 +63,8 @@ impl ReviewWorker {
     }
 
     /// One pass: claims one pending review and works it out; the game's id, if one was
-    /// claimed. A review that cannot be made (a game's defect) is recorded as failed.
+    /// claimed. A review that cannot be made (a game's defect) is recorded as failed; one the
+    /// store failed for is tried again later ([`stored::later`]).
     pub async fn pass(&self) -> Result<Option<i64>, sqlx::Error> {
         let Some(id) = stored::claim(self.store.pool(), LEASE).await? else {
             return Ok(None);
@@ -80,7 +81,20 @@ impl ReviewWorker {
                     "review worked out"
                 );
             }
-            Err(e) => {
+            Err(compute::Unmade::Store(e)) => {
+                let error = e.to_string();
+                match stored::later(self.store.pool(), id, &error).await? {
+                    Some(next) => tracing::warn!(
+                        game = id, %error, next = %next,
+                        "a review could not be worked out for now: tried again later"
+                    ),
+                    None => tracing::error!(
+                        game = id, %error,
+                        "a review could not be worked out, the store failing every try"
+                    ),
+                }
+            }
+            Err(compute::Unmade::Defect(e)) => {
                 tracing::error!(game = id, error = %e, "a review could not be worked out");
                 stored::failed(self.store.pool(), id, &e).await?;
             }

@@ -241,11 +241,8 @@ async fn a_finished_bot_game_is_reviewed_on_the_api_the_replay_and_in_the_mail()
     db.drop().await;
 }
 
-#[actix_web::test]
-async fn a_review_spends_no_more_than_its_budget() {
-    let db = TestDb::new().await;
-    let store = reviewing_store(&db, Duration::ZERO);
-    let base = spawn_app_on(store.clone());
+/// An Electoral College Combat game between Ann and Bo played to its end at random: its id.
+async fn finished_game(store: &Store) -> i64 {
     let created = store
         .create_game(
             "electoral-combat",
@@ -269,6 +266,15 @@ async fn a_review_spends_no_more_than_its_budget() {
             .await
             .unwrap();
     }
+    id
+}
+
+#[actix_web::test]
+async fn a_review_spends_no_more_than_its_budget() {
+    let db = TestDb::new().await;
+    let store = reviewing_store(&db, Duration::ZERO);
+    let base = spawn_app_on(store.clone());
+    let id = finished_game(&store).await;
     let (status, body, retry) = get(&format!("{base}/api/games/{id}/review")).await;
     assert_eq!((status, retry.as_deref()), (404, Some("30")), "{body}");
     assert!(body.contains("\"pending\""), "{body}");
@@ -296,5 +302,60 @@ async fn a_review_spends_no_more_than_its_budget() {
         assert_eq!(seat["weighed"], 2, "{seat}");
     }
     assert!(review["playouts"].as_u64().unwrap() <= 2 * (2 + 3) * 4);
+    db.drop().await;
+}
+
+/// A review the store failed for (here its seats' table away, as the database is a moment in a
+/// failover) stays pending and is tried again once its wait is over, not failed for good.
+#[actix_web::test]
+async fn a_review_the_store_failed_for_is_tried_again_later() {
+    let db = TestDb::new().await;
+    let store = reviewing_store(&db, Duration::ZERO);
+    let base = spawn_app_on(store.clone());
+    let id = finished_game(&store).await;
+    let budget = Budget {
+        playouts: 4,
+        decisions: 2,
+    };
+    let worker = ReviewWorker::new(
+        store.clone(),
+        Arc::new(tokio::sync::Semaphore::new(1)),
+        budget,
+    );
+    let pool = store.pool();
+    sqlx::query("ALTER TABLE seats RENAME TO seats_away")
+        .execute(pool)
+        .await
+        .unwrap();
+    assert_eq!(worker.pass().await.unwrap(), Some(id), "claimed, and tried");
+    let (status, attempts, waits, error): (String, i32, f64, String) = sqlx::query_as(
+        "SELECT status, attempts, extract(epoch FROM lease_until - now())::float8, error \
+         FROM reviews WHERE game_id = $1",
+    )
+    .bind(id)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    assert_eq!((status.as_str(), attempts), ("pending", 1), "{error}");
+    assert!(error.contains("seats"), "why is kept: {error}");
+    assert!((20.0..=30.0).contains(&waits), "the next try in 30 s: {waits}");
+    let (code, body, _) = get(&format!("{base}/api/games/{id}/review")).await;
+    assert_eq!(code, 404, "{body}");
+    assert!(body.contains("\"pending\""), "still being worked out: {body}");
+
+    sqlx::query("ALTER TABLE seats_away RENAME TO seats")
+        .execute(pool)
+        .await
+        .unwrap();
+    assert_eq!(worker.pass().await.unwrap(), None, "not before its wait is over");
+    sqlx::query("UPDATE reviews SET lease_until = now() WHERE game_id = $1")
+        .bind(id)
+        .execute(pool)
+        .await
+        .unwrap();
+    assert_eq!(worker.pass().await.unwrap(), Some(id), "tried again");
+    let (code, body, _) = get(&format!("{base}/api/games/{id}/review")).await;
+    assert_eq!(code, 200, "{body}");
+    check_shape(&serde_json::from_str(&body).unwrap(), 2, budget);
     db.drop().await;
 }
