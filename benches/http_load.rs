@@ -9,7 +9,7 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
-#[path = "support/long_game.rs"]
+#[path = "../crates/rules/benches/support/long_game.rs"]
 mod long_game;
 #[path = "support/move_load.rs"]
 mod move_load;

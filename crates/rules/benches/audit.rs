@@ -6,7 +6,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 mod long_game;
 
 use long_game::long_record;
-use postplay::engine::audit::verify;
+use postplay_rules::engine::audit::verify;
 use std::hint::black_box;
 
 #[global_allocator]
@@ -19,7 +19,7 @@ fn verify_long_record(c: &mut Criterion) {
     group.throughput(Throughput::Elements(record.commands.len() as u64));
     group.bench_function(
         format!("whitehouse ({} commands)", record.commands.len()),
-        |b| b.iter(|| black_box(verify(postplay::games::ALL, &record, head.as_deref()).unwrap())),
+        |b| b.iter(|| black_box(verify(postplay_rules::games::ALL, &record, head.as_deref()).unwrap())),
     );
     group.finish();
 }

@@ -11,10 +11,10 @@
 //! Besides the levels, one yardstick no player meets: `best24`, the old easy level (24
 //! playouts, the best move played), which hard once lost to in Whitehouse (docs/BOTS.md).
 
-use postplay::engine::search::Pick;
-use postplay::engine::seat_bot::{SeatPlayer, play_seats};
-use postplay::engine::{BotLevel, Seed};
-use postplay::games::{find_bot, find_game};
+use postplay_rules::engine::search::Pick;
+use postplay_rules::engine::seat_bot::{SeatPlayer, play_seats};
+use postplay_rules::engine::{BotLevel, Seed};
+use postplay_rules::games::{find_bot, find_game};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -169,7 +169,7 @@ fn main() {
                 .collect();
             let played = play_seats(
                 game,
-                postplay::games::find_bot(game.id()),
+                postplay_rules::games::find_bot(game.id()),
                 &m.options,
                 &players,
                 Seed::from_number(1_000 + n),

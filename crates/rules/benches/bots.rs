@@ -3,14 +3,14 @@
 //! per-iteration figure). `cargo bench --bench bots`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use postplay::engine::search::{Level, decide_at};
-use postplay::engine::testing::random_midgame;
-use postplay::engine::{Determinize, Seed, Table, Viewer, forced};
-use postplay::games::electoral_combat::ElectoralCombat;
-use postplay::games::nationhood::Nationhood;
-use postplay::games::statehood::Statehood;
-use postplay::games::votes_for_women::VotesForWomen;
-use postplay::games::whitehouse::Whitehouse;
+use postplay_rules::engine::search::{Level, decide_at};
+use postplay_rules::engine::testing::random_midgame;
+use postplay_rules::engine::{Determinize, Seed, Table, Viewer, forced};
+use postplay_rules::games::electoral_combat::ElectoralCombat;
+use postplay_rules::games::nationhood::Nationhood;
+use postplay_rules::games::statehood::Statehood;
+use postplay_rules::games::votes_for_women::VotesForWomen;
+use postplay_rules::games::whitehouse::Whitehouse;
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -2,9 +2,9 @@
 //! and replay of a recorded game (JSON decoding included). `cargo bench --bench engine`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use postplay::engine::Seed;
-use postplay::engine::bot::play_random;
-use postplay::games::registry;
+use postplay_rules::engine::Seed;
+use postplay_rules::engine::bot::play_random;
+use postplay_rules::games::registry;
 use std::hint::black_box;
 
 /// The server's allocator, so the figures are the server's.
@@ -39,7 +39,7 @@ fn replays(c: &mut Criterion) {
         group.throughput(Throughput::Elements(record.commands.len() as u64));
         group.bench_function(
             format!("{} ({} commands)", game.id(), record.commands.len()),
-            |b| b.iter(|| black_box(record.replay(postplay::games::ALL).unwrap())),
+            |b| b.iter(|| black_box(record.replay(postplay_rules::games::ALL).unwrap())),
         );
     }
     group.finish();

@@ -3,10 +3,10 @@
 //! `cargo bench --bench whitehouse`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use postplay::engine::bot::play_random;
-use postplay::engine::{Log, Match, Seat, Seed};
-use postplay::games::find_game;
-use postplay::games::whitehouse::{Command, Options, Whitehouse};
+use postplay_rules::engine::bot::play_random;
+use postplay_rules::engine::{Log, Match, Seat, Seed};
+use postplay_rules::games::find_game;
+use postplay_rules::games::whitehouse::{Command, Options, Whitehouse};
 use std::hint::black_box;
 
 /// The server's allocator, so the figures are the server's.

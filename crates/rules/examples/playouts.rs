@@ -3,9 +3,9 @@
 //! playouts votes-for-women 200` counts the instructions, a figure that does not depend on the
 //! machine's load (docs/PERFORMANCE.md).
 
-use postplay::engine::Seed;
-use postplay::engine::bot::play_random;
-use postplay::games::find_game;
+use postplay_rules::engine::Seed;
+use postplay_rules::engine::bot::play_random;
+use postplay_rules::games::find_game;
 
 /// The server's allocator, so the figures are the server's.
 #[global_allocator]

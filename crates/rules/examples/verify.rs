@@ -6,7 +6,7 @@
 #[path = "../benches/support/long_game.rs"]
 mod long_game;
 
-use postplay::engine::audit::verify;
+use postplay_rules::engine::audit::verify;
 
 /// The server's allocator, so the figures are the server's.
 #[global_allocator]
@@ -20,7 +20,7 @@ fn main() {
     let head = record.chain_head.clone();
     let started = std::time::Instant::now();
     for _ in 0..rounds {
-        std::hint::black_box(verify(postplay::games::ALL, &record, head.as_deref()).unwrap());
+        std::hint::black_box(verify(postplay_rules::games::ALL, &record, head.as_deref()).unwrap());
     }
     let each = started.elapsed().as_secs_f64() / f64::from(rounds);
     println!(

@@ -1,9 +1,9 @@
 //! The long game the audit benchmarks use.
 
-use postplay::engine::audit::seal;
-use postplay::engine::bot::play_random;
-use postplay::engine::{Record, Seed};
-use postplay::games::find_game;
+use postplay_rules::engine::audit::seal;
+use postplay_rules::engine::bot::play_random;
+use postplay_rules::engine::{Record, Seed};
+use postplay_rules::games::find_game;
 use serde_json::json;
 
 /// Seed 732 of individual Whitehouse without jokers to 13 points: 1,070 commands, sealed
