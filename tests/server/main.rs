@@ -8,6 +8,7 @@
 mod common;
 
 mod accounts;
+mod audit;
 mod audit_db;
 mod backup;
 mod bot_seats;
@@ -23,6 +24,7 @@ mod hidden;
 mod hints;
 mod league_results;
 mod leagues;
+mod layout;
 mod lobby;
 mod mail_fold;
 mod mail_inbound_limits;

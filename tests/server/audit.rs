@@ -1,7 +1,7 @@
 //! `postplay verify` on sealed records: a valid game passes, and each kind of tampering is
 //! caught with the right message.
 
-use crate::scratch;
+use crate::common::scratch;
 use scratch::Scratch;
 
 use postplay::engine::audit::seal;

@@ -2,12 +2,12 @@
 //! in when they were recorded. A change of rules code that would alter a past game fails here
 //! (bump the game's RULES_VERSION and keep the old behaviour instead; docs/record-format.md).
 
-use postplay::engine::Record;
-use postplay::games::registry;
+use postplay_rules::engine::Record;
+use postplay_rules::games::registry;
 use std::path::Path;
 
 fn golden() -> Vec<(String, Record)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/golden");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/golden");
     let mut records: Vec<(String, Record)> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -32,7 +32,7 @@ fn every_golden_record_replays_to_its_recorded_state() {
             .clone()
             .expect("golden records carry their final hash");
         let game = record
-            .replay(postplay::games::ALL)
+            .replay(postplay_rules::games::ALL)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(game.state_hash(), hash, "{name}");
         assert!(
@@ -71,18 +71,18 @@ fn every_golden_record_still_verifies_and_its_commands_pass_the_canonical_check(
                 i % 1_000_000
             ));
         }
-        sealed.chain_head = postplay::engine::audit::seal(&mut sealed);
-        let verified = postplay::engine::audit::verify(
-            postplay::games::ALL,
+        sealed.chain_head = postplay_rules::engine::audit::seal(&mut sealed);
+        let verified = postplay_rules::engine::audit::verify(
+            postplay_rules::games::ALL,
             &sealed,
             sealed.chain_head.as_deref(),
         )
         .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(Some(verified.final_state_hash), record.final_state_hash);
 
-        let mut game = record.start(postplay::games::ALL).unwrap();
+        let mut game = record.start(postplay_rules::games::ALL).unwrap();
         let mut canonical = record.clone();
-        let mut log = postplay::engine::Log::silent();
+        let mut log = postplay_rules::engine::Log::silent();
         for (i, entry) in record.commands.iter().enumerate() {
             let once = game
                 .canonical(&entry.command)
@@ -93,7 +93,7 @@ fn every_golden_record_still_verifies_and_its_commands_pass_the_canonical_check(
                 .unwrap();
         }
         let replayed = canonical
-            .replay(postplay::games::ALL)
+            .replay(postplay_rules::games::ALL)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(
             Some(replayed.state_hash()),
@@ -125,10 +125,10 @@ fn a_votes_for_women_record_before_version_3_refuses_a_colour_taken() {
         record.final_state_hash = None;
         record.commands.truncate(at + 1);
         record
-            .replay(postplay::games::ALL)
+            .replay(postplay_rules::games::ALL)
             .unwrap_or_else(|e| panic!("version {version}, without a colour: {e}"));
         record.commands[at].command["takes"] = "yellow".into();
-        let replayed = record.replay(postplay::games::ALL);
+        let replayed = record.replay(postplay_rules::games::ALL);
         if version < 3 {
             let refusal = replayed
                 .err()

@@ -4,11 +4,11 @@
 //! card (both stacks and the hand's face-down cards, from every player, their own included),
 //! and every game ends.
 
-use postplay::engine::testing::{
+use postplay_rules::engine::testing::{
     arbitrary_json, cases, check_arbitrary_command, check_playout, random_midgame,
 };
-use postplay::engine::{Seed, Viewer};
-use postplay::games::electoral_combat::{ElectoralCombat, Options, State};
+use postplay_rules::engine::{Seed, Viewer};
+use postplay_rules::games::electoral_combat::{ElectoralCombat, Options, State};
 use proptest::prelude::*;
 
 fn options() -> impl Strategy<Value = Options> {

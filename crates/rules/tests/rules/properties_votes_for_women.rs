@@ -5,12 +5,12 @@
 //! and every game ends by the end of turn 6 or in Final Voting. Also counts hand-offs and
 //! commands per random game (docs/PERFORMANCE.md).
 
-use postplay::engine::bot::{bot_rng, fill_at_random};
-use postplay::engine::testing::{
+use postplay_rules::engine::bot::{bot_rng, fill_at_random};
+use postplay_rules::engine::testing::{
     arbitrary_json, cases, check_arbitrary_command, check_playout, random_midgame,
 };
-use postplay::engine::{Log, Match, Rules, Seat, Seed, Viewer};
-use postplay::games::votes_for_women::{
+use postplay_rules::engine::{Log, Match, Rules, Seat, Seed, Viewer};
+use postplay_rules::games::votes_for_women::{
     CardView, Command, OPP, Options, Phase, SUFF, SUPPLY, State, VotesForWomen,
     shows_opponents_hand,
 };

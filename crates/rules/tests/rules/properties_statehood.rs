@@ -2,13 +2,13 @@
 //! choice is accepted, refusals change nothing, no panic on arbitrary JSON, views hide other
 //! hands, the stock, a drawn card and sealed Puerto Rico challenges, and every game ends.
 
-use postplay::cards::Card;
-use postplay::engine::bot::{bot_rng, fill_at_random};
-use postplay::engine::testing::{
+use postplay_rules::cards::Card;
+use postplay_rules::engine::bot::{bot_rng, fill_at_random};
+use postplay_rules::engine::testing::{
     arbitrary_json, cases, check_arbitrary_command, check_playout, random_midgame,
 };
-use postplay::engine::{Log, Match, Rules, Seed, Viewer};
-use postplay::games::statehood::{Command, Options, Phase, State, Statehood, puerto_rico};
+use postplay_rules::engine::{Log, Match, Rules, Seed, Viewer};
+use postplay_rules::games::statehood::{Command, Options, Phase, State, Statehood, puerto_rico};
 use proptest::prelude::*;
 
 /// Card codes `viewer` must not find: other hands (but for a Puerto Rico declarer's hand, laid

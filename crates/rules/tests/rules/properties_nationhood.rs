@@ -4,13 +4,13 @@
 //! whole, and every game ends — the rebuilt stock running out ends a hand without a winner,
 //! and three such hands in a row end the match drawn.
 
-use postplay::cards::Card;
-use postplay::engine::bot::{bot_rng, fill_at_random};
-use postplay::engine::testing::{
+use postplay_rules::cards::Card;
+use postplay_rules::engine::bot::{bot_rng, fill_at_random};
+use postplay_rules::engine::testing::{
     arbitrary_json, cases, check_arbitrary_command, check_playout, random_midgame,
 };
-use postplay::engine::{Log, Match, Rules, Seed, Viewer};
-use postplay::games::nationhood::{Command, HandEndKind, Nationhood, Options, Phase, State, pack};
+use postplay_rules::engine::{Log, Match, Rules, Seed, Viewer};
+use postplay_rules::games::nationhood::{Command, HandEndKind, Nationhood, Options, Phase, State, pack};
 use proptest::prelude::*;
 
 /// Card codes `viewer` must not find: the other hand and the stock. The nation that won the
@@ -197,7 +197,7 @@ fn random_games_keep_the_pack_whole_and_reach_every_kind_of_move() {
 }
 
 /// How many of `hand`'s cards of `suit` fit the best window of seven ranks (aces high or low).
-fn coverage(hand: &[Card], suit: postplay::cards::Suit) -> usize {
+fn coverage(hand: &[Card], suit: postplay_rules::cards::Suit) -> usize {
     let ranks: Vec<u8> = hand
         .iter()
         .filter(|c| c.suit() == Some(suit))
@@ -224,7 +224,7 @@ fn coverage(hand: &[Card], suit: postplay::cards::Suit) -> usize {
 /// A player who only wants a nation: keeps the suit with the best window, draws the pile when
 /// its top helps, discards whatever helps least, refuses every trade, and never melds.
 fn nation_seeker(state: &State, seat: usize) -> Command {
-    use postplay::cards::Suit;
+    use postplay_rules::cards::Suit;
     let hand = &state.hands[seat];
     let best = |cards: &[Card]| {
         Suit::ALL

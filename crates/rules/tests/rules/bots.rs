@@ -4,16 +4,16 @@
 //! medium level beats random play in Electoral College Combat over a fixed set of seeds. Samplers:
 //! Electoral College Combat, Whitehouse, Statehood, Nationhood, Votes for Women.
 
-use postplay::engine::search::{Level, decide, random_to_end};
-use postplay::engine::testing::{cases, random_midgame};
-use postplay::engine::{
+use postplay_rules::engine::search::{Level, decide, random_to_end};
+use postplay_rules::engine::testing::{cases, random_midgame};
+use postplay_rules::engine::{
     Determinize, GameRng, Log, Match, Rules, Seat, Seed, Table, Viewer, forced,
 };
-use postplay::games::electoral_combat::ElectoralCombat;
-use postplay::games::nationhood::Nationhood;
-use postplay::games::statehood::Statehood;
-use postplay::games::votes_for_women::VotesForWomen;
-use postplay::games::whitehouse::Whitehouse;
+use postplay_rules::games::electoral_combat::ElectoralCombat;
+use postplay_rules::games::nationhood::Nationhood;
+use postplay_rules::games::statehood::Statehood;
+use postplay_rules::games::votes_for_women::VotesForWomen;
+use postplay_rules::games::whitehouse::Whitehouse;
 use proptest::prelude::*;
 
 fn table<R: Rules>(live: &Match<R>) -> Table<R::Options> {
@@ -67,7 +67,7 @@ proptest! {
         seed in any::<u64>(),
         steps in 0usize..200,
     ) {
-        let options = postplay::games::electoral_combat::Options { apportionment, book_deal };
+        let options = postplay_rules::games::electoral_combat::Options { apportionment, book_deal };
         check_sampler::<ElectoralCombat>(options, 2, seed, steps);
     }
 
@@ -78,7 +78,7 @@ proptest! {
         seed in any::<u64>(),
         steps in 0usize..250,
     ) {
-        let options = postplay::games::whitehouse::Options {
+        let options = postplay_rules::games::whitehouse::Options {
             partnership,
             jokers,
             target: 3,
@@ -93,7 +93,7 @@ proptest! {
         seed in any::<u64>(),
         steps in 0usize..300,
     ) {
-        let options = postplay::games::statehood::Options { target: 12 };
+        let options = postplay_rules::games::statehood::Options { target: 12 };
         check_sampler::<Statehood>(options, seats, seed, steps);
     }
 
@@ -102,7 +102,7 @@ proptest! {
         seed in any::<u64>(),
         steps in 0usize..300,
     ) {
-        let options = postplay::games::nationhood::Options { rubbers: 1, target: 8, ..Default::default() };
+        let options = postplay_rules::games::nationhood::Options { rubbers: 1, target: 8, ..Default::default() };
         check_sampler::<Nationhood>(options, 2, seed, steps);
     }
 }
@@ -129,7 +129,7 @@ fn bot_game<R: Determinize>(
     seed: u64,
     bots: &[Seat],
     budget: u32,
-) -> postplay::engine::Outcome
+) -> postplay_rules::engine::Outcome
 where
     R::State: Send + Sync,
     R::Options: Send + Sync,
@@ -147,7 +147,7 @@ where
         let seat = active[random.index(active.len())];
         let json = if bots.contains(&seat) {
             let view = R::view(&live.state, Viewer::Seat(seat));
-            let seed = postplay::engine::search::decision_seed(&bot_seed, number);
+            let seed = postplay_rules::engine::search::decision_seed(&bot_seed, number);
             let decision = decide::<R>(&view, seat, &table, budget, &seed)
                 .unwrap_or_else(|e| panic!("seed {seed}: the bot failed: {e}"));
             assert_eq!(
@@ -157,7 +157,7 @@ where
             decision.command
         } else {
             let choices = R::choices(&live.state, seat);
-            postplay::engine::bot::fill_at_random(
+            postplay_rules::engine::bot::fill_at_random(
                 &choices[random.index(choices.len())],
                 &mut random,
             )
@@ -173,15 +173,15 @@ where
 fn bots_never_make_an_illegal_move() {
     for seed in 0..3 {
         bot_game::<ElectoralCombat>(Default::default(), 2, seed, &[0, 1], 6);
-        let options = postplay::games::whitehouse::Options {
+        let options = postplay_rules::games::whitehouse::Options {
             target: 3,
             partnership: seed != 1,
             ..Default::default()
         };
         bot_game::<Whitehouse>(options, 4, seed, &[0, 1, 2, 3], 4);
-        let options = postplay::games::statehood::Options { target: 4 };
+        let options = postplay_rules::games::statehood::Options { target: 4 };
         bot_game::<Statehood>(options, 2 + seed as usize, seed, &[0, 1], 4);
-        let options = postplay::games::nationhood::Options {
+        let options = postplay_rules::games::nationhood::Options {
             rubbers: 1,
             target: 4,
             ..Default::default()
@@ -267,10 +267,10 @@ fn a_decision_does_not_depend_on_cards_the_seat_cannot_see() {
     // Statehood, three seats: swap a card between the other two hands (Puerto Rico stays where
     // it is: once the stock is gone its holder is public).
     let mut tried = 0;
-    let pr = postplay::games::statehood::puerto_rico();
+    let pr = postplay_rules::games::statehood::puerto_rico();
     for seed in 0..40 {
         let live = random_midgame::<Statehood>(
-            postplay::games::statehood::Options { target: 12 },
+            postplay_rules::games::statehood::Options { target: 12 },
             3,
             Seed::from_number(seed),
             5 + seed as usize,
@@ -280,7 +280,7 @@ fn a_decision_does_not_depend_on_cards_the_seat_cannot_see() {
             continue;
         };
         let (x, y) = ((seat + 1) % 3, (seat + 2) % 3);
-        let pick = |hand: &Vec<postplay::cards::Card>| hand.iter().position(|c| *c != pr);
+        let pick = |hand: &Vec<postplay_rules::cards::Card>| hand.iter().position(|c| *c != pr);
         let (Some(i), Some(j)) = (pick(&state.hands[x]), pick(&state.hands[y])) else {
             continue;
         };
@@ -405,10 +405,10 @@ fn medium_suffragist_against_random_in_votes_for_women() {
             Default::default(),
             2,
             seed,
-            &[postplay::games::votes_for_women::SUFF],
+            &[postplay_rules::games::votes_for_women::SUFF],
             Level::Medium.playouts(),
         );
-        if outcome.winners == [postplay::games::votes_for_women::SUFF] {
+        if outcome.winners == [postplay_rules::games::votes_for_women::SUFF] {
             wins += 1;
         }
         eprintln!(

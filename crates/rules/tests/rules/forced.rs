@@ -8,14 +8,14 @@
 //! - Nothing missed: where a game says it is not public, some such state leaves the seat
 //!   another choice, so asking the seat (unless it opted in) hides something real.
 
-use postplay::engine::bot::{bot_rng, fill_at_random};
-use postplay::engine::testing::cases;
-use postplay::engine::{Determinize, GameRng, Log, Match, Seat, Seed, Table, Viewer, forced};
-use postplay::games::electoral_combat::ElectoralCombat;
-use postplay::games::nationhood::Nationhood;
-use postplay::games::statehood::Statehood;
-use postplay::games::votes_for_women::VotesForWomen;
-use postplay::games::whitehouse::Whitehouse;
+use postplay_rules::engine::bot::{bot_rng, fill_at_random};
+use postplay_rules::engine::testing::cases;
+use postplay_rules::engine::{Determinize, GameRng, Log, Match, Seat, Seed, Table, Viewer, forced};
+use postplay_rules::games::electoral_combat::ElectoralCombat;
+use postplay_rules::games::nationhood::Nationhood;
+use postplay_rules::games::statehood::Statehood;
+use postplay_rules::games::votes_for_women::VotesForWomen;
+use postplay_rules::games::whitehouse::Whitehouse;
 
 /// Samples drawn from each other seat's view of a forced seat.
 const SAMPLES: usize = 24;
@@ -120,7 +120,7 @@ fn assert_right(game: &str, found: Found) {
 #[test]
 fn statehood_plays_at_once_only_what_everyone_can_tell_is_forced() {
     for seats in 2..=4 {
-        let options = postplay::games::statehood::Options { target: 12 };
+        let options = postplay_rules::games::statehood::Options { target: 12 };
         let found = check::<Statehood>(options, seats, u64::from(cases(6)));
         assert_right(&format!("Statehood, {seats} seats"), found);
     }
@@ -128,7 +128,7 @@ fn statehood_plays_at_once_only_what_everyone_can_tell_is_forced() {
 
 #[test]
 fn whitehouse_plays_at_once_only_what_everyone_can_tell_is_forced() {
-    let options = postplay::games::whitehouse::Options {
+    let options = postplay_rules::games::whitehouse::Options {
         target: 3,
         ..Default::default()
     };
@@ -146,7 +146,7 @@ fn electoral_combat_plays_at_once_only_what_everyone_can_tell_is_forced() {
 
 #[test]
 fn nationhood_plays_at_once_only_what_everyone_can_tell_is_forced() {
-    let options = postplay::games::nationhood::Options {
+    let options = postplay_rules::games::nationhood::Options {
         rubbers: 1,
         target: 8,
         ..Default::default()

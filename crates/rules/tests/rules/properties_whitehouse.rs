@@ -2,11 +2,11 @@
 //! offered choice is accepted, refusals change nothing, no panic on arbitrary JSON, views hide
 //! other hands and the unseen kitty, and every game ends.
 
-use postplay::engine::testing::{
+use postplay_rules::engine::testing::{
     arbitrary_json, cases, check_arbitrary_command, check_playout, random_midgame,
 };
-use postplay::engine::{Seed, Viewer};
-use postplay::games::whitehouse::{Options, Phase, State, TeamColors, Whitehouse};
+use postplay_rules::engine::{Seed, Viewer};
+use postplay_rules::games::whitehouse::{Options, Phase, State, TeamColors, Whitehouse};
 use proptest::prelude::*;
 
 fn options() -> impl Strategy<Value = Options> {
