@@ -86,12 +86,7 @@ pub async fn work_out(
     let row = store.game(id).await?.ok_or("no such game".to_string())?;
     let bot = find_bot(&row.kind).ok_or_else(|| format!("{} has no search", row.kind))?;
     let kind = find_game(&row.kind).ok_or_else(|| format!("unknown game {}", row.kind))?;
-    let names: Vec<String> = store
-        .seats(id)
-        .await?
-        .into_iter()
-        .map(|s| s.name)
-        .collect();
+    let names: Vec<String> = store.seats(id).await?.into_iter().map(|s| s.name).collect();
     let entries = store.commands(id, 0).await?;
     let start = || {
         kind.new_match_at(

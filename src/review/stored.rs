@@ -101,7 +101,12 @@ pub async fn later(
     .fetch_one(pool)
     .await?;
     if attempts >= ATTEMPTS {
-        failed(pool, id, &format!("gave up after {attempts} tries: {error}")).await?;
+        failed(
+            pool,
+            id,
+            &format!("gave up after {attempts} tries: {error}"),
+        )
+        .await?;
         return Ok(None);
     }
     sqlx::query_scalar(

@@ -19,7 +19,11 @@ fn verify_long_record(c: &mut Criterion) {
     group.throughput(Throughput::Elements(record.commands.len() as u64));
     group.bench_function(
         format!("whitehouse ({} commands)", record.commands.len()),
-        |b| b.iter(|| black_box(verify(postplay_rules::games::ALL, &record, head.as_deref()).unwrap())),
+        |b| {
+            b.iter(|| {
+                black_box(verify(postplay_rules::games::ALL, &record, head.as_deref()).unwrap())
+            })
+        },
     );
     group.finish();
 }

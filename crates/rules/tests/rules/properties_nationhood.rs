@@ -10,7 +10,9 @@ use postplay_rules::engine::testing::{
     arbitrary_json, cases, check_arbitrary_command, check_playout, random_midgame,
 };
 use postplay_rules::engine::{Log, Match, Rules, Seed, Viewer};
-use postplay_rules::games::nationhood::{Command, HandEndKind, Nationhood, Options, Phase, State, pack};
+use postplay_rules::games::nationhood::{
+    Command, HandEndKind, Nationhood, Options, Phase, State, pack,
+};
 use proptest::prelude::*;
 
 /// Card codes `viewer` must not find: the other hand and the stock. The nation that won the

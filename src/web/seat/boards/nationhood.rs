@@ -142,7 +142,7 @@ mod tests {
     fn every_step_of_random_games_renders_without_the_other_hand() {
         let game = find_game("nationhood").unwrap();
         let names = vec!["Ann <b>".to_string(), "Bo".to_string()];
-        for n in 0..20 {
+        for n in 0..10 {
             let seed = Seed::from_number(n);
             let mut live = game
                 .new_match(&serde_json::json!({"rubbers": 1, "target": 3}), 2, seed)

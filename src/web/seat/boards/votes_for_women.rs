@@ -220,7 +220,7 @@ mod tests {
     fn every_step_of_random_games_renders_through_the_board() {
         let game = find_game("votes-for-women").unwrap();
         let names = vec!["Ann".to_string(), "Bo".to_string()];
-        for n in 0..12 {
+        for n in 0..6 {
             let seed = Seed::from_number(n);
             let mut live = game.new_match(&serde_json::json!({}), 2, seed).unwrap();
             let mut rng = bot::bot_rng(&seed);
