@@ -14,7 +14,7 @@ pub enum Status {
     Pending,
     /// Worked out.
     Done(Box<Review>),
-    /// It could not be made (a game's defect), with why.
+    /// It could not be made (a game's defect, or the store failing every try), with why.
     Failed(String),
 }
 
