@@ -5,6 +5,7 @@
 use crate::cards::Card;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
+use std::sync::LazyLock;
 
 /// The five wild cards.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -63,12 +64,36 @@ impl ECard {
     /// The 56 cards: the 51 state cards (the 52 suited cards minus Puerto Rico) and the five
     /// wild cards.
     pub fn deck() -> Vec<ECard> {
+        ECard::all().to_vec()
+    }
+
+    /// The 56 cards in the order of [`ECard::deck`], made once.
+    pub fn all() -> &'static [ECard] {
+        static DECK: LazyLock<Vec<ECard>> =
+            LazyLock::new(|| ECard::indexed().filter(|c| c.code() != "PR").collect());
+        &DECK
+    }
+
+    /// Every card [`ECard::index`] numbers, in its order: the 52 suited cards (Puerto Rico,
+    /// never dealt, among them) and the five wild cards.
+    fn indexed() -> impl Iterator<Item = ECard> {
         Card::standard_52()
             .into_iter()
-            .filter(|c| c.code() != "PR")
             .map(ECard::State)
             .chain(Wild::ALL.into_iter().map(ECard::Wild))
-            .collect()
+    }
+
+    /// The card's place among [`ECard::indexed`]: an index into a table made once per card.
+    pub fn index(self) -> usize {
+        match self {
+            ECard::State(c) => c.index(),
+            ECard::Wild(w) => 52 + w as usize,
+        }
+    }
+
+    /// A table of one value per card, in the order of [`ECard::index`].
+    pub(super) fn table<T>(make: impl FnMut(ECard) -> T) -> Vec<T> {
+        ECard::indexed().map(make).collect()
     }
 
     /// The card with this code, if it belongs to the game.
@@ -115,12 +140,25 @@ impl ECard {
         }
     }
 
-    /// "Texas (40)", "Fake News (wild card)".
-    pub fn label(self, ev_2012: bool) -> String {
+    /// "Texas (40)", "Fake News (wild card)"; made once per card and apportionment.
+    pub fn label(self, ev_2012: bool) -> &'static str {
+        static LABELS: LazyLock<[Vec<String>; 2]> =
+            LazyLock::new(|| [false, true].map(|ev_2012| ECard::table(|c| c.make_label(ev_2012))));
+        &LABELS[usize::from(ev_2012)][self.index()]
+    }
+
+    fn make_label(self, ev_2012: bool) -> String {
         match self {
             ECard::State(c) => format!("{} ({})", c.name(), self.ev(ev_2012)),
             ECard::Wild(w) => format!("{} (wild card)", w.name()),
         }
+    }
+
+    /// The code as a JSON string, made once per card: choices offer it without allocating.
+    pub fn code_value(self) -> &'static serde_json::Value {
+        static VALUES: LazyLock<Vec<serde_json::Value>> =
+            LazyLock::new(|| ECard::table(|c| c.code().into()));
+        &VALUES[self.index()]
     }
 }
 

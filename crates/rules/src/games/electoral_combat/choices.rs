@@ -4,8 +4,50 @@ use super::cards::{ECard, Wild};
 use super::hand::rebuild_options;
 use super::state::{Command, Guess, Phase, Purpose, Reference, Sign, State};
 use crate::engine::choice::fixed_json;
-use crate::engine::{Choice, ParamKind, PickOption, PickRule, Seat};
-use serde_json::json;
+use crate::engine::{Choice, Json, ParamKind, PickOption, PickRule, Seat, Text};
+use serde_json::{Value, json};
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+/// The words of the choices that name one card, made once per card and apportionment.
+struct CardWords {
+    take_higher: String,
+    take_lower: String,
+    take_third: String,
+    add_highest: String,
+    /// Fake News against this card, by guess (in the order of [`Guess::ALL`]).
+    guess_against: [String; 3],
+}
+
+impl CardWords {
+    fn new(label: &str) -> CardWords {
+        CardWords {
+            take_higher: format!("Take the higher card, {label}, and any one other card"),
+            take_lower: format!("Take the lower card, {label}, and two face-down cards"),
+            take_third: format!("Take the third card, {label}, and any one other card"),
+            add_highest: format!("Add {label} and one other won card to your last three cards"),
+            guess_against: Guess::ALL
+                .map(|g| format!("Fake News: the next card against {label}: {}", g.word())),
+        }
+    }
+}
+
+/// The words of the choices naming `card` under the state's apportionment.
+fn words(state: &State, card: ECard) -> &'static CardWords {
+    static WORDS: LazyLock<[Vec<CardWords>; 2]> = LazyLock::new(|| {
+        [false, true].map(|ev_2012| ECard::table(|c| CardWords::new(c.label(ev_2012))))
+    });
+    &WORDS[usize::from(state.options.ev_2012())][card.index()]
+}
+
+/// A face-down card's label and reply code, by slot.
+const FACE_DOWN: [(&str, &str); 5] = [
+    ("face-down card 1", "1"),
+    ("face-down card 2", "2"),
+    ("face-down card 3", "3"),
+    ("face-down card 4", "4"),
+    ("face-down card 5", "5"),
+];
 
 /// A card of the table as an option: its name when face up, its place when face down; its
 /// code for a reply is a state card's postal code, or the face-down card's number (a wild
@@ -19,6 +61,8 @@ fn slot_option(state: &State, slot: usize) -> PickOption {
             Some(_) => option,
             None => option.coded(s.card.code()),
         }
+    } else if let Some(&(label, code)) = FACE_DOWN.get(slot) {
+        PickOption::new(slot, label).coded(code)
     } else {
         PickOption::new(slot, format!("face-down card {}", slot + 1)).coded((slot + 1).to_string())
     }
@@ -57,22 +101,18 @@ fn turn_label(purpose: Purpose) -> &'static str {
 pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
     match state.phase {
         Phase::Rebuild { .. } => {
-            let highest = state
-                .highest_won(seat)
-                .map(|i| state.label(state.won[seat][i]))
-                .unwrap_or_default();
+            let label: Text = match state.highest_won(seat) {
+                Some(i) => words(state, state.won[seat][i]).add_highest.as_str().into(),
+                None => "Add  and one other won card to your last three cards".into(),
+            };
             vec![
-                Choice::fixed(
-                    format!("Add {highest} and one other won card to your last three cards"),
-                    fixed_json!({"type": "rebuild"}),
-                )
-                .with_param(
+                Choice::fixed(label, fixed_json!({"type": "rebuild"})).with_param(
                     "card",
                     "Which other won card goes into your last hand?",
                     ParamKind::One {
                         options: rebuild_options(state, seat)
                             .map(|(_, c)| {
-                                PickOption::new(c.code(), state.label(c))
+                                PickOption::fixed(Cow::Borrowed(c.code_value()), state.label(c))
                                     .weighted(i64::from(state.ev(c)))
                             })
                             .collect(),
@@ -89,10 +129,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
         ],
         Phase::Choose { high, low, .. } => vec![
             Choice::fixed(
-                format!(
-                    "Take the higher card, {}, and any one other card",
-                    state.label(state.table[high].card)
-                ),
+                words(state, state.table[high].card).take_higher.as_str(),
                 fixed_json!({"type": "take_higher"}),
             )
             .with_param(
@@ -101,10 +138,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                 live_except(state, high),
             ),
             Choice::fixed(
-                format!(
-                    "Take the lower card, {}, and two face-down cards",
-                    state.label(state.table[low].card)
-                ),
+                words(state, state.table[low].card).take_lower.as_str(),
                 fixed_json!({"type": "take_lower"}),
             )
             .with_param(
@@ -120,10 +154,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
         ],
         Phase::TieHigh { third, .. } => vec![
             Choice::fixed(
-                format!(
-                    "Take the third card, {}, and any one other card",
-                    state.label(state.table[third].card)
-                ),
+                words(state, state.table[third].card).take_third.as_str(),
                 fixed_json!({"type": "take_higher"}),
             )
             .with_param(
@@ -133,50 +164,48 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
             ),
         ],
         Phase::Guess { reference, .. } => {
-            let against = match reference {
-                Reference::Card { slot } => format!(
-                    "the next card against {}",
-                    state.label(state.table[slot].card)
-                ),
-                Reference::Sum => format!(
-                    "the sum of the two face-down cards against {}",
-                    exposed_sum(state)
-                ),
-            };
-            let hopeless = |g: Guess| match reference {
+            let (labels, possible): ([Text; 3], [bool; 3]) = match reference {
                 Reference::Card { slot } => {
-                    let ev = state.ev(state.table[slot].card);
-                    !unseen_states(state).any(|u| Guess::of(u, ev) == g)
+                    let card = state.table[slot].card;
+                    let ev = state.ev(card);
+                    let mut possible = [false; 3];
+                    for unseen in unseen_states(state) {
+                        possible[Guess::of(unseen, ev) as usize] = true;
+                    }
+                    let labels = &words(state, card).guess_against;
+                    (labels.each_ref().map(|l| l.as_str().into()), possible)
                 }
-                Reference::Sum => false,
+                Reference::Sum => {
+                    let sum = exposed_sum(state);
+                    let labels = Guess::ALL.map(|g| {
+                        format!(
+                            "Fake News: the sum of the two face-down cards against {sum}: {}",
+                            g.word()
+                        )
+                        .into()
+                    });
+                    (labels, [true; 3])
+                }
             };
-            [Guess::Higher, Guess::Lower, Guess::Equal]
+            Guess::ALL
                 .into_iter()
-                .map(|g| {
-                    let choice = Choice::action(
-                        format!("Fake News: {against}: {}", g.word()),
-                        json!({"type": "guess", "guess": g}),
-                    );
-                    if hopeless(g) {
+                .zip(labels)
+                .map(|(g, label)| {
+                    let choice = Choice::fixed(label, guess_command(g));
+                    if possible[g as usize] {
+                        choice
+                    } else {
                         choice.warn(format!(
                             "no state card still unseen is {}: only a wild card would save this guess",
                             g.word()
                         ))
-                    } else {
-                        choice
                     }
                 })
                 .collect()
         }
         Phase::Rps => Sign::ALL
             .into_iter()
-            .map(|s| {
-                Choice::action(
-                    format!("Russian Collusion: {}", s.word()),
-                    json!({"type": "rps", "sign": s}),
-                )
-                .sealed()
-            })
+            .map(|s| Choice::fixed(sign_label(s), sign_command(s)).sealed())
             .collect(),
         Phase::RpsTake { .. } => vec![
             Choice::fixed("Take a card of the hand", fixed_json!({"type": "take"})).with_param(
@@ -191,10 +220,32 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
     }
 }
 
+/// The command guessing `guess`, made once.
+fn guess_command(guess: Guess) -> Json {
+    static COMMANDS: LazyLock<[Value; 3]> =
+        LazyLock::new(|| Guess::ALL.map(|g| json!({"type": "guess", "guess": g})));
+    Cow::Borrowed(&COMMANDS[guess as usize])
+}
+
+/// The command showing `sign`, made once.
+fn sign_command(sign: Sign) -> Json {
+    static COMMANDS: LazyLock<[Value; 3]> =
+        LazyLock::new(|| Sign::ALL.map(|s| json!({"type": "rps", "sign": s})));
+    Cow::Borrowed(&COMMANDS[sign as usize])
+}
+
+fn sign_label(sign: Sign) -> &'static str {
+    match sign {
+        Sign::Rock => "Russian Collusion: rock",
+        Sign::Paper => "Russian Collusion: paper",
+        Sign::Scissors => "Russian Collusion: scissors",
+    }
+}
+
 /// The votes of every state card nobody has seen yet (not won, not face up): what a face-down
 /// card may be.
 fn unseen_states(state: &State) -> impl Iterator<Item = u32> + '_ {
-    ECard::deck().into_iter().filter_map(move |card| {
+    ECard::all().iter().filter_map(move |&card| {
         let seen = card.wild().is_some()
             || state.won.iter().any(|pile| pile.contains(&card))
             || state.table.iter().any(|s| s.card == card && s.up);

@@ -116,7 +116,7 @@ impl State {
 
     fn log_takes(&self, seat: Seat, log: &mut Log, what: &str) {
         log.push(|| {
-            let cards: Vec<String> = self
+            let cards: Vec<&str> = self
                 .table
                 .iter()
                 .filter(|s| s.won_by == Some(seat))
@@ -456,7 +456,7 @@ impl State {
             }
         }
         log.push(|| {
-            let cards: Vec<String> = self
+            let cards: Vec<&str> = self
                 .live()
                 .map(|s| self.label(self.table[s].card))
                 .collect();

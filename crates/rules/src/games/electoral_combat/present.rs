@@ -14,7 +14,7 @@ mod tests;
 /// A card's name with its electoral votes under the view's apportionment: "Texas (40)",
 /// "Fake News (wild card)".
 pub fn card_name(card: ECard, v: &View) -> String {
-    card.label(v.apportionment == 2012)
+    card.label(v.apportionment == 2012).to_string()
 }
 
 /// A card as a list names it, shorter: "Texas 40", "Fake News".

@@ -55,6 +55,9 @@ pub enum Guess {
 }
 
 impl Guess {
+    /// All three, in a fixed order (the order of the declaration).
+    pub const ALL: [Guess; 3] = [Guess::Higher, Guess::Lower, Guess::Equal];
+
     /// What `next` is against `reference`.
     pub fn of(next: u32, reference: u32) -> Guess {
         match next.cmp(&reference) {
@@ -366,7 +369,7 @@ impl State {
     }
 
     /// "Texas (40)" under this game's apportionment.
-    pub fn label(&self, card: ECard) -> String {
+    pub fn label(&self, card: ECard) -> &'static str {
         card.label(self.options.ev_2012())
     }
 
