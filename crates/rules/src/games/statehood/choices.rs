@@ -14,8 +14,12 @@ const PR_WARNING: &str = "discarding Puerto Rico forfeits the hand: every other 
 /// What the choices say of one card, made once for the pack so that offering them copies
 /// borrowed words rather than formatting them.
 struct CardWords {
-    /// The card as an option, weighted by its electoral votes.
-    option: PickOption,
+    /// The card's code, the value of its option.
+    value: &'static Value,
+    /// The card's label, the words of its option.
+    label: &'static str,
+    /// Its electoral votes, the weight of its option.
+    weight: i64,
     /// The label of taking it from the discard pile.
     take: String,
     /// The question put to the seat that drew it.
@@ -29,8 +33,9 @@ struct CardWords {
 static CARD_WORDS: LazyLock<Vec<CardWords>> = LazyLock::new(|| {
     Card::all()
         .map(|card| CardWords {
-            option: PickOption::fixed(Cow::Borrowed(card.code_value()), card.label())
-                .weighted(i64::from(card.ev())),
+            value: card.code_value(),
+            label: card.label(),
+            weight: i64::from(card.ev()),
             take: format!("Take {} from the discard pile", card.label()),
             drawn: format!(
                 "You drew {}: discard it, or keep it and discard a card from your hand",
@@ -72,9 +77,20 @@ fn of_total(made: &'static [String], total: u32, words: fn(u32) -> String) -> Te
     }
 }
 
+/// The cards as options weighted by their electoral votes.
 fn options(cards: impl Iterator<Item = Card>) -> Vec<PickOption> {
     let mut options = Vec::with_capacity(cards.size_hint().1.unwrap_or(0));
-    options.extend(cards.map(|card| words(card).option.clone()));
+    options.extend(cards.map(|card| {
+        let words = words(card);
+        PickOption {
+            value: Cow::Borrowed(words.value),
+            label: Cow::Borrowed(words.label),
+            weight: words.weight,
+            group: None,
+            code: None,
+            heading: None,
+        }
+    }));
     options
 }
 
