@@ -4,41 +4,116 @@ use super::state::{Command, Declaration, DeclarationKind, Phase, State};
 use super::{dc, puerto_rico};
 use crate::cards::{Card, Color};
 use crate::engine::choice::fixed_json;
-use crate::engine::{Choice, ParamKind, PickOption, PickRule, Seat};
-use serde_json::json;
+use crate::engine::{Choice, ParamKind, PickOption, PickRule, Seat, Text};
+use serde_json::{Value, json};
 use std::borrow::Cow;
+use std::sync::LazyLock;
 
 const PR_WARNING: &str = "discarding Puerto Rico forfeits the hand: every other player scores 6";
 
-fn option(card: Card) -> PickOption {
-    PickOption::fixed(Cow::Borrowed(card.code_value()), card.label()).weighted(i64::from(card.ev()))
+/// What the choices say of one card, made once for the pack so that offering them copies
+/// borrowed words rather than formatting them.
+struct CardWords {
+    /// The card's code, the value of its option.
+    value: &'static Value,
+    /// The card's label, the words of its option.
+    label: &'static str,
+    /// Its electoral votes, the weight of its option.
+    weight: i64,
+    /// The label of taking it from the discard pile.
+    take: String,
+    /// The question put to the seat that drew it.
+    drawn: String,
+    /// The label of declaring it as a wildcard (read for the territories).
+    declare: String,
+    /// The command declaring it as a wildcard, but for the defence (read for the territories).
+    declare_command: Value,
 }
 
-fn options(cards: impl IntoIterator<Item = Card>) -> Vec<PickOption> {
-    cards.into_iter().map(option).collect()
+static CARD_WORDS: LazyLock<Vec<CardWords>> = LazyLock::new(|| {
+    Card::all()
+        .map(|card| CardWords {
+            value: card.code_value(),
+            label: card.label(),
+            weight: i64::from(card.ev()),
+            take: format!("Take {} from the discard pile", card.label()),
+            drawn: format!(
+                "You drew {}: discard it, or keep it and discard a card from your hand",
+                card.label()
+            ),
+            declare: format!("Declare statehood for {}", card.name()),
+            declare_command: json!({"type": "declare_wild", "wildcard": card}),
+        })
+        .collect()
+});
+
+fn words(card: Card) -> &'static CardWords {
+    &CARD_WORDS[card.index()]
 }
 
-fn top_sum(cards: &[Card], count: usize) -> u32 {
-    let mut evs: Vec<u32> = cards.iter().map(|c| c.ev()).collect();
-    evs.sort_unstable_by(|a, b| b.cmp(a));
-    evs.iter().take(count).sum()
+fn challenge_label(high: u32) -> String {
+    format!("Challenge (beat {high} electoral votes)")
 }
 
-/// The cards of `hand` a challenge of `declaration` may use, at most how many, and the
+fn pr_prompt(defence: u32) -> String {
+    format!("Which six cards? (more than {defence} electoral votes to succeed)")
+}
+
+/// Every total of electoral votes the pack can reach, from 0.
+fn totals() -> impl Iterator<Item = u32> {
+    0..=Card::all().map(Card::ev).sum()
+}
+
+static CHALLENGE_LABELS: LazyLock<Vec<String>> =
+    LazyLock::new(|| totals().map(challenge_label).collect());
+
+static PR_PROMPTS: LazyLock<Vec<String>> = LazyLock::new(|| totals().map(pr_prompt).collect());
+
+/// `words(total)`, borrowed from `made` (the words of every total the pack can reach).
+fn of_total(made: &'static [String], total: u32, words: fn(u32) -> String) -> Text {
+    match made.get(total as usize) {
+        Some(made) => Cow::Borrowed(made),
+        None => Cow::Owned(words(total)),
+    }
+}
+
+/// The cards as options weighted by their electoral votes.
+fn options(cards: impl Iterator<Item = Card>) -> Vec<PickOption> {
+    let mut options = Vec::with_capacity(cards.size_hint().1.unwrap_or(0));
+    options.extend(cards.map(|card| {
+        let words = words(card);
+        PickOption {
+            value: Cow::Borrowed(words.value),
+            label: Cow::Borrowed(words.label),
+            weight: words.weight,
+            group: None,
+            code: None,
+            heading: None,
+        }
+    }));
+    options
+}
+
+/// The electoral votes of the `count` cards of `cards` with the most; `count` is at most 3 and
+/// at most the number of cards.
+fn top_sum(cards: impl Iterator<Item = Card>, count: usize) -> u32 {
+    let mut top = [0u32; 3];
+    for ev in cards.map(Card::ev) {
+        if let Some(at) = top.iter().position(|&t| ev > t) {
+            top[at..].rotate_right(1);
+            top[at] = ev;
+        }
+    }
+    top[..count].iter().sum()
+}
+
+/// Which cards of a hand a challenge of `declaration` may use, at most how many, and the
 /// question that asks for them.
-fn challenge_cards(declaration: &Declaration, hand: &[Card]) -> (Vec<Card>, usize, &'static str) {
-    let pr = puerto_rico();
+fn challenge_rule(declaration: &Declaration) -> (fn(&Card) -> bool, usize, &'static str) {
     match declaration.kind {
-        DeclarationKind::Wildcard => (
-            hand.iter().copied().filter(|&c| c != pr).collect(),
-            1,
-            "Which card challenges?",
-        ),
+        DeclarationKind::Wildcard => (|&c| c != puerto_rico(), 1, "Which card challenges?"),
         DeclarationKind::Dc => (
-            hand.iter()
-                .copied()
-                .filter(|&c| c != pr && c.color() == Some(Color::Red))
-                .collect(),
+            |&c| c != puerto_rico() && c.color() == Some(Color::Red),
             3,
             "Which red cards challenge (one to three)?",
         ),
@@ -47,17 +122,18 @@ fn challenge_cards(declaration: &Declaration, hand: &[Card]) -> (Vec<Card>, usiz
 
 /// Whether a seat holding `size` cards, all from `cards`, could challenge `declaration`.
 pub fn could_challenge(declaration: &Declaration, cards: &[Card], size: usize) -> bool {
-    let (usable, max, _) = challenge_cards(declaration, cards);
-    let max = max.min(size).min(usable.len());
-    max > 0 && top_sum(&usable, max) > declaration.high().0
+    let (usable, max, _) = challenge_rule(declaration);
+    let usable = || cards.iter().copied().filter(usable);
+    let max = max.min(size).min(usable().count());
+    max > 0 && top_sum(usable(), max) > declaration.high().0
 }
 
 /// The choices of an awaited seat.
 pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
     let hand = &state.hands[seat];
     let pr = puerto_rico();
-    let warn_pr = |choice: Choice, cards: &[Card]| {
-        if cards.contains(&pr) {
+    let warn_pr = |choice: Choice, holds_pr: bool| {
+        if holds_pr {
             choice.warn(PR_WARNING)
         } else {
             choice
@@ -65,10 +141,11 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
     };
     match state.phase {
         Phase::Turn => {
-            let mut choices = Vec::new();
+            // Taking, drawing, at most one declaration a card, Puerto Rico.
+            let mut choices = Vec::with_capacity(hand.len() + 2);
             if let Some(&top) = state.discard.last() {
                 let take = Choice::fixed(
-                    format!("Take {} from the discard pile", top.label()),
+                    words(top).take.as_str(),
                     fixed_json!({"type": "take_discard"}),
                 )
                 .with_param(
@@ -78,7 +155,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                         options: options(hand.iter().copied()),
                     },
                 );
-                choices.push(warn_pr(take, hand));
+                choices.push(warn_pr(take, hand.contains(&pr)));
             }
             if !state.stock.is_empty() {
                 choices.push(Choice::fixed(
@@ -87,35 +164,28 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                 ));
             }
             for &wild in hand.iter().filter(|c| c.is_territory()) {
-                let defenders: Vec<Card> = hand
-                    .iter()
-                    .copied()
-                    .filter(|&c| c != wild && c != pr)
-                    .collect();
-                if !defenders.is_empty() {
+                let defends = |c: &Card| *c != wild && *c != pr;
+                if hand.iter().any(defends) {
+                    let words = words(wild);
                     choices.push(
-                        Choice::action(
-                            format!("Declare statehood for {}", wild.name()),
-                            json!({"type": "declare_wild", "wildcard": wild}),
+                        Choice::fixed(
+                            words.declare.as_str(),
+                            Cow::Borrowed(&words.declare_command),
                         )
                         .with_param(
                             "defence",
                             "Which card defends it?",
                             ParamKind::One {
-                                options: options(defenders),
+                                options: options(hand.iter().copied().filter(defends)),
                             },
                         ),
                     );
                 }
             }
             if hand.contains(&dc()) {
-                let blue: Vec<Card> = hand
-                    .iter()
-                    .copied()
-                    .filter(|&c| c != dc() && c.color() == Some(Color::Blue))
-                    .collect();
-                if !blue.is_empty() {
-                    let max = blue.len().min(3);
+                let blue = |c: &Card| *c != dc() && c.color() == Some(Color::Blue);
+                let count = hand.iter().filter(|c| blue(c)).count();
+                if count > 0 {
                     choices.push(
                         Choice::fixed(
                             "Declare statehood for DC",
@@ -125,9 +195,9 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                             "defence",
                             "Which blue cards defend it (one to three)?",
                             ParamKind::Pick {
-                                options: options(blue),
+                                options: options(hand.iter().copied().filter(blue)),
                                 min: 1,
-                                max,
+                                max: count.min(3),
                                 rule: PickRule::Any,
                             },
                         ),
@@ -144,38 +214,34 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
         }
         Phase::Drawn => {
             let drawn = state.drawn.expect("a card was drawn");
-            let mut cards = vec![drawn];
-            cards.extend(hand.iter().copied());
             let choice = Choice::fixed("Discard a card", fixed_json!({"type": "discard"}))
                 .with_param(
                     "card",
-                    format!(
-                        "You drew {}: discard it, or keep it and discard a card from your hand",
-                        drawn.label()
-                    ),
+                    words(drawn).drawn.as_str(),
                     ParamKind::One {
-                        options: options(cards.clone()),
+                        options: options(std::iter::once(drawn).chain(hand.iter().copied())),
                     },
                 );
-            vec![warn_pr(choice, &cards)]
+            vec![warn_pr(choice, drawn == pr || hand.contains(&pr))]
         }
         Phase::Challenges => {
             let declaration = state.declaration.as_ref().expect("pending");
             let (high, _) = declaration.high();
             let mut choices = vec![Choice::fixed("Pass", fixed_json!({"type": "pass"}))];
-            let (usable, max, prompt) = challenge_cards(declaration, hand);
-            let max = max.min(usable.len());
-            if max > 0 && top_sum(&usable, max) > high {
+            let (usable, max, prompt) = challenge_rule(declaration);
+            let usable = || hand.iter().copied().filter(usable);
+            let max = max.min(usable().count());
+            if max > 0 && top_sum(usable(), max) > high {
                 choices.push(
                     Choice::fixed(
-                        format!("Challenge (beat {high} electoral votes)"),
+                        of_total(&CHALLENGE_LABELS, high, challenge_label),
                         fixed_json!({"type": "challenge"}),
                     )
                     .with_param(
                         "cards",
                         prompt,
                         ParamKind::Pick {
-                            options: options(usable),
+                            options: options(usable()),
                             min: 1,
                             max,
                             rule: PickRule::SumAbove {
@@ -194,9 +260,10 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
         Phase::PuertoRicoChallenges => {
             let defence = state.puerto_rico.as_ref().map_or(0, |p| p.defence());
             // Puerto Rico is in the declarer's hand, never a challenger's; filtered all the same.
-            let usable: Vec<Card> = hand.iter().copied().filter(|&c| c != pr).collect();
-            let mut choices = Vec::new();
-            if usable.len() < 6 {
+            let usable = || hand.iter().copied().filter(|&c| c != pr);
+            let six = usable().count() >= 6;
+            let mut choices = Vec::with_capacity(2);
+            if !six {
                 choices.push(
                     Choice::fixed(
                         "Do not challenge Puerto Rico (you hold fewer than six cards)",
@@ -213,7 +280,7 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                     .sealed(),
                 );
             }
-            if usable.len() >= 6 {
+            if six {
                 choices.push(
                     Choice::fixed(
                         "Challenge Puerto Rico with six cards",
@@ -221,11 +288,9 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
                     )
                     .with_param(
                         "cards",
-                        format!(
-                            "Which six cards? (more than {defence} electoral votes to succeed)"
-                        ),
+                        of_total(&PR_PROMPTS, defence, pr_prompt),
                         ParamKind::Pick {
-                            options: options(usable),
+                            options: options(usable()),
                             min: 6,
                             max: 6,
                             rule: PickRule::Any,

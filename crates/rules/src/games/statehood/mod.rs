@@ -110,6 +110,17 @@ impl Rules for Statehood {
         }
     }
 
+    fn is_active(state: &State, seat: Seat) -> bool {
+        match state.phase {
+            Phase::Over => false,
+            Phase::PuertoRicoChallenges => state
+                .puerto_rico
+                .as_ref()
+                .is_some_and(|p| matches!(p.answers.get(seat), Some(None))),
+            _ => seat == state.turn,
+        }
+    }
+
     /// Declaring Puerto Rico when the stock is gone is public, and so is a Puerto Rico
     /// challenge decided by the number of cards a seat holds (its choices rest on that alone).
     /// A pass on a declaration is public when no hand of the seat's size, drawn from the cards
@@ -134,7 +145,7 @@ impl Rules for Statehood {
     }
 
     fn choices(state: &State, seat: Seat) -> Vec<Choice> {
-        if !Self::active(state).contains(&seat) {
+        if !Self::is_active(state, seat) {
             return Vec::new();
         }
         choices::for_seat(state, seat)
@@ -147,7 +158,7 @@ impl Rules for Statehood {
         rng: &mut GameRng,
         log: &mut Log,
     ) -> Result<(), RuleError> {
-        if !Self::active(state).contains(&seat) {
+        if !Self::is_active(state, seat) {
             return Err(RuleError::NotYourTurn);
         }
         match (state.phase, command) {

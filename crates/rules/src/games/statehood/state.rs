@@ -54,31 +54,42 @@ pub(super) fn direct(value: &serde_json::Value) -> Option<Command> {
             fields.only(&["wildcard", "defence"])?;
             Some(Command::DeclareWild {
                 wildcard: Card::from_code(fields.str("wildcard")?)?,
-                defence: fields.required("defence")?,
+                defence: Card::from_code(fields.str("defence")?)?,
             })
         }
         "declare_dc" => {
             fields.only(&["defence"])?;
             Some(Command::DeclareDc {
-                defence: fields.required("defence")?,
+                defence: cards(value, "defence")?,
             })
         }
         "declare_puerto_rico" => unit(Command::DeclarePuertoRico),
         "challenge" => {
             fields.only(&["cards"])?;
             Some(Command::Challenge {
-                cards: fields.required("cards")?,
+                cards: cards(value, "cards")?,
             })
         }
         "pass" => unit(Command::Pass),
         "challenge_puerto_rico" => {
             fields.only(&["cards"])?;
             Some(Command::ChallengePuertoRico {
-                cards: fields.required("cards")?,
+                cards: cards(value, "cards")?,
             })
         }
         _ => None,
     }
+}
+
+/// A field that is a list of card codes, read as the derived `Deserialize` reads it; `None`
+/// when it is missing or holds anything else.
+fn cards(command: &serde_json::Value, name: &str) -> Option<Vec<Card>> {
+    command
+        .get(name)?
+        .as_array()?
+        .iter()
+        .map(|code| Card::from_code(code.as_str()?))
+        .collect()
 }
 
 /// What a seat may send.
