@@ -215,111 +215,134 @@ const LABELLED: u8 = 8;
 /// Labels made once per state: purple and yellow together, then red alone.
 const LABELS_PER_STATE: usize = (LABELLED as usize + 1) * (LABELLED as usize + 2);
 
-/// The label of every unit a placement or removal offers (purple and yellow cubes together,
-/// or red cubes alone, up to [`LABELLED`] of a colour), made once: a random game builds
-/// thousands of option labels.
-static UNIT_LABELS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
-    let mut labels = Vec::with_capacity(super::data::STATES * LABELS_PER_STATE);
-    for st in St::all() {
-        for purple in 0..=LABELLED {
-            for yellow in 0..=LABELLED {
-                labels.push(format_unit_label(&Unit {
-                    st,
-                    purple,
-                    yellow,
-                    red: 0,
-                }));
+/// Words made once for every unit of [`UNIT_LABELS`] or [`UNIT_CODES`], end to end in one
+/// string: a random game builds thousands of option labels, and the table itself is made
+/// once per process, so it should cost little to make.
+struct UnitWords {
+    text: String,
+    /// Where each unit's words start in `text`, and where the last ones end.
+    starts: Vec<usize>,
+}
+
+impl UnitWords {
+    /// The words of every unit a placement or removal offers (purple and yellow cubes
+    /// together, or red cubes alone, up to [`LABELLED`] of a colour), as `write` writes them.
+    fn new(write: fn(&mut String, &Unit)) -> UnitWords {
+        let units = super::data::STATES * LABELS_PER_STATE;
+        let mut words = UnitWords {
+            text: String::with_capacity(units * 24),
+            starts: Vec::with_capacity(units + 1),
+        };
+        for st in St::all() {
+            for purple in 0..=LABELLED {
+                for yellow in 0..=LABELLED {
+                    words.push(
+                        write,
+                        &Unit {
+                            st,
+                            purple,
+                            yellow,
+                            red: 0,
+                        },
+                    );
+                }
+            }
+            for red in 0..=LABELLED {
+                words.push(
+                    write,
+                    &Unit {
+                        st,
+                        purple: 0,
+                        yellow: 0,
+                        red,
+                    },
+                );
             }
         }
-        for red in 0..=LABELLED {
-            labels.push(format_unit_label(&Unit {
-                st,
-                purple: 0,
-                yellow: 0,
-                red,
-            }));
-        }
+        words.starts.push(words.text.len());
+        words
     }
-    labels
-});
+
+    fn push(&mut self, write: fn(&mut String, &Unit), unit: &Unit) {
+        self.starts.push(self.text.len());
+        write(&mut self.text, unit);
+    }
+
+    /// The words of `u`, borrowed from the table when it holds them.
+    fn of(&'static self, u: &Unit, write: fn(&mut String, &Unit)) -> Text {
+        let n = usize::from(LABELLED) + 1;
+        let at = match (u.purple, u.yellow, u.red) {
+            (p, y, 0) if p.max(y) <= LABELLED => usize::from(p) * n + usize::from(y),
+            (0, 0, r) if r <= LABELLED => n * n + usize::from(r),
+            _ => {
+                let mut words = String::new();
+                write(&mut words, u);
+                return words.into();
+            }
+        };
+        let at = usize::from(u.st.0) * LABELS_PER_STATE + at;
+        self.text[self.starts[at]..self.starts[at + 1]].into()
+    }
+}
+
+/// The label of every unit a placement or removal offers, made once.
+static UNIT_LABELS: std::sync::LazyLock<UnitWords> =
+    std::sync::LazyLock::new(|| UnitWords::new(write_unit_label));
+
+/// The codes of the units of [`UNIT_LABELS`], made once.
+static UNIT_CODES: std::sync::LazyLock<UnitWords> =
+    std::sync::LazyLock::new(|| UnitWords::new(write_unit_code));
 
 /// A unit's words in a form ("California: 1 purple").
 pub fn unit_label(u: &Unit) -> Text {
-    let n = usize::from(LABELLED) + 1;
-    let at = match (u.purple, u.yellow, u.red) {
-        (p, y, 0) if p.max(y) <= LABELLED => usize::from(p) * n + usize::from(y),
-        (0, 0, r) if r <= LABELLED => n * n + usize::from(r),
-        _ => return format_unit_label(u).into(),
-    };
-    UNIT_LABELS[usize::from(u.st.0) * LABELS_PER_STATE + at]
-        .as_str()
-        .into()
+    UNIT_LABELS.of(u, write_unit_label)
 }
-
-/// The codes of the units of [`UNIT_LABELS`], in the same order, made once.
-static UNIT_CODES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
-    let mut codes = Vec::with_capacity(super::data::STATES * LABELS_PER_STATE);
-    for st in St::all() {
-        for purple in 0..=LABELLED {
-            for yellow in 0..=LABELLED {
-                codes.push(format_unit_code(&Unit {
-                    st,
-                    purple,
-                    yellow,
-                    red: 0,
-                }));
-            }
-        }
-        for red in 0..=LABELLED {
-            codes.push(format_unit_code(&Unit {
-                st,
-                purple: 0,
-                yellow: 0,
-                red,
-            }));
-        }
-    }
-    codes
-});
 
 /// A unit's code for a reply: the state's code and its cubes, a letter per colour with the
 /// count before it unless the unit is one cube ("NY-P", "NY-2P", "NY-1P1Y", "GA-2R").
 pub fn unit_code(u: &Unit) -> Text {
-    let n = usize::from(LABELLED) + 1;
-    let at = match (u.purple, u.yellow, u.red) {
-        (p, y, 0) if p.max(y) <= LABELLED => usize::from(p) * n + usize::from(y),
-        (0, 0, r) if r <= LABELLED => n * n + usize::from(r),
-        _ => return format_unit_code(u).into(),
-    };
-    UNIT_CODES[usize::from(u.st.0) * LABELS_PER_STATE + at]
-        .as_str()
-        .into()
+    UNIT_CODES.of(u, write_unit_code)
 }
 
-fn format_unit_code(u: &Unit) -> String {
-    let parts = [(u.purple, 'P'), (u.yellow, 'Y'), (u.red, 'R')];
-    let present: Vec<(u8, char)> = parts.into_iter().filter(|(n, _)| *n > 0).collect();
-    let mut code = format!("{}-", u.st.code());
-    match present.as_slice() {
-        [(1, letter)] => code.push(*letter),
-        _ => {
-            for (n, letter) in present {
-                code.push_str(&format!("{n}{letter}"));
-            }
-        }
+/// Writes `n` in decimal, without the formatting machinery: the tables write thousands.
+fn push_count(out: &mut String, n: u8) {
+    if n >= 100 {
+        out.push(char::from(b'0' + n / 100));
     }
-    code
+    if n >= 10 {
+        out.push(char::from(b'0' + n / 10 % 10));
+    }
+    out.push(char::from(b'0' + n % 10));
 }
 
-fn format_unit_label(u: &Unit) -> String {
-    use std::fmt::Write;
-    let mut label = format!("{}: ", u.st.name());
+fn write_unit_code(out: &mut String, u: &Unit) {
+    let parts = [(u.purple, 'P'), (u.yellow, 'Y'), (u.red, 'R')];
+    let present = || parts.into_iter().filter(|(n, _)| *n > 0);
+    out.push_str(u.st.code());
+    out.push('-');
+    let mut one = present();
+    if let (Some((1, letter)), None) = (one.next(), one.next()) {
+        out.push(letter);
+        return;
+    }
+    for (n, letter) in present() {
+        push_count(out, n);
+        out.push(letter);
+    }
+}
+
+fn write_unit_label(out: &mut String, u: &Unit) {
+    out.push_str(u.st.name());
+    out.push_str(": ");
     let parts = [(u.purple, "purple"), (u.yellow, "yellow"), (u.red, "red")];
     for (i, (n, colour)) in parts.into_iter().filter(|(n, _)| *n > 0).enumerate() {
-        let join = if i > 0 { " + " } else { "" };
-        write!(label, "{join}{n} {colour}").expect("a string takes any words");
+        if i > 0 {
+            out.push_str(" + ");
+        }
+        push_count(out, n);
+        out.push(' ');
+        out.push_str(colour);
     }
-    label
 }
 
 /// Single cubes of `seat` (of `colour` when fixed) into `states`, at most `max` in one state.
@@ -1002,27 +1025,51 @@ mod tests {
         }
     }
 
+    /// A unit's label as `format!` words it.
+    fn label_afresh(u: &Unit) -> String {
+        use std::fmt::Write;
+        let mut label = format!("{}: ", u.st.name());
+        let parts = [(u.purple, "purple"), (u.yellow, "yellow"), (u.red, "red")];
+        for (i, (n, colour)) in parts.into_iter().filter(|(n, _)| *n > 0).enumerate() {
+            let join = if i > 0 { " + " } else { "" };
+            write!(label, "{join}{n} {colour}").unwrap();
+        }
+        label
+    }
+
+    /// A unit's code as `format!` words it.
+    fn code_afresh(u: &Unit) -> String {
+        let parts = [(u.purple, 'P'), (u.yellow, 'Y'), (u.red, 'R')];
+        let present: Vec<(u8, char)> = parts.into_iter().filter(|(n, _)| *n > 0).collect();
+        let mut code = format!("{}-", u.st.code());
+        match present.as_slice() {
+            [(1, letter)] => code.push(*letter),
+            _ => {
+                for (n, letter) in present {
+                    code.push_str(&format!("{n}{letter}"));
+                }
+            }
+        }
+        code
+    }
+
     #[test]
     fn a_label_made_once_reads_as_one_made_afresh() {
+        let counts = (0..=10).chain([99, 100, 255]);
         for st in St::all() {
-            for (purple, yellow, red) in [
-                (1, 0, 0),
-                (0, 1, 0),
-                (0, 0, 1),
-                (2, 2, 0),
-                (4, 0, 4),
-                (8, 8, 0),
-                (0, 0, 8),
-                (0, 8, 0),
-                (3, 5, 0),
-            ] {
-                let unit = Unit {
-                    st,
-                    purple,
-                    yellow,
-                    red,
-                };
-                assert_eq!(unit_label(&unit), format_unit_label(&unit));
+            for purple in counts.clone() {
+                for yellow in counts.clone() {
+                    for red in counts.clone() {
+                        let unit = Unit {
+                            st,
+                            purple,
+                            yellow,
+                            red,
+                        };
+                        assert_eq!(unit_label(&unit), label_afresh(&unit));
+                        assert_eq!(unit_code(&unit), code_afresh(&unit));
+                    }
+                }
             }
         }
         let big = Unit {
