@@ -4,8 +4,8 @@ use super::board::Cube;
 use super::data::Region;
 use super::data::SUFF;
 use super::fixed::{
-    assign_command, campaigner_prompt, campaigner_words, card_label, fixed_command, move_label,
-    region_value, state_value,
+    assign_command, campaigner_prompt, campaigner_words, card_label, card_value, fixed_command,
+    move_label, region_value, state_value,
 };
 use super::rules::{self, claimed_options, hand_options, max_commit};
 use super::state::{Action, Phase, State};
@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 fn card_options(cards: &[u8]) -> Vec<PickOption> {
     cards
         .iter()
-        .map(|&c| PickOption::new(c, card_label(c)))
+        .map(|&c| PickOption::fixed(card_value(c), card_label(c)))
         .collect()
 }
 
@@ -442,11 +442,14 @@ fn campaign_placement(
                 yellow: colour.1,
                 red: colour.2,
             };
-            options.push(
-                PickOption::fixed(state_value(st), unit_label(&unit))
-                    .coded(unit_code(&unit))
-                    .under(region.name()),
-            );
+            options.push(PickOption {
+                value: state_value(st),
+                label: unit_label(&unit),
+                weight: 0,
+                group: None,
+                code: Some(unit_code(&unit)),
+                heading: Some(region.name().into()),
+            });
             caps.push(cap);
         }
     }

@@ -215,93 +215,91 @@ const LABELLED: u8 = 8;
 /// Labels made once per state: purple and yellow together, then red alone.
 const LABELS_PER_STATE: usize = (LABELLED as usize + 1) * (LABELLED as usize + 2);
 
-/// Words made once for every unit of [`UNIT_LABELS`] or [`UNIT_CODES`], end to end in one
-/// string: a random game builds thousands of option labels, and the table itself is made
-/// once per process, so it should cost little to make.
-struct UnitWords {
-    text: String,
-    /// Where each unit's words start in `text`, and where the last ones end.
-    starts: Vec<usize>,
-}
-
-impl UnitWords {
-    /// The words of every unit a placement or removal offers (purple and yellow cubes
-    /// together, or red cubes alone, up to [`LABELLED`] of a colour), as `write` writes them.
-    fn new(write: fn(&mut String, &Unit)) -> UnitWords {
-        let units = super::data::STATES * LABELS_PER_STATE;
-        let mut words = UnitWords {
-            text: String::with_capacity(units * 24),
-            starts: Vec::with_capacity(units + 1),
-        };
-        for st in St::all() {
-            for purple in 0..=LABELLED {
-                for yellow in 0..=LABELLED {
-                    words.push(
-                        write,
-                        &Unit {
-                            st,
-                            purple,
-                            yellow,
-                            red: 0,
-                        },
-                    );
-                }
-            }
-            for red in 0..=LABELLED {
-                words.push(
-                    write,
-                    &Unit {
-                        st,
-                        purple: 0,
-                        yellow: 0,
-                        red,
-                    },
-                );
+/// The words of every unit a placement or removal offers (purple and yellow cubes together,
+/// or red cubes alone, up to [`LABELLED`] of a colour), as `write` writes them, made once
+/// and kept for the life of the process: a random game builds thousands of option labels,
+/// and the table itself should cost little to make.
+fn unit_words(write: fn(&mut String, &Unit)) -> Vec<&'static str> {
+    let units = super::data::STATES * LABELS_PER_STATE;
+    let mut text = String::with_capacity(units * 24);
+    let mut ends = Vec::with_capacity(units);
+    let mut add = |unit: Unit| {
+        write(&mut text, &unit);
+        ends.push(text.len());
+    };
+    for st in St::all() {
+        for purple in 0..=LABELLED {
+            for yellow in 0..=LABELLED {
+                add(Unit {
+                    st,
+                    purple,
+                    yellow,
+                    red: 0,
+                });
             }
         }
-        words.starts.push(words.text.len());
-        words
+        for red in 0..=LABELLED {
+            add(Unit {
+                st,
+                purple: 0,
+                yellow: 0,
+                red,
+            });
+        }
     }
+    let text: &'static str = String::leak(text);
+    let mut start = 0;
+    ends.into_iter()
+        .map(|end| {
+            let words = &text[start..end];
+            start = end;
+            words
+        })
+        .collect()
+}
 
-    fn push(&mut self, write: fn(&mut String, &Unit), unit: &Unit) {
-        self.starts.push(self.text.len());
-        write(&mut self.text, unit);
-    }
-
-    /// The words of `u`, borrowed from the table when it holds them.
-    fn of(&'static self, u: &Unit, write: fn(&mut String, &Unit)) -> Text {
-        let n = usize::from(LABELLED) + 1;
-        let at = match (u.purple, u.yellow, u.red) {
-            (p, y, 0) if p.max(y) <= LABELLED => usize::from(p) * n + usize::from(y),
-            (0, 0, r) if r <= LABELLED => n * n + usize::from(r),
-            _ => {
-                let mut words = String::new();
-                write(&mut words, u);
-                return words.into();
-            }
-        };
-        let at = usize::from(u.st.0) * LABELS_PER_STATE + at;
-        self.text[self.starts[at]..self.starts[at + 1]].into()
-    }
+/// Where [`unit_words`] keeps the words of `u`, if it does.
+fn unit_at(u: &Unit) -> Option<usize> {
+    let n = usize::from(LABELLED) + 1;
+    let at = match (u.purple, u.yellow, u.red) {
+        (p, y, 0) if p.max(y) <= LABELLED => usize::from(p) * n + usize::from(y),
+        (0, 0, r) if r <= LABELLED => n * n + usize::from(r),
+        _ => return None,
+    };
+    Some(usize::from(u.st.0) * LABELS_PER_STATE + at)
 }
 
 /// The label of every unit a placement or removal offers, made once.
-static UNIT_LABELS: std::sync::LazyLock<UnitWords> =
-    std::sync::LazyLock::new(|| UnitWords::new(write_unit_label));
+static UNIT_LABELS: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| unit_words(write_unit_label));
 
-/// The codes of the units of [`UNIT_LABELS`], made once.
-static UNIT_CODES: std::sync::LazyLock<UnitWords> =
-    std::sync::LazyLock::new(|| UnitWords::new(write_unit_code));
+/// The codes of the units of [`UNIT_LABELS`], in the same order, made once.
+static UNIT_CODES: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| unit_words(write_unit_code));
 
 /// A unit's words in a form ("California: 1 purple").
 pub fn unit_label(u: &Unit) -> Text {
-    UNIT_LABELS.of(u, write_unit_label)
+    match unit_at(u) {
+        Some(at) => UNIT_LABELS[at].into(),
+        None => {
+            let mut label = String::new();
+            write_unit_label(&mut label, u);
+            label.into()
+        }
+    }
 }
 
 /// A unit's code for a reply: the state's code and its cubes, a letter per colour with the
 /// count before it unless the unit is one cube ("NY-P", "NY-2P", "NY-1P1Y", "GA-2R").
 pub fn unit_code(u: &Unit) -> Text {
-    UNIT_CODES.of(u, write_unit_code)
+    match unit_at(u) {
+        Some(at) => UNIT_CODES[at].into(),
+        None => {
+            let mut code = String::new();
+            write_unit_code(&mut code, u);
+            code.into()
+        }
+    }
 }
 
 /// Writes `n` in decimal, without the formatting machinery: the tables write thousands.
@@ -915,25 +913,32 @@ pub fn campaign_colours(state: &State, seat: Seat) -> Vec<(Cube, Region)> {
         .collect()
 }
 
-/// The distinct ways to hand out the dice, one per campaigner.
+/// The distinct ways to hand out the dice, one per campaigner, in ascending order.
 pub fn assignments(dice: &[u8]) -> Vec<Vec<u8>> {
-    let mut out: Vec<Vec<u8>> = Vec::new();
-    permute(&mut dice.to_vec(), 0, &mut out);
-    out.sort();
-    out.dedup();
-    out
+    let mut way = dice.to_vec();
+    way.sort_unstable();
+    let mut out = Vec::with_capacity(way.len().max(1));
+    loop {
+        out.push(way.clone());
+        if !next_permutation(&mut way) {
+            return out;
+        }
+    }
 }
 
-fn permute(items: &mut Vec<u8>, k: usize, out: &mut Vec<Vec<u8>>) {
-    if k == items.len() {
-        out.push(items.clone());
-        return;
-    }
-    for i in k..items.len() {
-        items.swap(k, i);
-        permute(items, k + 1, out);
-        items.swap(k, i);
-    }
+/// Rearranges `items` into the next greater permutation; false (leaving them as they are)
+/// when they are the greatest.
+fn next_permutation(items: &mut [u8]) -> bool {
+    let Some(i) = items.windows(2).rposition(|w| w[0] < w[1]) else {
+        return false;
+    };
+    let j = items
+        .iter()
+        .rposition(|&x| x > items[i])
+        .expect("a greater item follows");
+    items.swap(i, j);
+    items[i + 1..].reverse();
+    true
 }
 
 /// A campaigner's placement with `die` cubes in its region.
@@ -1021,6 +1026,39 @@ mod tests {
                 states.dedup();
                 assert_eq!(states.len(), named, "card {id} names a state twice");
                 assert!(named <= MAX_GROUPS);
+            }
+        }
+    }
+
+    /// Every permutation, sorted, duplicates dropped: the ways to hand out the dice, found
+    /// the long way.
+    fn assignments_afresh(dice: &[u8]) -> Vec<Vec<u8>> {
+        fn permute(items: &mut Vec<u8>, k: usize, out: &mut Vec<Vec<u8>>) {
+            if k == items.len() {
+                out.push(items.clone());
+                return;
+            }
+            for i in k..items.len() {
+                items.swap(k, i);
+                permute(items, k + 1, out);
+                items.swap(k, i);
+            }
+        }
+        let mut out = Vec::new();
+        permute(&mut dice.to_vec(), 0, &mut out);
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    #[test]
+    fn the_ways_to_hand_out_dice_are_every_distinct_permutation_in_order() {
+        let mut dice = Vec::new();
+        for n in 0..=4 {
+            for code in 0..4u32.pow(n) {
+                dice.clear();
+                dice.extend((0..n).map(|k| (code / 4u32.pow(k) % 4) as u8 + 1));
+                assert_eq!(assignments(&dice), assignments_afresh(&dice), "{dice:?}");
             }
         }
     }
