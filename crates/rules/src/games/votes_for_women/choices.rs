@@ -4,8 +4,8 @@ use super::board::Cube;
 use super::data::Region;
 use super::data::SUFF;
 use super::fixed::{
-    assign_command, campaigner_prompt, campaigner_words, card_label, fixed_command, move_label,
-    region_value, state_value,
+    assign_command, campaigner_prompt, campaigner_words, card_label, card_value, fixed_command,
+    move_label, region_value, state_value,
 };
 use super::rules::{self, claimed_options, hand_options, max_commit};
 use super::state::{Action, Phase, State};
@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 fn card_options(cards: &[u8]) -> Vec<PickOption> {
     cards
         .iter()
-        .map(|&c| PickOption::new(c, card_label(c)))
+        .map(|&c| PickOption::fixed(card_value(c), card_label(c)))
         .collect()
 }
 
@@ -339,24 +339,25 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
         }
     }
     // A campaigner's words, prompt and placement for one die depend on nothing else: made once
-    // for every way of handing out the dice.
+    // for every way of handing out the dice, and moved into the last way that uses them.
     struct Placement {
         campaigner: usize,
         die: u8,
         words: Text,
         prompt: Text,
-        param: ParamKind,
+        param: Option<ParamKind>,
+        uses_left: usize,
     }
     let colours = campaign_colours(state, seat);
     let asks =
         super::stops::asks_colour(state, seat, colours.iter().flat_map(|&(_, r)| r.states()));
+    let ways = assignments(&frame.dice);
     let mut made: Vec<Placement> = Vec::new();
-    for dice in assignments(&frame.dice) {
+    for dice in &ways {
         let mut label = String::with_capacity(64);
         label.push_str("Place cubes: ");
         let mut params = Vec::with_capacity(dice.len());
-        for (i, ((&(cube, region), (_, c)), &die)) in
-            colours.iter().zip(&own).zip(&dice).enumerate()
+        for (i, ((&(cube, region), (_, c)), &die)) in colours.iter().zip(&own).zip(dice).enumerate()
         {
             let at = match made.iter().position(|m| m.campaigner == i && m.die == die) {
                 Some(at) => at,
@@ -367,23 +368,30 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
                         die,
                         words: campaigner_words(c.colour, c.region, die),
                         prompt: campaigner_prompt(c.colour, total, c.region),
-                        param,
+                        param: Some(param),
+                        uses_left: ways.iter().filter(|way| way[i] == die).count(),
                     });
                     made.len() - 1
                 }
             };
-            let placement = &made[at];
+            let placement = &mut made[at];
             if i > 0 {
                 label.push_str("; ");
             }
             label.push_str(&placement.words);
+            placement.uses_left -= 1;
+            let kind = if placement.uses_left == 0 {
+                placement.param.take()
+            } else {
+                placement.param.clone()
+            };
             params.push(Param {
                 field: campaigner_field(i),
                 prompt: placement.prompt.clone(),
-                kind: placement.param.clone(),
+                kind: kind.expect("a placement is taken by its last use"),
             });
         }
-        let mut choice = Choice::fixed(label, assign_command(&dice));
+        let mut choice = Choice::fixed(label, assign_command(dice));
         choice.params = params;
         if asks {
             choice = with_takes(choice);
@@ -434,11 +442,14 @@ fn campaign_placement(
                 yellow: colour.1,
                 red: colour.2,
             };
-            options.push(
-                PickOption::fixed(state_value(st), unit_label(&unit))
-                    .coded(unit_code(&unit))
-                    .under(region.name()),
-            );
+            options.push(PickOption {
+                value: state_value(st),
+                label: unit_label(&unit),
+                weight: 0,
+                group: None,
+                code: Some(unit_code(&unit)),
+                heading: Some(region.name().into()),
+            });
             caps.push(cap);
         }
     }

@@ -26,6 +26,8 @@ static REGION_VALUES: LazyLock<Vec<Value>> = LazyLock::new(|| {
         .collect()
 });
 
+static CARD_VALUES: LazyLock<Vec<Value>> = LazyLock::new(|| (0..=128u8).map(Value::from).collect());
+
 static CARD_LABELS: LazyLock<Vec<String>> = LazyLock::new(|| {
     (0..=128u8)
         .map(|c| format!("{} ({})", card(c).name, card(c).effect))
@@ -40,6 +42,11 @@ pub fn state_value(st: St) -> Json {
 /// A region's code as an option's value.
 pub fn region_value(region: Region) -> Json {
     Json::Borrowed(&REGION_VALUES[region_at(region)])
+}
+
+/// A card's id as an option's value.
+pub fn card_value(c: u8) -> Json {
+    Json::Borrowed(&CARD_VALUES[usize::from(c)])
 }
 
 /// A card's label in a form: its title and effect.
@@ -186,6 +193,9 @@ mod tests {
         }
         for r in Region::ALL {
             assert_eq!(*region_value(r), serde_json::to_value(r).unwrap());
+        }
+        for c in 0..=128 {
+            assert_eq!(*card_value(c), Value::from(c));
         }
         assert_eq!(
             *fixed_command!({"type": "bottom"}),

@@ -215,111 +215,132 @@ const LABELLED: u8 = 8;
 /// Labels made once per state: purple and yellow together, then red alone.
 const LABELS_PER_STATE: usize = (LABELLED as usize + 1) * (LABELLED as usize + 2);
 
-/// The label of every unit a placement or removal offers (purple and yellow cubes together,
-/// or red cubes alone, up to [`LABELLED`] of a colour), made once: a random game builds
-/// thousands of option labels.
-static UNIT_LABELS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
-    let mut labels = Vec::with_capacity(super::data::STATES * LABELS_PER_STATE);
+/// The words of every unit a placement or removal offers (purple and yellow cubes together,
+/// or red cubes alone, up to [`LABELLED`] of a colour), as `write` writes them, made once
+/// and kept for the life of the process: a random game builds thousands of option labels,
+/// and the table itself should cost little to make.
+fn unit_words(write: fn(&mut String, &Unit)) -> Vec<&'static str> {
+    let units = super::data::STATES * LABELS_PER_STATE;
+    let mut text = String::with_capacity(units * 24);
+    let mut ends = Vec::with_capacity(units);
+    let mut add = |unit: Unit| {
+        write(&mut text, &unit);
+        ends.push(text.len());
+    };
     for st in St::all() {
         for purple in 0..=LABELLED {
             for yellow in 0..=LABELLED {
-                labels.push(format_unit_label(&Unit {
+                add(Unit {
                     st,
                     purple,
                     yellow,
                     red: 0,
-                }));
+                });
             }
         }
         for red in 0..=LABELLED {
-            labels.push(format_unit_label(&Unit {
+            add(Unit {
                 st,
                 purple: 0,
                 yellow: 0,
                 red,
-            }));
+            });
         }
     }
-    labels
-});
+    let text: &'static str = String::leak(text);
+    let mut start = 0;
+    ends.into_iter()
+        .map(|end| {
+            let words = &text[start..end];
+            start = end;
+            words
+        })
+        .collect()
+}
 
-/// A unit's words in a form ("California: 1 purple").
-pub fn unit_label(u: &Unit) -> Text {
+/// Where [`unit_words`] keeps the words of `u`, if it does.
+fn unit_at(u: &Unit) -> Option<usize> {
     let n = usize::from(LABELLED) + 1;
     let at = match (u.purple, u.yellow, u.red) {
         (p, y, 0) if p.max(y) <= LABELLED => usize::from(p) * n + usize::from(y),
         (0, 0, r) if r <= LABELLED => n * n + usize::from(r),
-        _ => return format_unit_label(u).into(),
+        _ => return None,
     };
-    UNIT_LABELS[usize::from(u.st.0) * LABELS_PER_STATE + at]
-        .as_str()
-        .into()
+    Some(usize::from(u.st.0) * LABELS_PER_STATE + at)
 }
 
+/// The label of every unit a placement or removal offers, made once.
+static UNIT_LABELS: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| unit_words(write_unit_label));
+
 /// The codes of the units of [`UNIT_LABELS`], in the same order, made once.
-static UNIT_CODES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
-    let mut codes = Vec::with_capacity(super::data::STATES * LABELS_PER_STATE);
-    for st in St::all() {
-        for purple in 0..=LABELLED {
-            for yellow in 0..=LABELLED {
-                codes.push(format_unit_code(&Unit {
-                    st,
-                    purple,
-                    yellow,
-                    red: 0,
-                }));
-            }
-        }
-        for red in 0..=LABELLED {
-            codes.push(format_unit_code(&Unit {
-                st,
-                purple: 0,
-                yellow: 0,
-                red,
-            }));
+static UNIT_CODES: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| unit_words(write_unit_code));
+
+/// A unit's words in a form ("California: 1 purple").
+pub fn unit_label(u: &Unit) -> Text {
+    match unit_at(u) {
+        Some(at) => UNIT_LABELS[at].into(),
+        None => {
+            let mut label = String::new();
+            write_unit_label(&mut label, u);
+            label.into()
         }
     }
-    codes
-});
+}
 
 /// A unit's code for a reply: the state's code and its cubes, a letter per colour with the
 /// count before it unless the unit is one cube ("NY-P", "NY-2P", "NY-1P1Y", "GA-2R").
 pub fn unit_code(u: &Unit) -> Text {
-    let n = usize::from(LABELLED) + 1;
-    let at = match (u.purple, u.yellow, u.red) {
-        (p, y, 0) if p.max(y) <= LABELLED => usize::from(p) * n + usize::from(y),
-        (0, 0, r) if r <= LABELLED => n * n + usize::from(r),
-        _ => return format_unit_code(u).into(),
-    };
-    UNIT_CODES[usize::from(u.st.0) * LABELS_PER_STATE + at]
-        .as_str()
-        .into()
-}
-
-fn format_unit_code(u: &Unit) -> String {
-    let parts = [(u.purple, 'P'), (u.yellow, 'Y'), (u.red, 'R')];
-    let present: Vec<(u8, char)> = parts.into_iter().filter(|(n, _)| *n > 0).collect();
-    let mut code = format!("{}-", u.st.code());
-    match present.as_slice() {
-        [(1, letter)] => code.push(*letter),
-        _ => {
-            for (n, letter) in present {
-                code.push_str(&format!("{n}{letter}"));
-            }
+    match unit_at(u) {
+        Some(at) => UNIT_CODES[at].into(),
+        None => {
+            let mut code = String::new();
+            write_unit_code(&mut code, u);
+            code.into()
         }
     }
-    code
 }
 
-fn format_unit_label(u: &Unit) -> String {
-    use std::fmt::Write;
-    let mut label = format!("{}: ", u.st.name());
+/// Writes `n` in decimal, without the formatting machinery: the tables write thousands.
+fn push_count(out: &mut String, n: u8) {
+    if n >= 100 {
+        out.push(char::from(b'0' + n / 100));
+    }
+    if n >= 10 {
+        out.push(char::from(b'0' + n / 10 % 10));
+    }
+    out.push(char::from(b'0' + n % 10));
+}
+
+fn write_unit_code(out: &mut String, u: &Unit) {
+    let parts = [(u.purple, 'P'), (u.yellow, 'Y'), (u.red, 'R')];
+    let present = || parts.into_iter().filter(|(n, _)| *n > 0);
+    out.push_str(u.st.code());
+    out.push('-');
+    let mut one = present();
+    if let (Some((1, letter)), None) = (one.next(), one.next()) {
+        out.push(letter);
+        return;
+    }
+    for (n, letter) in present() {
+        push_count(out, n);
+        out.push(letter);
+    }
+}
+
+fn write_unit_label(out: &mut String, u: &Unit) {
+    out.push_str(u.st.name());
+    out.push_str(": ");
     let parts = [(u.purple, "purple"), (u.yellow, "yellow"), (u.red, "red")];
     for (i, (n, colour)) in parts.into_iter().filter(|(n, _)| *n > 0).enumerate() {
-        let join = if i > 0 { " + " } else { "" };
-        write!(label, "{join}{n} {colour}").expect("a string takes any words");
+        if i > 0 {
+            out.push_str(" + ");
+        }
+        push_count(out, n);
+        out.push(' ');
+        out.push_str(colour);
     }
-    label
 }
 
 /// Single cubes of `seat` (of `colour` when fixed) into `states`, at most `max` in one state.
@@ -892,25 +913,32 @@ pub fn campaign_colours(state: &State, seat: Seat) -> Vec<(Cube, Region)> {
         .collect()
 }
 
-/// The distinct ways to hand out the dice, one per campaigner.
+/// The distinct ways to hand out the dice, one per campaigner, in ascending order.
 pub fn assignments(dice: &[u8]) -> Vec<Vec<u8>> {
-    let mut out: Vec<Vec<u8>> = Vec::new();
-    permute(&mut dice.to_vec(), 0, &mut out);
-    out.sort();
-    out.dedup();
-    out
+    let mut way = dice.to_vec();
+    way.sort_unstable();
+    let mut out = Vec::with_capacity(way.len().max(1));
+    loop {
+        out.push(way.clone());
+        if !next_permutation(&mut way) {
+            return out;
+        }
+    }
 }
 
-fn permute(items: &mut Vec<u8>, k: usize, out: &mut Vec<Vec<u8>>) {
-    if k == items.len() {
-        out.push(items.clone());
-        return;
-    }
-    for i in k..items.len() {
-        items.swap(k, i);
-        permute(items, k + 1, out);
-        items.swap(k, i);
-    }
+/// Rearranges `items` into the next greater permutation; false (leaving them as they are)
+/// when they are the greatest.
+fn next_permutation(items: &mut [u8]) -> bool {
+    let Some(i) = items.windows(2).rposition(|w| w[0] < w[1]) else {
+        return false;
+    };
+    let j = items
+        .iter()
+        .rposition(|&x| x > items[i])
+        .expect("a greater item follows");
+    items.swap(i, j);
+    items[i + 1..].reverse();
+    true
 }
 
 /// A campaigner's placement with `die` cubes in its region.
@@ -1002,27 +1030,84 @@ mod tests {
         }
     }
 
+    /// Every permutation, sorted, duplicates dropped: the ways to hand out the dice, found
+    /// the long way.
+    fn assignments_afresh(dice: &[u8]) -> Vec<Vec<u8>> {
+        fn permute(items: &mut Vec<u8>, k: usize, out: &mut Vec<Vec<u8>>) {
+            if k == items.len() {
+                out.push(items.clone());
+                return;
+            }
+            for i in k..items.len() {
+                items.swap(k, i);
+                permute(items, k + 1, out);
+                items.swap(k, i);
+            }
+        }
+        let mut out = Vec::new();
+        permute(&mut dice.to_vec(), 0, &mut out);
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    #[test]
+    fn the_ways_to_hand_out_dice_are_every_distinct_permutation_in_order() {
+        let mut dice = Vec::new();
+        for n in 0..=4 {
+            for code in 0..4u32.pow(n) {
+                dice.clear();
+                dice.extend((0..n).map(|k| (code / 4u32.pow(k) % 4) as u8 + 1));
+                assert_eq!(assignments(&dice), assignments_afresh(&dice), "{dice:?}");
+            }
+        }
+    }
+
+    /// A unit's label as `format!` words it.
+    fn label_afresh(u: &Unit) -> String {
+        use std::fmt::Write;
+        let mut label = format!("{}: ", u.st.name());
+        let parts = [(u.purple, "purple"), (u.yellow, "yellow"), (u.red, "red")];
+        for (i, (n, colour)) in parts.into_iter().filter(|(n, _)| *n > 0).enumerate() {
+            let join = if i > 0 { " + " } else { "" };
+            write!(label, "{join}{n} {colour}").unwrap();
+        }
+        label
+    }
+
+    /// A unit's code as `format!` words it.
+    fn code_afresh(u: &Unit) -> String {
+        let parts = [(u.purple, 'P'), (u.yellow, 'Y'), (u.red, 'R')];
+        let present: Vec<(u8, char)> = parts.into_iter().filter(|(n, _)| *n > 0).collect();
+        let mut code = format!("{}-", u.st.code());
+        match present.as_slice() {
+            [(1, letter)] => code.push(*letter),
+            _ => {
+                for (n, letter) in present {
+                    code.push_str(&format!("{n}{letter}"));
+                }
+            }
+        }
+        code
+    }
+
     #[test]
     fn a_label_made_once_reads_as_one_made_afresh() {
+        let counts = (0..=10).chain([99, 100, 255]);
         for st in St::all() {
-            for (purple, yellow, red) in [
-                (1, 0, 0),
-                (0, 1, 0),
-                (0, 0, 1),
-                (2, 2, 0),
-                (4, 0, 4),
-                (8, 8, 0),
-                (0, 0, 8),
-                (0, 8, 0),
-                (3, 5, 0),
-            ] {
-                let unit = Unit {
-                    st,
-                    purple,
-                    yellow,
-                    red,
-                };
-                assert_eq!(unit_label(&unit), format_unit_label(&unit));
+            for purple in counts.clone() {
+                for yellow in counts.clone() {
+                    for red in counts.clone() {
+                        let unit = Unit {
+                            st,
+                            purple,
+                            yellow,
+                            red,
+                        };
+                        assert_eq!(unit_label(&unit), label_afresh(&unit));
+                        assert_eq!(unit_code(&unit), code_afresh(&unit));
+                    }
+                }
             }
         }
         let big = Unit {
