@@ -282,7 +282,9 @@ pub fn verify(
             let chain = scope.spawn(|| check_chain(record));
             let replayed = replay();
             (
-                chain.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                chain
+                    .join()
+                    .unwrap_or_else(|p| std::panic::resume_unwind(p)),
                 replayed,
             )
         })
