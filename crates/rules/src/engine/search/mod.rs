@@ -237,7 +237,7 @@ pub(super) fn run<R: Determinize>(
         };
         return Ok((decision, None));
     }
-    let mut tree = Tree::new(seat, &candidates);
+    let mut tree = Tree::new(seat, &candidates, tree::exploration_for(budget));
     let mut state = Some(first);
     let mut cut_short = 0;
     for i in 0..budget {
