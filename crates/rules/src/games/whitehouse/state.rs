@@ -97,6 +97,18 @@ pub enum Command {
     Play { card: Card },
 }
 
+/// The commonest command, `{"type": "play", "card": code}`, read with two look-ups; `None` for
+/// anything else, which is left to [`direct`].
+pub(super) fn play(value: &serde_json::Value) -> Option<Command> {
+    let map = value.as_object()?;
+    if map.len() != 2 || map.get("type")?.as_str()? != "play" {
+        return None;
+    }
+    Some(Command::Play {
+        card: Card::from_code(map.get("card")?.as_str()?)?,
+    })
+}
+
 /// The command in an object whose fields all read as the derived `Deserialize` reads them;
 /// `None` for anything else, which is left to it ([`crate::engine::dynamic::tagged`]).
 pub(super) fn direct(value: &serde_json::Value) -> Option<Command> {
