@@ -97,15 +97,26 @@ pub enum Command {
     Play { card: Card },
 }
 
-/// The commonest command, `{"type": "play", "card": code}`, read with two look-ups; `None` for
-/// anything else, which is left to [`direct`].
+/// The commonest command, `{"type": "play", "card": code}`, read in one pass over its two
+/// fields; `None` for anything else, which is left to [`direct`].
 pub(super) fn play(value: &serde_json::Value) -> Option<Command> {
     let map = value.as_object()?;
-    if map.len() != 2 || map.get("type")?.as_str()? != "play" {
+    if map.len() != 2 {
+        return None;
+    }
+    let (mut kind, mut code) = (None, None);
+    for (key, value) in map {
+        match key.as_str() {
+            "type" => kind = value.as_str(),
+            "card" => code = value.as_str(),
+            _ => return None,
+        }
+    }
+    if kind? != "play" {
         return None;
     }
     Some(Command::Play {
-        card: Card::from_code(map.get("card")?.as_str()?)?,
+        card: Card::from_code(code?)?,
     })
 }
 
@@ -434,9 +445,9 @@ impl State {
             self.taken_kitty = kitty.clone();
         }
         self.hands[seat].extend(kitty);
-        self.hands[seat].sort_by_key(|c| super::deal::packed_sort_key(*c, Some(suit)));
+        let keys = super::deal::packed_sort_keys(Some(suit));
         for hand in &mut self.hands {
-            hand.sort_by_key(|c| super::deal::packed_sort_key(*c, Some(suit)));
+            hand.sort_by_key(|c| keys[c.index()]);
         }
         self.phase = Phase::Kitty;
         log.push(|| {

@@ -177,7 +177,13 @@ impl State {
         self.tricks_won[winner] += 1;
         self.captured[winner] += ev;
         log.push(|| format!("{} takes the trick ({ev} electoral votes)", who(winner)));
-        self.last_trick = Some((std::mem::take(&mut self.trick), winner));
+        // The trick before last gives its room to the next trick.
+        let mut next = self
+            .last_trick
+            .take()
+            .map_or_else(Vec::new, |(cards, _)| cards);
+        next.clear();
+        self.last_trick = Some((std::mem::replace(&mut self.trick, next), winner));
         self.leader = winner;
         self.turn = winner;
         if self.hands.iter().all(Vec::is_empty) {
