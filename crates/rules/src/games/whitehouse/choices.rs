@@ -4,12 +4,75 @@ use super::state::{Command, Phase, State};
 use super::{MAX_BID, MIN_BID, suit_label};
 use crate::cards::{Card, Suit};
 use crate::engine::choice::fixed_json;
-use crate::engine::{Choice, ParamKind, PickOption, PickRule, Seat};
-use serde_json::json;
+use crate::engine::{Choice, Json, Param, ParamKind, PickOption, PickRule, Seat};
+use serde_json::{Value, json};
 use std::borrow::Cow;
+use std::sync::LazyLock;
 
+/// The option offering a card, its parts looked up in a table made once for the whole pack.
+#[inline]
 fn card_option(card: Card) -> PickOption {
-    PickOption::fixed(Cow::Borrowed(card.code_value()), card.label()).weighted(i64::from(card.ev()))
+    static PARTS: LazyLock<Vec<(&Value, &str, i64)>> = LazyLock::new(|| {
+        Card::all()
+            .map(|card| (card.code_value(), card.label(), i64::from(card.ev())))
+            .collect()
+    });
+    let (value, label, weight) = PARTS[card.index()];
+    PickOption {
+        value: Cow::Borrowed(value),
+        label: Cow::Borrowed(label),
+        weight,
+        group: None,
+        code: None,
+        heading: None,
+    }
+}
+
+/// The options offering `cards`, in their order.
+fn card_options(cards: impl Iterator<Item = Card> + Clone) -> Vec<PickOption> {
+    let mut options = Vec::with_capacity(cards.clone().count());
+    for card in cards {
+        options.push(card_option(card));
+    }
+    options
+}
+
+/// The choice naming `suit` trump, its label and command made once for each suit.
+fn trump_choice(suit: Suit) -> Choice {
+    static LABELS_AND_COMMANDS: LazyLock<Vec<(String, Value)>> = LazyLock::new(|| {
+        Suit::ALL
+            .map(|suit| {
+                (
+                    format!("Name {} trump", suit_label(suit)),
+                    json!({"type": "trump", "suit": suit}),
+                )
+            })
+            .into()
+    });
+    let (label, command) = &LABELS_AND_COMMANDS[suit as usize];
+    Choice::fixed(label.as_str(), Json::Borrowed(command))
+}
+
+/// A choice with one parameter to fill in, its one allocation of parameters exactly the size
+/// needed.
+fn with_one_param(
+    label: &'static str,
+    command: Json,
+    field: &'static str,
+    prompt: impl Into<Cow<'static, str>>,
+    kind: ParamKind,
+) -> Choice {
+    Choice {
+        label: Cow::Borrowed(label),
+        command,
+        params: vec![Param {
+            field: field.into(),
+            prompt: prompt.into(),
+            kind,
+        }],
+        sealed: false,
+        warning: None,
+    }
 }
 
 /// The choices of `state.turn`.
@@ -41,12 +104,7 @@ pub fn for_turn(state: &State) -> Vec<Choice> {
         Phase::Trump => state
             .trump_suits(seat)
             .into_iter()
-            .map(|suit| {
-                Choice::action(
-                    format!("Name {} trump", suit_label(suit)),
-                    json!({"type": "trump", "suit": suit}),
-                )
-            })
+            .map(trump_choice)
             .collect(),
         Phase::Kitty => {
             let size = state.options.kitty_size();
@@ -55,7 +113,7 @@ pub fn for_turn(state: &State) -> Vec<Choice> {
                     "cards",
                     format!("Choose {size} cards to lay face down as the kitty; the other 12 are your hand"),
                     ParamKind::Pick {
-                        options: state.hands[seat].iter().map(|&c| card_option(c)).collect(),
+                        options: card_options(state.hands[seat].iter().copied()),
                         min: size,
                         max: size,
                         rule: PickRule::Any,
@@ -70,19 +128,15 @@ pub fn for_turn(state: &State) -> Vec<Choice> {
             ),
             Choice::fixed("Let the bid stand", fixed_json!({"type": "no_challenge"})),
         ],
-        Phase::Play => vec![
-            Choice::fixed("Play a card", fixed_json!({"type": "play"})).with_param(
-                "card",
-                "Which card do you play?",
-                ParamKind::One {
-                    options: state
-                        .legal_cards(seat)
-                        .into_iter()
-                        .map(card_option)
-                        .collect(),
-                },
-            ),
-        ],
+        Phase::Play => vec![with_one_param(
+            "Play a card",
+            fixed_json!({"type": "play"}),
+            "card",
+            "Which card do you play?",
+            ParamKind::One {
+                options: card_options(state.legal_iter(seat)),
+            },
+        )],
         Phase::HandOver | Phase::Over => Vec::new(),
     }
 }

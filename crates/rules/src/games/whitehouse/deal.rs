@@ -27,9 +27,10 @@ pub fn deal_hand(state: &mut State, rng: &mut GameRng) {
         deck.extend([Card::BLUE_JOKER, Card::RED_JOKER]);
     }
     rng.shuffle(&mut deck);
+    let keys = packed_sort_keys(None);
     for (seat, hand) in state.hands.iter_mut().enumerate() {
         *hand = deck[seat * 12..seat * 12 + 12].to_vec();
-        hand.sort_by_key(|c| packed_sort_key(*c, None));
+        hand.sort_by_key(|c| keys[c.index()]);
     }
     state.kitty = deck[48..].to_vec();
     state.phase = Phase::Bidding;
@@ -66,20 +67,23 @@ pub fn sort_key(card: Card, trump: Option<Suit>) -> (u8, u8, u8) {
     }
 }
 
-/// [`sort_key`] as one number that orders the same, read from a table made once: hands are
-/// sorted at every deal and again when trump is named.
-pub fn packed_sort_key(card: Card, trump: Option<Suit>) -> u32 {
-    static KEYS: LazyLock<Vec<[u32; 5]>> = LazyLock::new(|| {
+/// [`sort_key`] of every card by its index in the pack, packed as one number that orders the
+/// same, from a table made once: hands are sorted at every deal and again when trump is named.
+pub fn packed_sort_keys(trump: Option<Suit>) -> &'static [u32] {
+    static KEYS: LazyLock<[Vec<u32>; 5]> = LazyLock::new(|| {
         let pack = |(a, b, c): (u8, u8, u8)| u32::from(a) << 16 | u32::from(b) << 8 | u32::from(c);
-        Card::all()
-            .map(|card| {
-                let mut row = [pack(sort_key(card, None)); 5];
-                for suit in Suit::ALL {
-                    row[1 + suit as usize] = pack(sort_key(card, Some(suit)));
-                }
-                row
-            })
-            .collect()
+        [
+            None,
+            Some(Suit::Spades),
+            Some(Suit::Hearts),
+            Some(Suit::Diamonds),
+            Some(Suit::Clubs),
+        ]
+        .map(|trump| {
+            Card::all()
+                .map(|card| pack(sort_key(card, trump)))
+                .collect()
+        })
     });
-    KEYS[card.index()][trump.map_or(0, |suit| 1 + suit as usize)]
+    &KEYS[trump.map_or(0, |suit| 1 + suit as usize)]
 }

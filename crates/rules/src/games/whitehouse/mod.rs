@@ -50,7 +50,7 @@ impl Rules for Whitehouse {
     }
 
     fn decode(command: &serde_json::Value) -> Result<Command, serde_json::Error> {
-        match state::direct(command) {
+        match state::play(command).or_else(|| state::direct(command)) {
             Some(command) => Ok(command),
             None => serde::Deserialize::deserialize(command),
         }

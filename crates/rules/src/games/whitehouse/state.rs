@@ -97,6 +97,29 @@ pub enum Command {
     Play { card: Card },
 }
 
+/// The commonest command, `{"type": "play", "card": code}`, read in one pass over its two
+/// fields; `None` for anything else, which is left to [`direct`].
+pub(super) fn play(value: &serde_json::Value) -> Option<Command> {
+    let map = value.as_object()?;
+    if map.len() != 2 {
+        return None;
+    }
+    let (mut kind, mut code) = (None, None);
+    for (key, value) in map {
+        match key.as_str() {
+            "type" => kind = value.as_str(),
+            "card" => code = value.as_str(),
+            _ => return None,
+        }
+    }
+    if kind? != "play" {
+        return None;
+    }
+    Some(Command::Play {
+        card: Card::from_code(code?)?,
+    })
+}
+
 /// The command in an object whose fields all read as the derived `Deserialize` reads them;
 /// `None` for anything else, which is left to it ([`crate::engine::dynamic::tagged`]).
 pub(super) fn direct(value: &serde_json::Value) -> Option<Command> {
@@ -422,9 +445,9 @@ impl State {
             self.taken_kitty = kitty.clone();
         }
         self.hands[seat].extend(kitty);
-        self.hands[seat].sort_by_key(|c| super::deal::packed_sort_key(*c, Some(suit)));
+        let keys = super::deal::packed_sort_keys(Some(suit));
         for hand in &mut self.hands {
-            hand.sort_by_key(|c| super::deal::packed_sort_key(*c, Some(suit)));
+            hand.sort_by_key(|c| keys[c.index()]);
         }
         self.phase = Phase::Kitty;
         log.push(|| {

@@ -674,14 +674,15 @@ fn decode_reads_every_command_as_the_derived_deserialize_does() {
 }
 
 #[test]
-fn the_packed_sort_key_orders_as_the_sort_key() {
-    use super::deal::{packed_sort_key, sort_key};
+fn the_packed_sort_keys_order_as_the_sort_key() {
+    use super::deal::{packed_sort_keys, sort_key};
     let trumps = [None].into_iter().chain(crate::cards::Suit::ALL.map(Some));
     for trump in trumps {
+        let keys = packed_sort_keys(trump);
         for a in Card::all() {
             for b in Card::all() {
                 assert_eq!(
-                    packed_sort_key(a, trump).cmp(&packed_sort_key(b, trump)),
+                    keys[a.index()].cmp(&keys[b.index()]),
                     sort_key(a, trump).cmp(&sort_key(b, trump)),
                     "{a:?} {b:?} {trump:?}"
                 );

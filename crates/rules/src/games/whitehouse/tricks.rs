@@ -5,6 +5,7 @@ use crate::cards::{Card, Suit};
 use crate::engine::log::who;
 use crate::engine::{Log, RuleError, Seat};
 use std::cmp::Ordering;
+use std::sync::LazyLock;
 
 /// The suit a card counts as: jokers are always trump.
 pub fn effective_suit(card: Card, trump: Suit) -> Suit {
@@ -38,36 +39,84 @@ pub fn compare(a: Card, b: Card, led: Suit, trump: Suit) -> Ordering {
     }
 }
 
+/// The suit each card counts as under one trump: [`effective_suit`], read from a table of the
+/// pack's suits made once.
+#[derive(Clone, Copy)]
+struct Suits {
+    printed: &'static [Option<Suit>],
+    trump: Suit,
+}
+
+impl Suits {
+    fn new(trump: Suit) -> Suits {
+        static PRINTED: LazyLock<Vec<Option<Suit>>> =
+            LazyLock::new(|| Card::all().map(Card::suit).collect());
+        Suits {
+            printed: &PRINTED,
+            trump,
+        }
+    }
+
+    fn of(self, card: Card) -> Suit {
+        self.printed[card.index()].unwrap_or(self.trump)
+    }
+}
+
+/// Which cards of a hand may be played now: every card, or only those of one suit, or all
+/// but those of one suit.
+#[derive(Clone, Copy)]
+enum Playable {
+    Any,
+    Only(Suit),
+    AllBut(Suit),
+}
+
+impl Playable {
+    fn allows(self, card: Card, suits: Suits) -> bool {
+        match self {
+            Playable::Any => true,
+            Playable::Only(suit) => suits.of(card) == suit,
+            Playable::AllBut(suit) => suits.of(card) != suit,
+        }
+    }
+}
+
 impl State {
     /// The cards `seat` may play now, in hand order.
     pub fn legal_cards(&self, seat: Seat) -> Vec<Card> {
-        let trump = self.trump.expect("trump is named before play");
+        self.legal_iter(seat).collect()
+    }
+
+    /// [`State::legal_cards`], one at a time.
+    pub fn legal_iter(&self, seat: Seat) -> impl Iterator<Item = Card> + Clone + '_ {
+        let suits = Suits::new(self.trump.expect("trump is named before play"));
+        let playable = self.playable(seat, suits);
+        self.hands[seat]
+            .iter()
+            .copied()
+            .filter(move |&card| playable.allows(card, suits))
+    }
+
+    /// Which of `seat`'s cards may be played now: the suit led, while it holds one; in
+    /// partnership play, a lead of anything but trump before trump is broken, while it holds
+    /// such a card.
+    fn playable(&self, seat: Seat, suits: Suits) -> Playable {
         let hand = &self.hands[seat];
         match self.trick.first() {
             Some(&(_, led_card)) => {
-                let led = effective_suit(led_card, trump);
-                let following: Vec<Card> = hand
-                    .iter()
-                    .copied()
-                    .filter(|c| effective_suit(*c, trump) == led)
-                    .collect();
-                if following.is_empty() {
-                    hand.clone()
+                let led = suits.of(led_card);
+                if hand.iter().any(|&c| suits.of(c) == led) {
+                    Playable::Only(led)
                 } else {
-                    following
+                    Playable::Any
                 }
             }
             None => {
                 let restricted = self.options.partnership && !self.trump_broken;
-                let non_trump: Vec<Card> = hand
-                    .iter()
-                    .copied()
-                    .filter(|c| effective_suit(*c, trump) != trump)
-                    .collect();
-                if restricted && !non_trump.is_empty() {
-                    non_trump
+                if restricted && hand.iter().any(|&c| suits.of(c) != suits.trump) {
+                    Playable::AllBut(suits.trump)
                 } else {
-                    hand.clone()
+                    Playable::Any
                 }
             }
         }
@@ -76,19 +125,8 @@ impl State {
     /// Whether `card`, which `seat` holds, is among its [`State::legal_cards`], found without
     /// listing them.
     fn may_play(&self, seat: Seat, card: Card) -> bool {
-        let trump = self.trump.expect("trump is named before play");
-        let hand = &self.hands[seat];
-        let suit = |c: &Card| effective_suit(*c, trump);
-        match self.trick.first() {
-            Some((_, led_card)) => {
-                let led = suit(led_card);
-                suit(&card) == led || !hand.iter().any(|c| suit(c) == led)
-            }
-            None => {
-                let restricted = self.options.partnership && !self.trump_broken;
-                !restricted || suit(&card) != trump || hand.iter().all(|c| suit(c) == trump)
-            }
-        }
+        let suits = Suits::new(self.trump.expect("trump is named before play"));
+        self.playable(seat, suits).allows(card, suits)
     }
 
     /// Why `card` may not be played by `seat` now, if it may not.
@@ -139,7 +177,13 @@ impl State {
         self.tricks_won[winner] += 1;
         self.captured[winner] += ev;
         log.push(|| format!("{} takes the trick ({ev} electoral votes)", who(winner)));
-        self.last_trick = Some((std::mem::take(&mut self.trick), winner));
+        // The trick before last gives its room to the next trick.
+        let mut next = self
+            .last_trick
+            .take()
+            .map_or_else(Vec::new, |(cards, _)| cards);
+        next.clear();
+        self.last_trick = Some((std::mem::replace(&mut self.trick, next), winner));
         self.leader = winner;
         self.turn = winner;
         if self.hands.iter().all(Vec::is_empty) {
