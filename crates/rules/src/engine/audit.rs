@@ -11,6 +11,7 @@
 
 use super::record::{Record, ReplayError};
 use super::{DynGame, Seat, Seed};
+use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -39,84 +40,24 @@ pub fn canonical_entry(entry: Entry<'_>) -> Vec<u8> {
 /// Appends the canonical bytes of one log entry ([`canonical_entry`]) to `out`, written field
 /// by field with the keys in sorted order rather than through a JSON object of the entry.
 pub fn write_canonical_entry(entry: Entry<'_>, out: &mut Vec<u8>) {
+    // serde_json's Value keeps object keys in a BTreeMap (no `preserve_order`), so the
+    // command serializes with its keys sorted.
+    fn json(out: &mut Vec<u8>, value: &impl Serialize) {
+        serde_json::to_writer(out, value).expect("JSON values serialize");
+    }
     out.extend_from_slice(b"{\"at\":");
-    write_str(entry.at, out);
+    json(out, &entry.at);
     if let Some(by) = entry.by {
         out.extend_from_slice(b",\"by\":");
-        write_str(by, out);
+        json(out, &by);
     }
     out.extend_from_slice(b",\"command\":");
-    write_json(entry.command, out);
+    json(out, entry.command);
     out.extend_from_slice(b",\"seat\":");
-    write_integer(entry.seat as u64, out);
+    json(out, &entry.seat);
     out.extend_from_slice(b",\"seq\":");
-    write_integer(entry.seq, out);
+    json(out, &entry.seq);
     out.push(b'}');
-}
-
-/// Compact JSON of `value`, byte for byte what `serde_json::to_writer` writes (object keys in
-/// the map's order, which is sorted: serde_json's Value keeps them in a BTreeMap without
-/// `preserve_order`), without going through serde: the chain's links are most of `verify`.
-fn write_json(value: &Value, out: &mut Vec<u8>) {
-    match value {
-        Value::Null => out.extend_from_slice(b"null"),
-        Value::Bool(true) => out.extend_from_slice(b"true"),
-        Value::Bool(false) => out.extend_from_slice(b"false"),
-        Value::Number(n) => match n.as_u64() {
-            Some(n) => write_integer(n, out),
-            None => serde_json::to_writer(out, n).expect("JSON numbers serialize"),
-        },
-        Value::String(s) => write_str(s, out),
-        Value::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_json(item, out);
-            }
-            out.push(b']');
-        }
-        Value::Object(map) => {
-            out.push(b'{');
-            for (i, (key, item)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_str(key, out);
-                out.push(b':');
-                write_json(item, out);
-            }
-            out.push(b'}');
-        }
-    }
-}
-
-/// A JSON string: copied as it is when nothing in it needs escaping (card codes, command
-/// types, times), else escaped by serde_json.
-fn write_str(s: &str, out: &mut Vec<u8>) {
-    if s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
-        serde_json::to_writer(out, s).expect("JSON strings serialize");
-    } else {
-        out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'"');
-    }
-}
-
-/// A non-negative integer in decimal.
-fn write_integer(mut n: u64, out: &mut Vec<u8>) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
 }
 
 /// The chain link of an entry, given the previous link.
@@ -264,37 +205,14 @@ pub fn check_chain(record: &Record) -> Result<Chain, VerifyError> {
     })
 }
 
-/// Records at least this long are checked on two threads: the chain on one, the replay on
-/// the other (they are independent; each is about half of the work). Shorter ones are not
-/// worth a thread.
-const TWO_THREADS_FROM: usize = 256;
-
-/// Verifies a record of one of `games`, reporting the first failure in this order: chain, the
-/// claimed chain head, commitment, full replay, final state hash.
+/// Verifies a record of one of `games` in order: chain, the claimed chain head, commitment,
+/// full replay, final state hash.
 pub fn verify(
     games: &[&dyn DynGame],
     record: &Record,
     claimed_head: Option<&str>,
 ) -> Result<Verified, VerifyError> {
-    let replay = || replay_checked(games, record);
-    let (chain, replayed) = if record.commands.len() >= TWO_THREADS_FROM {
-        std::thread::scope(|scope| {
-            let chain = scope.spawn(|| check_chain(record));
-            let replayed = replay();
-            (
-                chain
-                    .join()
-                    .unwrap_or_else(|p| std::panic::resume_unwind(p)),
-                replayed,
-            )
-        })
-    } else {
-        match check_chain(record) {
-            Ok(chain) => (Ok(chain), replay()),
-            Err(e) => return Err(e),
-        }
-    };
-    let chain = chain?;
+    let chain = check_chain(record)?;
     let head = chain.head;
     if let Some(claimed) = claimed_head
         && claimed != head
@@ -304,29 +222,11 @@ pub fn verify(
             actual: head,
         });
     }
-    let (outcome, final_state_hash) = replayed?;
-    Ok(Verified {
-        entries: record.commands.len(),
-        chain_head: head,
-        final_state_hash,
-        outcome,
-    })
-}
-
-/// Everything [`verify`] checks after the chain: the seed against its commitment, the deal,
-/// the replay and its final state. Gives the outcome's reason and the final state's hash.
-fn replay_checked(
-    games: &[&dyn DynGame],
-    record: &Record,
-) -> Result<(Option<String>, String), VerifyError> {
-    let seed: Seed = record.seed.ok_or_else(|| {
-        let hidden = record.commands.iter().filter(|c| c.redacted).count();
-        VerifyError::SeedHidden {
-            checked: record.commands.len() - hidden,
-            hidden,
-        }
+    let seed: Seed = record.seed.ok_or(VerifyError::SeedHidden {
+        checked: chain.checked,
+        hidden: chain.hidden,
     })?;
-    if record.commands.iter().any(|c| c.redacted) {
+    if chain.hidden > 0 {
         return Err(VerifyError::Format(
             "a record with its seed must show every command in full".into(),
         ));
@@ -349,7 +249,12 @@ fn replay_checked(
         Some(recorded) => recorded.clone(),
         None => game.state_hash(),
     };
-    Ok((game.outcome().map(|o| o.reason), final_state_hash))
+    Ok(Verified {
+        entries: record.commands.len(),
+        chain_head: head,
+        final_state_hash,
+        outcome: game.outcome().map(|o| o.reason),
+    })
 }
 
 /// Fills in `at` and `hash` of every entry from the commitment: how a server (or a test)
@@ -379,43 +284,6 @@ pub fn seal(record: &mut Record) -> Option<String> {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn canonical_entry_is_what_serde_json_writes_for_any_command() {
-        let commands = [
-            json!({"type": "play", "cards": ["CA", "NY-P"], "amount": 300}),
-            json!({"note": "a \"quoted\" back\\slash,\n a tab\t, \u{1} and \u{1f}", "é": "✓ ünïcode"}),
-            json!({"n": [-1, 0, 1.5, 1e300, -2.25e-8, u64::MAX, i64::MIN], "deep": [[{}], [], {"b": null, "a": true, "c": false}]}),
-            json!([]),
-            json!("plain"),
-            json!(null),
-        ];
-        for command in &commands {
-            for by in [None, Some("clock"), Some("a \"by\"")] {
-                let entry = Entry {
-                    seq: 1_070,
-                    seat: 3,
-                    command,
-                    at: "2026-11-22T10:00:00.000000Z",
-                    by,
-                };
-                let mut object = json!({
-                    "at": entry.at,
-                    "command": command,
-                    "seat": entry.seat,
-                    "seq": entry.seq,
-                });
-                if let Some(by) = by {
-                    object["by"] = json!(by);
-                }
-                assert_eq!(
-                    String::from_utf8(canonical_entry(entry)).unwrap(),
-                    serde_json::to_string(&object).unwrap(),
-                    "{command}"
-                );
-            }
-        }
-    }
 
     #[test]
     fn canonical_entry_sorts_keys_and_is_compact() {
