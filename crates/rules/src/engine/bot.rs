@@ -1,9 +1,10 @@
-//! A uniformly random player over the generic choices, for tests, benches and `selfplay`.
+//! A uniformly random player over the generic choices, for tests, benches and `selfplay`; a
+//! game may play it faster, typed ([`Rules::random_command`]), drawing the same moves.
 
 use super::choice::group_indices;
 use super::{
     Choice, DynGame, DynMatch, GameRng, Log, Outcome, ParamKind, PickOption, PickRule, Record,
-    RecordedCommand, Seat, Seed,
+    RecordedCommand, Rules, Seat, Seed,
 };
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -14,12 +15,25 @@ pub const MAX_COMMANDS: usize = 200_000;
 /// Picks one of the seat's choices uniformly and fills its parameters at random, obeying
 /// their rules. `None` when the seat has no choice.
 pub fn random_command(game: &dyn DynMatch, seat: Seat, rng: &mut GameRng) -> Option<Value> {
-    let choices = game.choices(seat);
+    fill_one_at_random(&game.choices(seat), rng)
+}
+
+/// The generic random move of a game known at compile time: [`random_command`] over
+/// [`Rules::choices`], as JSON. [`Rules::random_command`]'s default reads it; a game's own
+/// typed random move must draw and return what it does.
+pub fn random_fill<R: Rules + ?Sized>(
+    state: &R::State,
+    seat: Seat,
+    rng: &mut GameRng,
+) -> Option<Value> {
+    fill_one_at_random(&R::choices(state, seat), rng)
+}
+
+fn fill_one_at_random(choices: &[Choice], rng: &mut GameRng) -> Option<Value> {
     if choices.is_empty() {
         return None;
     }
-    let choice = &choices[rng.index(choices.len())];
-    Some(fill_at_random(choice, rng))
+    Some(fill_at_random(&choices[rng.index(choices.len())], rng))
 }
 
 /// Fills every parameter of a choice with random values that pass [`Choice::build`]. Debug
@@ -76,36 +90,70 @@ fn random_value(kind: &ParamKind, rng: &mut GameRng) -> Value {
             caps,
             groups,
         } => {
-            // Greedy over the open options: each unit uses one unit of its option's and its
-            // group's room, so a total within the capacity is always reached.
             let group_of = group_indices(options, groups);
-            // The open options in order; an option leaves the list when it or its group is
-            // full.
-            let mut counts = vec![0u32; options.len()];
-            let mut used = vec![0u32; groups.len()];
-            let mut open: Vec<usize> = (0..counts.len())
-                .filter(|&i| caps[i] > 0 && group_of[i].is_none_or(|g| groups[g].cap > 0))
-                .collect();
-            for _ in 0..*total {
-                if open.is_empty() {
-                    break;
-                }
-                let at = rng.index(open.len());
-                let i = open[at];
-                counts[i] += 1;
-                if counts[i] >= caps[i] {
-                    open.remove(at);
-                }
-                if let Some(g) = group_of[i] {
-                    used[g] += 1;
-                    if used[g] >= groups[g].cap {
-                        open.retain(|&j| group_of[j] != Some(g));
-                    }
-                }
-            }
-            Value::from(counts)
+            Value::from(random_allot(
+                *total,
+                caps,
+                &group_of,
+                |g| groups[g].cap,
+                rng,
+            ))
         }
     }
+}
+
+/// The random fill of a [`ParamKind::Allot`]: `total` units among options of at most `caps`
+/// each, option `i` in group `group_of[i]` (if any; none past its end) of at most
+/// `group_cap(g)` together. For a game's typed random move ([`Rules::random_command`]) to draw
+/// exactly as the fill does.
+pub fn random_allot(
+    total: u32,
+    caps: &[u32],
+    group_of: &[Option<usize>],
+    group_cap: impl Fn(usize) -> u32,
+    rng: &mut GameRng,
+) -> Vec<u32> {
+    // Greedy over the open options: each unit uses one unit of its option's and its group's
+    // room, so a total within the capacity is always reached. The open options in order; an
+    // option leaves the list when it or its group is full.
+    let group = |i: usize| group_of.get(i).copied().flatten();
+    let mut counts = vec![0u32; caps.len()];
+    let mut used = vec![0u32; group_of.iter().flatten().max().map_or(0, |g| g + 1)];
+    let mut open: Vec<usize> = (0..counts.len())
+        .filter(|&i| caps[i] > 0 && group(i).is_none_or(|g| group_cap(g) > 0))
+        .collect();
+    for _ in 0..total {
+        if open.is_empty() {
+            break;
+        }
+        let at = rng.index(open.len());
+        let i = open[at];
+        counts[i] += 1;
+        if counts[i] >= caps[i] {
+            open.remove(at);
+        }
+        if let Some(g) = group(i) {
+            used[g] += 1;
+            if used[g] >= group_cap(g) {
+                open.retain(|&j| group(j) != Some(g));
+            }
+        }
+    }
+    counts
+}
+
+/// The random fill of a [`ParamKind::Pick`] of `n` options without a rule: a size drawn
+/// uniformly from `min..=max` (at most `n`), then that many distinct indices below `n`,
+/// ascending. For a game's typed random move ([`Rules::random_command`]) to draw exactly as
+/// the fill does.
+pub fn random_indices(n: usize, min: usize, max: usize, rng: &mut GameRng) -> Vec<usize> {
+    let max = max.min(n);
+    let size = min + rng.index(max - min + 1);
+    let mut order: Vec<usize> = (0..n).collect();
+    rng.shuffle(&mut order);
+    order.truncate(size);
+    order.sort_unstable();
+    order
 }
 
 /// A random set of options of a random allowed size that satisfies the rule. Tries random
@@ -134,12 +182,11 @@ fn random_pick(
     };
     let max = max.min(pool.len());
     for _ in 0..64 {
-        let size = min + rng.index(max - min + 1);
-        let mut order = pool.clone();
-        rng.shuffle(&mut order);
-        let mut picked = order[..size].to_vec();
-        picked.sort_unstable();
-        let chosen: Vec<&PickOption> = picked.iter().map(|&i| &options[i]).collect();
+        // The pool is ascending, so its picked indices are too.
+        let chosen: Vec<&PickOption> = random_indices(pool.len(), min, max, rng)
+            .into_iter()
+            .map(|i| &options[pool[i]])
+            .collect();
         let ok = match rule {
             PickRule::SumAbove { threshold } => {
                 chosen.iter().map(|o| o.weight).sum::<i64>() > *threshold
@@ -234,15 +281,15 @@ pub fn play_random(
             return Err(PlayoutError::Stuck(commands.len() + 1));
         }
         let seat = active[rng.index(active.len())];
-        let command = random_command(live.as_ref(), seat, &mut rng)
+        let (command, applied) = live
+            .apply_random(seat, &mut rng, &mut log)
             .ok_or(PlayoutError::Stuck(commands.len() + 1))?;
-        live.apply_json(seat, &command, &mut log)
-            .map_err(|error| PlayoutError::Refused {
-                number: commands.len() + 1,
-                seat,
-                command: command.clone(),
-                error,
-            })?;
+        applied.map_err(|error| PlayoutError::Refused {
+            number: commands.len() + 1,
+            seat,
+            command: command.clone(),
+            error,
+        })?;
         commands.push(RecordedCommand::new(seat, command));
     };
     let record = Record::of_play(live.as_ref(), seed, commands);
@@ -301,28 +348,35 @@ pub fn count_questions(
                 .filter(|o| o.seat.is_none_or(|s| s == seat))
                 .find_map(|o| live.standing_command(seat, o.id))
         };
-        let command = if let Some(command) = live.forced(seat) {
+        let settled = if let Some(command) = live.forced(seat) {
             if live.forced_in_public(seat) {
                 counts.forced_public += 1;
             } else {
                 counts.forced_private += 1;
             }
-            command
+            Some(command)
         } else if let Some(command) = orders.then(standing).flatten() {
             counts.standing += 1;
-            command
+            Some(command)
         } else {
-            random_command(live.as_ref(), seat, &mut rng)
-                .ok_or(PlayoutError::Stuck(counts.moves as usize + 1))?
+            None
         };
         counts.moves += 1;
-        live.apply_json(seat, &command, &mut log)
-            .map_err(|error| PlayoutError::Refused {
-                number: counts.moves as usize,
-                seat,
-                command: command.clone(),
-                error,
-            })?;
+        let (command, applied) = match settled {
+            Some(command) => {
+                let applied = live.apply_json(seat, &command, &mut log);
+                (command, applied)
+            }
+            None => live
+                .apply_random(seat, &mut rng, &mut log)
+                .ok_or(PlayoutError::Stuck(counts.moves as usize))?,
+        };
+        applied.map_err(|error| PlayoutError::Refused {
+            number: counts.moves as usize,
+            seat,
+            command,
+            error,
+        })?;
     }
     Ok(counts)
 }

@@ -2,8 +2,8 @@
 //! through [`DynGame`] and [`DynMatch`], with commands, choices and views as JSON.
 
 use super::{
-    Choice, Log, Match, OptionSpec, Outcome, RuleError, Rules, Seat, Seed, SetupError, Standing,
-    Viewer,
+    Choice, GameRng, Log, Match, OptionSpec, Outcome, RuleError, Rules, Seat, Seed, SetupError,
+    Standing, Viewer,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -102,6 +102,15 @@ pub trait DynMatch: Send + Sync {
     /// Parses and applies a command; on `Err` nothing changed. Replay uses this as the log
     /// stands; a command from a client goes through [`DynMatch::canonical`] first.
     fn apply_json(&mut self, seat: Seat, command: &Value, log: &mut Log) -> Result<(), ApplyError>;
+    /// Plays a random move for `seat` ([`Rules::random_command`]: the random player's,
+    /// typed) and gives it as JSON, as a record holds it; `None` when the seat has no choice.
+    /// With `Err` (a rules bug: the rules refused their own offer) nothing changed.
+    fn apply_random(
+        &mut self,
+        seat: Seat,
+        rng: &mut GameRng,
+        log: &mut Log,
+    ) -> Option<(Value, Result<(), ApplyError>)>;
     /// Whether `seat` may take back its last command now (see [`Match::undo`]).
     fn can_undo(&self, seat: Seat) -> bool;
     /// Takes back `seat`'s last command ([`Match::undo`]); on `Err` nothing changed.
@@ -276,6 +285,20 @@ where
     fn apply_json(&mut self, seat: Seat, command: &Value, log: &mut Log) -> Result<(), ApplyError> {
         let command = R::decode(command).map_err(|e| ApplyError::Malformed(e.to_string()))?;
         Ok(self.apply(seat, &command, log)?)
+    }
+    fn apply_random(
+        &mut self,
+        seat: Seat,
+        rng: &mut GameRng,
+        log: &mut Log,
+    ) -> Option<(Value, Result<(), ApplyError>)> {
+        if self.ended.is_some() {
+            return None;
+        }
+        let command = R::random_command(&self.state, seat, rng)?;
+        let applied = self.apply(seat, &command, log).map_err(ApplyError::from);
+        let json = serde_json::to_value(&command).expect("commands serialize");
+        Some((json, applied))
     }
     fn can_undo(&self, seat: Seat) -> bool {
         Match::can_undo(self, seat)

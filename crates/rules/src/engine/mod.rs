@@ -191,6 +191,17 @@ pub trait Rules: 'static {
         Self::Command::deserialize(command)
     }
 
+    /// A move for `seat` at random, for the random player ([`bot::play_random`]) and the
+    /// search's playouts: the default picks one of [`Rules::choices`] uniformly, fills it at
+    /// random ([`bot::random_fill`]) and reads it with [`Rules::decode`]; `None` when the seat
+    /// has no choice (or, a rules bug, the fill does not read). A game may override it with a
+    /// faster typed move that draws from `rng` exactly as the default does (the same calls, in
+    /// the same order, with the same ranges) and returns the same command, so a random game
+    /// plays the same either way: `testing::check_random_command` checks it.
+    fn random_command(state: &Self::State, seat: Seat, rng: &mut GameRng) -> Option<Self::Command> {
+        bot::random_fill::<Self>(state, seat, rng).and_then(|json| Self::decode(&json).ok())
+    }
+
     /// How many seats the game takes, fewest and most.
     fn seat_counts() -> (usize, usize);
 

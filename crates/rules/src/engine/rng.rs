@@ -89,7 +89,9 @@ impl<'de> Deserialize<'de> for Seed {
     }
 }
 
-/// The random source handed to `setup` (stream 0) and to the n-th command (stream n).
+/// The random source handed to `setup` (stream 0) and to the n-th command (stream n). A clone
+/// goes on drawing what the original would (for tests comparing two ways of drawing).
+#[derive(Clone)]
 pub struct GameRng {
     seed: Seed,
     stream: u64,

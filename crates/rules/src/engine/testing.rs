@@ -6,7 +6,7 @@
 //! take a command back, the command kept every viewer's secrets, and taking it back (done
 //! now and then) restores the state exactly, in live play and in replay.
 
-use super::bot::{MAX_COMMANDS, bot_rng, fill_at_random};
+use super::bot::{MAX_COMMANDS, bot_rng, fill_at_random, random_fill};
 use super::{DynMatch, Log, Match, Record, RecordedCommand, Rules, Seat, Seed, Viewer};
 use serde_json::{Value, json};
 
@@ -346,6 +346,70 @@ where
             .expect("offered command accepted");
     }
     live
+}
+
+/// Plays a random game from each seed in `seeds` under rules version `rules_version` and
+/// checks at every move that the game's [`Rules::random_command`] makes the generic random
+/// player's move ([`random_fill`]) from a copy of the same random stream: the same command,
+/// whose JSON is the fill's (so a record holds the same), with the stream left in the same
+/// place. `visit` sees each position checked and the seat moving (to tell what was covered).
+/// Returns the number of moves checked. Panics, with the seed, on the first difference.
+pub fn check_random_command<R: Rules>(
+    options: &R::Options,
+    seats: usize,
+    rules_version: u32,
+    seeds: std::ops::Range<u64>,
+    mut visit: impl FnMut(&R::State, Seat),
+) -> usize {
+    let mut checked = 0;
+    for n in seeds {
+        let seed = Seed::from_number(n);
+        let mut live = Match::<R>::new_at(options.clone(), seats, seed, rules_version)
+            .unwrap_or_else(|e| panic!("setup failed for {seed}: {e}"));
+        live.track_takebacks(false);
+        let mut rng = bot_rng(&seed);
+        for step in 1.. {
+            if R::outcome(&live.state).is_some() {
+                break;
+            }
+            assert!(
+                step <= MAX_COMMANDS,
+                "seed {seed}: no end after {MAX_COMMANDS} commands"
+            );
+            let active = R::active(&live.state);
+            assert!(
+                !active.is_empty(),
+                "seed {seed} step {step}: nobody awaited"
+            );
+            let seat = active[rng.index(active.len())];
+            visit(&live.state, seat);
+            let mut generic = rng.clone();
+            let fill = random_fill::<R>(&live.state, seat, &mut generic);
+            let typed = R::random_command(&live.state, seat, &mut rng);
+            let json = typed
+                .as_ref()
+                .map(|c| serde_json::to_value(c).expect("serializes"));
+            assert_eq!(
+                json, fill,
+                "seed {seed} step {step}: seat {seat}'s random move"
+            );
+            let decoded = fill.map(|f| R::decode(&f).expect("an offered fill reads"));
+            assert_eq!(
+                typed, decoded,
+                "seed {seed} step {step}: the fill reads otherwise"
+            );
+            assert_eq!(
+                rng.clone().next_u32(),
+                generic.next_u32(),
+                "seed {seed} step {step}: the typed move drew otherwise than the fill"
+            );
+            let command = typed.expect("an awaited seat has a move");
+            live.apply(seat, &command, &mut Log::silent())
+                .unwrap_or_else(|e| panic!("seed {seed} step {step}: {command:?} refused: {e}"));
+            checked += 1;
+        }
+    }
+    checked
 }
 
 /// The number of random games a property test plays: `base`, times `POSTPLAY_SOAK` when that

@@ -266,7 +266,7 @@ pub(super) fn run<R: Determinize>(
 }
 
 /// Play from `state` to the end, each move the game's playout move
-/// ([`Determinize::playout_command`]) or else one at random; `None` if it is cut short or gets
+/// ([`Determinize::playout_command`]) or else one at random ([`Rules::random_command`]); `None` if it is cut short or gets
 /// stuck (a rules bug, which the property tests rule out).
 pub fn random_to_end<R: Determinize>(state: &mut R::State, rng: &mut GameRng) -> Option<Outcome> {
     let mut log = Log::silent();
@@ -284,12 +284,7 @@ pub fn random_to_end<R: Determinize>(state: &mut R::State, rng: &mut GameRng) ->
         {
             continue;
         }
-        let choices = R::choices(state, mover);
-        if choices.is_empty() {
-            return None;
-        }
-        let json = fill_at_random(&choices[rng.index(choices.len())], rng);
-        let command = R::decode(&json).ok()?;
+        let command = R::random_command(state, mover, rng)?;
         R::apply(state, mover, &command, rng, &mut log).ok()?;
     }
     None
