@@ -8,7 +8,7 @@ use super::fixed::{
     move_label, region_value, state_value,
 };
 use super::rules::{self, claimed_options, hand_options, max_commit};
-use super::state::{Action, Phase, State};
+use super::state::{Action, Phase, State, TakeFirst};
 use super::stops::{
     Stop, Unit, assignments, awaited_stop, campaign_colours, unit_code, unit_label,
 };
@@ -40,6 +40,28 @@ fn state_options(states: &[super::data::St]) -> Vec<PickOption> {
         .collect()
 }
 
+/// The cards `seat` may play from the hand, by action in the choices' order, the actions
+/// with none left out. Discarding is open only when no other play is: the other four lists
+/// decide it, as in `hand_options`, without working them out again.
+pub(super) fn hand_plays(state: &State, seat: Seat) -> Vec<(Action, Vec<u8>)> {
+    let mut plays = Vec::with_capacity(4);
+    for action in [
+        Action::Event,
+        Action::Campaign,
+        Action::Organize,
+        Action::Lobby,
+    ] {
+        let cards = hand_options(state, seat, action);
+        if !cards.is_empty() {
+            plays.push((action, cards));
+        }
+    }
+    if plays.is_empty() && !state.hands[seat].is_empty() {
+        plays.push((Action::Discard, state.hands[seat].clone()));
+    }
+    plays
+}
+
 /// The choices of `seat` now; empty when it is not awaited.
 pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
     let Some((awaited, stop)) = awaited_stop(state) else {
@@ -63,54 +85,34 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
     };
     match stop.as_ref() {
         Stop::HandCard => {
-            let actions: [(Action, &str, Json); 5] = [
-                (
-                    Action::Event,
-                    "Play a card as an event",
-                    fixed_command!({"type": "play", "action": "event"}),
-                ),
-                (
-                    Action::Campaign,
-                    "Play a card for Campaigning",
-                    fixed_command!({"type": "play", "action": "campaign"}),
-                ),
-                (
-                    Action::Organize,
-                    "Play a card for Organizing",
-                    fixed_command!({"type": "play", "action": "organize"}),
-                ),
-                (
-                    Action::Lobby,
-                    "Play a card for Lobbying",
-                    fixed_command!({"type": "play", "action": "lobby"}),
-                ),
-                (
-                    Action::Discard,
-                    "Discard a card for no effect (nothing else is open)",
-                    fixed_command!({"type": "play", "action": "discard"}),
-                ),
-            ];
-            // Discarding is open only when no other play is: the other four lists decide it,
-            // as in `hand_options`, without working them out again.
-            let mut any_play = false;
-            for (action, label, command) in actions {
-                let cards = if action == Action::Discard {
-                    if any_play {
-                        Vec::new()
-                    } else {
-                        state.hands[seat].clone()
-                    }
-                } else {
-                    hand_options(state, seat, action)
+            for (action, cards) in hand_plays(state, seat) {
+                let (label, command) = match action {
+                    Action::Event => (
+                        "Play a card as an event",
+                        fixed_command!({"type": "play", "action": "event"}),
+                    ),
+                    Action::Campaign => (
+                        "Play a card for Campaigning",
+                        fixed_command!({"type": "play", "action": "campaign"}),
+                    ),
+                    Action::Organize => (
+                        "Play a card for Organizing",
+                        fixed_command!({"type": "play", "action": "organize"}),
+                    ),
+                    Action::Lobby => (
+                        "Play a card for Lobbying",
+                        fixed_command!({"type": "play", "action": "lobby"}),
+                    ),
+                    Action::Discard => (
+                        "Discard a card for no effect (nothing else is open)",
+                        fixed_command!({"type": "play", "action": "discard"}),
+                    ),
                 };
-                any_play |= !cards.is_empty();
-                if !cards.is_empty() {
-                    out.push(Choice::fixed(label, command).with_param(
-                        "card",
-                        "Which card?",
-                        one(card_options(&cards)),
-                    ));
-                }
+                out.push(Choice::fixed(label, command).with_param(
+                    "card",
+                    "Which card?",
+                    one(card_options(&cards)),
+                ));
             }
             claimed(&mut out, "Play a claimed card first");
         }
@@ -313,30 +315,70 @@ pub fn for_seat(state: &State, seat: Seat) -> Vec<Choice> {
     out
 }
 
-fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
+/// What Campaigning offers a seat, in the choices' order.
+pub(super) struct CampaignOffers {
+    /// Whether it may reroll all dice.
+    pub reroll: bool,
+    /// The campaigners (by index among its own) it may move for a button.
+    pub moves: Vec<usize>,
+    /// The ways to hand out the dice, one die per campaigner ([`assignments`]).
+    pub ways: Vec<Vec<u8>>,
+    /// Each own campaigner's cube and region ([`campaign_colours`]).
+    pub colours: Vec<(Cube, Region)>,
+    /// Whether placing asks which colour red cubes take first ([`with_takes`]).
+    pub asks: bool,
+}
+
+/// What Campaigning offers `seat` now.
+pub(super) fn campaign_offers(state: &State, seat: Seat) -> CampaignOffers {
     let frame = state.stack.last().expect("a campaign runs");
     let buttons = state.buttons[seat];
-    if buttons > 0 && frame.dice.iter().any(|&d| d < frame.sides) {
+    let colours = campaign_colours(state, seat);
+    let moves = if buttons > 0 {
+        (0..colours.len())
+            .filter(|&i| !frame.moved.get(i).copied().unwrap_or(false))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    CampaignOffers {
+        reroll: buttons > 0 && frame.dice.iter().any(|&d| d < frame.sides),
+        moves,
+        ways: assignments(&frame.dice),
+        asks: super::stops::asks_colour(state, seat, colours.iter().flat_map(|&(_, r)| r.states())),
+        colours,
+    }
+}
+
+/// The regions a campaigner in `region` may move to.
+pub(super) fn other_regions(region: Region) -> impl Iterator<Item = Region> {
+    Region::ALL.into_iter().filter(move |r| *r != region)
+}
+
+fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
+    let CampaignOffers {
+        reroll,
+        moves,
+        ways,
+        colours,
+        asks,
+    } = campaign_offers(state, seat);
+    if reroll {
         out.push(Choice::fixed(
             "Reroll all dice (1 button)",
             fixed_command!({"type": "reroll"}),
         ));
     }
     let own = state.campaigners_of(seat);
-    if buttons > 0 {
-        for (i, (_, c)) in own.iter().enumerate() {
-            if frame.moved.get(i).copied().unwrap_or(false) {
-                continue;
-            }
-            let others = Region::ALL.into_iter().filter(|r| *r != c.region);
-            out.push(
-                Choice::fixed(move_label(c.colour, c.region), move_command(i)).with_param(
-                    "region",
-                    "To which region?",
-                    one(region_options(others)),
-                ),
-            );
-        }
+    for i in moves {
+        let c = own[i].1;
+        out.push(
+            Choice::fixed(move_label(c.colour, c.region), move_command(i)).with_param(
+                "region",
+                "To which region?",
+                one(region_options(other_regions(c.region))),
+            ),
+        );
     }
     // A campaigner's words, prompt and placement for one die depend on nothing else: made once
     // for every way of handing out the dice, and moved into the last way that uses them.
@@ -348,10 +390,6 @@ fn campaign_choices(state: &State, seat: Seat, out: &mut Vec<Choice>) {
         param: Option<ParamKind>,
         uses_left: usize,
     }
-    let colours = campaign_colours(state, seat);
-    let asks =
-        super::stops::asks_colour(state, seat, colours.iter().flat_map(|&(_, r)| r.states()));
-    let ways = assignments(&frame.dice);
     let mut made: Vec<Placement> = Vec::new();
     for dice in &ways {
         let mut label = String::with_capacity(64);
@@ -407,11 +445,29 @@ fn with_takes(choice: Choice) -> Choice {
         "takes",
         "Where a state holds purple and yellow, which do your red cubes remove first, purple or \
          yellow?",
-        one(vec![
-            PickOption::new("purple", "purple"),
-            PickOption::new("yellow", "yellow"),
-        ]),
+        one(TAKES
+            .iter()
+            .map(|&(_, name)| PickOption::new(name, name))
+            .collect()),
     )
+}
+
+/// The colours red cubes may take first, in [`with_takes`]'s order, with their names.
+pub(super) const TAKES: [(TakeFirst, &str); 2] =
+    [(TakeFirst::Purple, "purple"), (TakeFirst::Yellow, "yellow")];
+
+/// The states of `region` where `seat` may place cubes for a campaigner's `die`, with how many
+/// each takes at most, in the placement's order.
+pub(super) fn campaign_rooms(
+    state: &State,
+    seat: Seat,
+    region: Region,
+    die: u8,
+) -> impl Iterator<Item = (super::data::St, u32)> {
+    region
+        .states()
+        .map(move |st| (st, state.room(seat, st).min(u32::from(die))))
+        .filter(|&(_, cap)| cap > 0)
 }
 
 /// A campaigner's placement with `die` cubes of `cube` in its `region`, and how many it
@@ -433,25 +489,22 @@ fn campaign_placement(
     };
     let mut options = Vec::with_capacity(8);
     let mut caps = Vec::with_capacity(8);
-    for st in region.states() {
-        let cap = state.room(seat, st).min(u32::from(die));
-        if cap > 0 {
-            let unit = Unit {
-                st,
-                purple: colour.0,
-                yellow: colour.1,
-                red: colour.2,
-            };
-            options.push(PickOption {
-                value: state_value(st),
-                label: unit_label(&unit),
-                weight: 0,
-                group: None,
-                code: Some(unit_code(&unit)),
-                heading: Some(region.name().into()),
-            });
-            caps.push(cap);
-        }
+    for (st, cap) in campaign_rooms(state, seat, region, die) {
+        let unit = Unit {
+            st,
+            purple: colour.0,
+            yellow: colour.1,
+            red: colour.2,
+        };
+        options.push(PickOption {
+            value: state_value(st),
+            label: unit_label(&unit),
+            weight: 0,
+            group: None,
+            code: Some(unit_code(&unit)),
+            heading: Some(region.name().into()),
+        });
+        caps.push(cap);
     }
     let total = u32::from(die).min(caps.iter().sum());
     let param = ParamKind::Allot {

@@ -10,6 +10,7 @@ mod decode;
 mod fixed;
 mod ops;
 pub mod present;
+mod random;
 mod rules;
 mod sample;
 mod state;
@@ -181,6 +182,12 @@ impl Rules for VotesForWomen {
 
     fn choices(state: &State, seat: Seat) -> Vec<Choice> {
         choices::for_seat(state, seat)
+    }
+
+    /// The random player's move without building the choices: the same draws, the same
+    /// command (`random`).
+    fn random_command(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Command> {
+        random::random_command(state, seat, rng)
     }
 
     /// The Opposition's answer to a commitment is chosen from public things alone (the

@@ -1268,3 +1268,43 @@ fn commands_round_trip_exactly() {
 
 #[cfg(test)]
 mod readings;
+
+#[test]
+fn the_typed_random_move_is_the_generic_players() {
+    use super::stops::awaited_stop;
+    let mut seen = std::collections::BTreeSet::new();
+    let mut checked = 0;
+    for version in 1..=VotesForWomen::RULES_VERSION {
+        checked += crate::engine::testing::check_random_command::<VotesForWomen>(
+            &Options::default(),
+            2,
+            version,
+            0..200,
+            |state, _| {
+                let (_, stop) = awaited_stop(state).expect("a seat is awaited");
+                seen.insert(match stop.as_ref() {
+                    Stop::HandCard => "hand card",
+                    Stop::AfterHand => "after hand",
+                    Stop::Commit => "commit",
+                    Stop::Answer => "answer",
+                    Stop::Card { bottom: false, .. } => "card",
+                    Stop::Card { bottom: true, .. } => "card or bottom",
+                    Stop::Reroll => "reroll",
+                    Stop::Place { reroll: false, .. } => "place",
+                    Stop::Place { reroll: true, .. } => "place or reroll",
+                    Stop::Remove { .. } => "remove",
+                    Stop::States { .. } => "states",
+                    Stop::State { yellow: None, .. } => "state",
+                    Stop::State {
+                        yellow: Some(_), ..
+                    } => "state and yellow",
+                    Stop::Region { .. } => "region",
+                    Stop::Moves => "moves",
+                    Stop::Campaign => "campaign",
+                });
+            },
+        );
+    }
+    println!("{checked} moves checked, {} kinds of decision", seen.len());
+    assert_eq!(seen.len(), 16, "decisions seen: {seen:?}");
+}
