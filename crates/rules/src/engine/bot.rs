@@ -232,7 +232,8 @@ pub enum PlayoutError {
         command: Value,
         error: super::ApplyError,
     },
-    /// The game is not over but nobody is awaited, or an awaited seat has no choice.
+    /// The game is not over but nobody is awaited, or an awaited seat has no choice (or, with
+    /// [`Rules::random_command`]'s default, its random fill did not read).
     #[error("command {0}: game stuck (no awaited seat with a choice) and no outcome")]
     Stuck(usize),
     /// The game went past [`MAX_COMMANDS`].

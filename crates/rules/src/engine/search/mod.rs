@@ -266,8 +266,8 @@ pub(super) fn run<R: Determinize>(
 }
 
 /// Play from `state` to the end, each move the game's playout move
-/// ([`Determinize::playout_command`]) or else one at random ([`Rules::random_command`]); `None` if it is cut short or gets
-/// stuck (a rules bug, which the property tests rule out).
+/// ([`Determinize::playout_command`]) or else one at random ([`Rules::random_command`]);
+/// `None` if it is cut short or gets stuck (a rules bug, which the property tests rule out).
 pub fn random_to_end<R: Determinize>(state: &mut R::State, rng: &mut GameRng) -> Option<Outcome> {
     let mut log = Log::silent();
     for _ in 0..PLAYOUT_LIMIT {
