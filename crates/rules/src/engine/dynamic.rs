@@ -295,9 +295,15 @@ where
         if self.ended.is_some() {
             return None;
         }
-        let command = R::random_command(&self.state, seat, rng)?;
+        let (command, json) = if R::TYPED_RANDOM {
+            let command = R::random_command(&self.state, seat, rng)?;
+            let json = serde_json::to_value(&command).expect("commands serialize");
+            (command, json)
+        } else {
+            let json = super::bot::random_fill::<R>(&self.state, seat, rng)?;
+            (R::decode(&json).ok()?, json)
+        };
         let applied = self.apply(seat, &command, log).map_err(ApplyError::from);
-        let json = serde_json::to_value(&command).expect("commands serialize");
         Some((json, applied))
     }
     fn can_undo(&self, seat: Seat) -> bool {

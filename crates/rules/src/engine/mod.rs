@@ -202,6 +202,12 @@ pub trait Rules: 'static {
         bot::random_fill::<Self>(state, seat, rng).and_then(|json| Self::decode(&json).ok())
     }
 
+    /// True for a game that overrides [`Rules::random_command`]: the random player through
+    /// [`DynMatch`] then plays the typed move and writes its JSON for the record, where
+    /// otherwise it keeps the fill's JSON rather than write the command out again (a fifth of
+    /// a random Whitehouse game).
+    const TYPED_RANDOM: bool = false;
+
     /// How many seats the game takes, fewest and most.
     fn seat_counts() -> (usize, usize);
 

@@ -190,6 +190,8 @@ impl Rules for VotesForWomen {
         random::random_command(state, seat, rng)
     }
 
+    const TYPED_RANDOM: bool = true;
+
     /// The Opposition's answer to a commitment is chosen from public things alone (the
     /// buttons committed and held, the rules version), so a lone "match" is one everyone can
     /// tell is forced; every other lone choice may rest on a hidden hand.
