@@ -62,8 +62,10 @@ pub struct Tally {
     /// (or none within the client's timeout).
     pub worst: Duration,
     /// How late the bench itself started a request after its scheduled time, at most: when
-    /// the bench's one thread falls behind, its requests' waits are partly its own.
+    /// the bench falls behind, its requests' waits are partly its own.
     pub late_start: Duration,
+    /// Of that, the page views' thread's lateness alone (the moves' is the rest).
+    pub pages_late_start: Duration,
     /// The most requests in flight at once.
     pub most_in_flight: usize,
     /// The longest any request waited from the moment the bench sent it: the server's part
@@ -77,6 +79,28 @@ fn shed(status: awc::http::StatusCode, retry_after: bool) -> bool {
 }
 
 impl Tally {
+    /// Takes in what the page views' own thread measured.
+    pub fn absorb_pages(&mut self, pages: Tally) {
+        self.pages.extend(pages.pages);
+        for (kind, latencies) in pages.pages_by_kind {
+            self.pages_by_kind
+                .entry(kind)
+                .or_default()
+                .extend(latencies);
+        }
+        self.shed_pages.extend(pages.shed_pages);
+        for (what, n) in pages.failures {
+            *self.failures.entry(what).or_default() += n;
+        }
+        let room = SAMPLES.saturating_sub(self.samples.len());
+        self.samples.extend(pages.samples.into_iter().take(room));
+        self.worst = self.worst.max(pages.worst);
+        self.worst_sent = self.worst_sent.max(pages.worst_sent);
+        self.late_start = self.late_start.max(pages.late_start);
+        self.pages_late_start = self.pages_late_start.max(pages.late_start);
+        self.most_in_flight += pages.most_in_flight;
+    }
+
     fn fail(&mut self, what: String, detail: String) {
         *self.failures.entry(what).or_default() += 1;
         if self.samples.len() < SAMPLES {
@@ -372,12 +396,95 @@ async fn one_move(day: &Day, plan: Plan, at: Instant) {
     day.games.borrow_mut()[plan.index].busy = false;
 }
 
+/// `POSTPLAY_DAY_BENCH_NICE` (e.g. -5, as root): the calling thread's nice value, so that the
+/// bench's threads run ahead of the server and PostgreSQL on the machine they share. Clients
+/// are elsewhere in a real deployment; here, past what the two cores can do, the bench would
+/// otherwise fall behind its timetable and offer less than the rates asked, while the server,
+/// left what the bench does not take, meets its load with less than the whole machine.
+pub fn bench_priority() {
+    let Some(nice) = std::env::var("POSTPLAY_DAY_BENCH_NICE")
+        .ok()
+        .and_then(|v| v.trim().parse::<i32>().ok())
+    else {
+        return;
+    };
+    // SAFETY: setpriority reads only its arguments; on Linux, `who` 0 is the calling thread.
+    if unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, nice) } != 0 {
+        eprintln!(
+            "POSTPLAY_DAY_BENCH_NICE={nice}: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
+/// What the page views need of the day, copied so they can run on a thread of their own:
+/// every game's id, seat tokens and entries so far, and the signed-in sessions' cookies.
+pub struct PageTargets {
+    /// (game id, its seats' tokens, its entries when the stretch began).
+    games: Vec<(i64, Vec<String>, u64)>,
+    /// Signed-in sessions' cookies.
+    cookies: Vec<String>,
+    /// The server's base URL.
+    base: String,
+}
+
+impl PageTargets {
+    /// The day's games and sessions as they stand.
+    pub fn of(day: &Day) -> PageTargets {
+        PageTargets {
+            games: (day.games.borrow().iter())
+                .map(|g| (g.id, g.tokens.clone(), g.live.applied()))
+                .collect(),
+            cookies: day.cookies.clone(),
+            base: day.base.clone(),
+        }
+    }
+}
+
+/// Page views at `rate` a second from `start` to `end` on a thread of their own (its own
+/// runtime and client), so that the moves, the replies and the mail the bench takes do not
+/// make the pages late, nor the pages them; returns what they measured once every view has its
+/// answer or the client's timeout.
+pub fn pages_apart(
+    targets: PageTargets,
+    rate: f64,
+    start: Instant,
+    end: Instant,
+) -> std::thread::JoinHandle<Tally> {
+    std::thread::spawn(move || {
+        bench_priority();
+        actix_web::rt::System::new().block_on(async move {
+            let tally = Rc::new(RefCell::new(Tally::default()));
+            let in_flight = Rc::new(Cell::new(0usize));
+            pages(Rc::new(targets), rate, start, end, &tally, &in_flight).await;
+            let deadline = Instant::now() + CLIENT_TIMEOUT + Duration::from_secs(10);
+            while in_flight.get() > 0 && Instant::now() < deadline {
+                actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+            }
+            tally.take()
+        })
+    })
+}
+
 /// Page views at `rate` a second from `start` to `end`: of every twenty, eight seat pages,
 /// four of /me signed in, three of the lobby and five replays at a random step.
-pub async fn pages(day: Rc<Day>, rate: f64, start: Instant, end: Instant) {
+async fn pages(
+    targets: Rc<PageTargets>,
+    rate: f64,
+    start: Instant,
+    end: Instant,
+    tally: &Rc<RefCell<Tally>>,
+    in_flight: &Rc<Cell<usize>>,
+) {
     if rate <= 0.0 {
         return;
     }
+    // No connection limit: the client must not queue requests itself (awc's default of 100
+    // would, at ten times the rates), or its queue would count as the server's.
+    let client = awc::Client::builder()
+        .connector(awc::Connector::new().limit(0))
+        .timeout(CLIENT_TIMEOUT)
+        .finish();
     let mut rng = bot_rng(&Seed::from_number(78));
     let mut k = 0u64;
     loop {
@@ -386,32 +493,35 @@ pub async fn pages(day: Rc<Day>, rate: f64, start: Instant, end: Instant) {
             return;
         }
         until(at).await;
-        started(&day, at);
+        {
+            let mut tally = tally.borrow_mut();
+            tally.late_start = tally.late_start.max(at.elapsed());
+            tally.most_in_flight = tally.most_in_flight.max(in_flight.get() + 1);
+        }
         let (what, path, cookie) = {
-            let games = day.games.borrow();
-            let game = &games[rng.index(games.len())];
+            let (id, tokens, applied) = &targets.games[rng.index(targets.games.len())];
             match k % 20 {
                 0..8 => {
-                    let token = &game.tokens[rng.index(game.tokens.len())];
+                    let token = &tokens[rng.index(tokens.len())];
                     ("seat page", format!("/play/{token}"), None)
                 }
-                8..12 if !day.cookies.is_empty() => (
+                8..12 if !targets.cookies.is_empty() => (
                     "/me",
                     "/me".to_string(),
-                    Some(day.cookies[rng.index(day.cookies.len())].clone()),
+                    Some(targets.cookies[rng.index(targets.cookies.len())].clone()),
                 ),
                 8..15 => ("lobby", "/lobby".to_string(), None),
                 _ => {
-                    let at = rng.index(game.live.applied() as usize + 1);
-                    ("replay", format!("/games/{}/replay?at={at}", game.id), None)
+                    let at = rng.index(*applied as usize + 1);
+                    ("replay", format!("/games/{id}/replay?at={at}"), None)
                 }
             }
         };
         k += 1;
-        day.in_flight.set(day.in_flight.get() + 1);
-        let day = day.clone();
+        in_flight.set(in_flight.get() + 1);
+        let (tally, in_flight) = (tally.clone(), in_flight.clone());
+        let mut request = client.get(format!("{}{path}", targets.base));
         actix_web::rt::spawn(async move {
-            let mut request = day.client.get(format!("{}{path}", day.base));
             if let Some(cookie) = cookie {
                 request = request.insert_header(("Cookie", cookie));
             }
@@ -424,7 +534,7 @@ pub async fn pages(day: Rc<Day>, rate: f64, start: Instant, end: Instant) {
                 Err(e) => Err(e.to_string()),
             };
             let latency = at.elapsed();
-            let mut tally = day.tally.borrow_mut();
+            let mut tally = tally.borrow_mut();
             tally.worst = tally.worst.max(latency);
             tally.worst_sent = tally.worst_sent.max(sent_at.elapsed());
             match answer {
@@ -442,7 +552,7 @@ pub async fn pages(day: Rc<Day>, rate: f64, start: Instant, end: Instant) {
                 Err(e) => tally.fail(format!("{what}: no answer"), format!("GET {path}: {e}")),
             }
             drop(tally);
-            day.in_flight.set(day.in_flight.get() - 1);
+            in_flight.set(in_flight.get() - 1);
         });
     }
 }
