@@ -148,7 +148,7 @@ const QUIET: [&str; 4] = [
     "rustls=warn",
 ];
 
-/// The filter of [`init`]: `RUST_LOG`, or `default` when it is unset, with [`QUIET`] on top.
+/// The filter of [`init`]: `RUST_LOG`, or `default` when it is unset, with `QUIET` on top.
 pub fn filter(default: &str) -> tracing_subscriber::EnvFilter {
     let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));

@@ -10,7 +10,7 @@ pub const MAX_MESSAGE_CHARS: usize = 1000;
 pub const MAX_MESSAGE_LINES: usize = 30;
 
 /// Plain text for a game's thread: line breaks as `\n`, trimmed, 1 to
-/// [`MAX_MESSAGE_CHARS`] characters in at most [`MAX_MESSAGE_LINES`] lines, no control
+/// [`MAX_MESSAGE_CHARS`] characters in at most `MAX_MESSAGE_LINES` lines, no control
 /// characters but line breaks and tabs, no characters that reverse the text around them, no
 /// line or paragraph separators, annotation or tag characters.
 /// Pages and mail escape it like any other text; it is never markup.

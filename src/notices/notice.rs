@@ -37,7 +37,7 @@ impl GameRef {
     }
 }
 
-/// A game's title named where it is played, as mail and pages show it: `title` after "[home] "
+/// A game's title named where it is played, as mail and pages show it: `title` after "\[home\] "
 /// for a league game (its `home`, [`crate::notices::outbox::home`]), alone otherwise.
 pub fn homed(home: Option<&str>, title: String) -> String {
     match home {
@@ -461,7 +461,7 @@ pub struct TableNotice {
     pub table_id: i64,
     /// The name of its game.
     pub game_name: String,
-    /// The subject after "<game> table #<id>".
+    /// The subject after "`<game>` table #`<id>`".
     pub headline: String,
     /// The sentences before the link.
     pub lines: Vec<String>,

@@ -1,6 +1,6 @@
 //! Mail's part in a move written in one statement: it reads the seats' addresses and
 //! preferences, their webhooks, standing orders and the thread's messages not yet mailed to
-//! them, and plans the rows [`crate::notices::outbox::enqueue_after_move`] would write: a your-turn
+//! them, and plans the rows [`crate::notices::turn::enqueue_after_move`] would write: a your-turn
 //! notice for each seat the move puts a decision to (with its private link and its reply
 //! address) and the same to the webhooks of the seats' accounts.
 

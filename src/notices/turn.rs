@@ -92,7 +92,7 @@ pub fn newly_active(before: &[Seat], after: &[Seat]) -> Vec<Seat> {
 }
 
 /// The public lines since a seat's last command (all of them if it never moved), names
-/// filled in, at most the last [`MAX_LINES`].
+/// filled in, at most the last `MAX_LINES`.
 pub fn lines_since(log: &[LogEntry], seat: Seat, names: &[String]) -> Vec<String> {
     let start = log
         .iter()

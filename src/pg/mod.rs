@@ -129,7 +129,7 @@ fn boot_id() -> String {
 }
 
 /// The folder with `initdb` and `pg_ctl`: PATH first, then the newest
-/// /usr/lib/postgresql/<version>/bin.
+/// `/usr/lib/postgresql/<version>/bin`.
 pub fn find_binaries() -> Result<PathBuf, PgError> {
     if let Some(path) = std::env::var_os("PATH") {
         for dir in std::env::split_paths(&path) {

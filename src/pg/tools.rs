@@ -86,7 +86,7 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The path of a client tool: on PATH first, then in the newest /usr/lib/postgresql/<v>/bin.
+/// The path of a client tool: on PATH first, then in the newest `/usr/lib/postgresql/<v>/bin`.
 pub fn find(tool: &str) -> Result<PathBuf, String> {
     let on_path = std::env::var_os("PATH")
         .into_iter()

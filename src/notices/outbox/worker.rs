@@ -242,7 +242,7 @@ impl Worker {
     }
 
     /// How long until the first mail or chat notice waiting comes due (digests keep to the
-    /// poll); `None` when none waits. At least [`SOONEST_WAKE`]: a row already due that this
+    /// poll); `None` when none waits. At least `SOONEST_WAKE`: a row already due that this
     /// pass did not take is another worker's, and is not looked at again in a tight loop.
     pub async fn next_due(&self) -> Result<Option<Duration>, sqlx::Error> {
         let wait: Option<f64> = sqlx::query_scalar(

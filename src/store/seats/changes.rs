@@ -302,7 +302,7 @@ impl Store {
         Ok(())
     }
 
-    /// The game's newest changes of who holds its seats ([`CHANGES_SHOWN`]), newest first.
+    /// The game's newest changes of who holds its seats (`CHANGES_SHOWN`), newest first.
     pub async fn seat_changes(&self, game_id: i64) -> Result<Vec<SeatChange>, sqlx::Error> {
         sqlx::query(
             "SELECT seat, kind, by_kind, by_name, at FROM seat_changes WHERE game_id = $1 \

@@ -88,7 +88,7 @@ impl Store {
     /// choice starts again at "every turn" unless the address has an account). The seat's owner
     /// is afterwards whoever its address reaches: that address's account, or nobody. The change
     /// is written for every player to see, with `by` as its maker, and the address the seat was
-    /// taken from is told ([`Store::record_seat_change_in`]). `None` if there is no such seat.
+    /// taken from is told (`Store::record_seat_change_in`). `None` if there is no such seat.
     pub async fn rekey_seat_in(
         &self,
         tx: &mut PgConnection,

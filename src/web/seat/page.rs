@@ -1,4 +1,4 @@
-//! The HTML pages: home, create, play, spectate, log (the organiser's is [`crate::web::desk::manage`]). GET
+//! The HTML pages: home, create, play, spectate, log (the organiser's is `crate::web::desk::manage`). GET
 //! never changes anything; every form carries a CSRF token and the move it was rendered at.
 
 use crate::engine::log::render;

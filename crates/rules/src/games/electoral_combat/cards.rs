@@ -83,7 +83,7 @@ impl ECard {
             .chain(Wild::ALL.into_iter().map(ECard::Wild))
     }
 
-    /// The card's place among [`ECard::indexed`]: an index into a table made once per card.
+    /// The card's place among `ECard::indexed`: an index into a table made once per card.
     pub fn index(self) -> usize {
         match self {
             ECard::State(c) => c.index(),

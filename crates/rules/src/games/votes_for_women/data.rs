@@ -1,5 +1,5 @@
 //! The board and the 128 cards, read once from `data/votes-for-women/` (compiled in): each
-//! card's effect becomes a list of primitive [`Op`]s that [`super::play`] interprets.
+//! card's effect becomes a list of primitive [`Op`]s that the `ops` module interprets.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
