@@ -151,7 +151,8 @@ async fn a_played_reply_is_answered_in_the_next_mail_and_a_refusal_at_once() {
     assert!(header(&next.data, "Reply-To").is_some(), "it asks: {words}");
     assert_eq!(rig.mails_to(first).await.len(), mailed + 1, "one mail");
     let rows = waiting(&rig, game, first as Seat).await;
-    assert!(rows.iter().all(|(_, s, _)| s == "folded"), "{rows:?}");
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].1, "folded");
     rig.stop().await;
 }
 
@@ -246,5 +247,58 @@ async fn a_seat_that_asks_for_every_answer_gets_each_at_once() {
         }
     }
     assert!(waiting(&rig, game, first as Seat).await.is_empty());
+    rig.stop().await;
+}
+
+#[actix_web::test]
+async fn two_mails_sent_at_once_carry_a_waiting_answer_once() {
+    let rig = Rig::new().await;
+    let game = rig.game("electoral-combat", json!({}), 2, 34).await;
+    let first = rig.db.store.load(game).await.unwrap().game.active()[0];
+    let mut n = 0;
+    let (line, mailed) = play_until_folded(&rig, game, first, &mut n).await;
+    // Two mails to the seat come due in one statement, so that one pass of the worker sends
+    // them side by side, each free to carry the waiting answer: copies of that answer, sent as
+    // answers on their own.
+    let copied = sqlx::query(
+        "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload) \
+         SELECT game_id, seat, event || ':copy' || k, kind, recipient, recipient_name, payload \
+         FROM outbox, generate_series(1, 2) k \
+         WHERE game_id = $1 AND seat = $2 AND fold AND status = 'pending'",
+    )
+    .bind(game)
+    .bind(first as i32)
+    .execute(rig.db.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(copied.rows_affected(), 2);
+    sqlx::query("SELECT pg_notify('postplay_outbox', '')")
+        .execute(rig.db.store.pool())
+        .await
+        .unwrap();
+    let mails = until("both copies sent", PATIENCE, async || {
+        let mails = rig.mails_to(first).await;
+        if mails.len() >= mailed + 2 {
+            return Ok(mails);
+        }
+        let copies: Vec<(String, String, Option<String>)> = sqlx::query_as(
+            "SELECT kind, status, last_error FROM outbox WHERE game_id = $1 AND event LIKE '%:copy%'",
+        )
+        .bind(game)
+        .fetch_all(rig.db.store.pool())
+        .await
+        .unwrap();
+        Err(format!("{} mails; the copies {copies:?}", mails.len()))
+    })
+    .await;
+    let says = format!("Your reply \"{line}\" was played: ");
+    let carrying = mails[mailed..]
+        .iter()
+        .filter(|m| text(m).contains(&says))
+        .count();
+    assert_eq!(carrying, 1, "the answer in one of the two mails, not both");
+    let rows = waiting(&rig, game, first as Seat).await;
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].1, "folded");
     rig.stop().await;
 }

@@ -58,22 +58,32 @@ pub async fn set_every_answer(
     tx.commit().await
 }
 
-/// The answers waiting for the seat's next mail that the outbox row `id` (a mail to `seat` of
-/// `game_id`) carries: those queued no later than it, oldest first, with their rows' ids.
-pub(super) async fn waiting(
+/// Takes the answers waiting for the seat's next mail that the outbox row `id` (a mail to
+/// `seat` of `game_id`) carries: those queued no later than it, oldest first, with their rows'
+/// ids. Each is claimed for `id` (`sending`, `folded_into` = `id`) so that no other mail to the
+/// seat, sent at the same moment by this worker or another, carries it too; it stays due no
+/// sooner than `lease` from now, so if the carrying mail never goes out (a crash) it goes out
+/// on its own once the lease lapses. [`folded`] or [`released`] settles the claim.
+pub(super) async fn take_waiting(
     pool: &PgPool,
     (game_id, seat): (i64, i32),
     id: i64,
+    lease: Duration,
 ) -> Result<Vec<(i64, Answer)>, sqlx::Error> {
     let rows = sqlx::query(
-        "SELECT w.id, w.payload FROM outbox w, outbox o WHERE o.id = $3 \
-         AND w.game_id = $1 AND w.seat = $2 AND w.fold AND w.status = 'pending' \
-         AND w.webhook_id IS NULL AND w.recipient = o.recipient AND w.created_at <= o.created_at \
-         ORDER BY w.id",
+        "UPDATE outbox SET status = 'sending', folded_into = $3, \
+         due_at = greatest(due_at, now() + make_interval(secs => $4)) \
+         WHERE id IN (SELECT w.id FROM outbox w, outbox o WHERE o.id = $3 \
+             AND w.game_id = $1 AND w.seat = $2 AND w.fold AND w.status = 'pending' \
+             AND w.webhook_id IS NULL AND w.recipient = o.recipient \
+             AND w.created_at <= o.created_at \
+             FOR UPDATE OF w SKIP LOCKED) \
+         RETURNING id, payload",
     )
     .bind(game_id)
     .bind(seat)
     .bind(id)
+    .bind(lease.as_secs_f64())
     .fetch_all(pool)
     .await?;
     let mut answers = Vec::new();
@@ -83,6 +93,7 @@ pub(super) async fn waiting(
             answers.push((row.try_get("id")?, answer));
         }
     }
+    answers.sort_by_key(|(id, _)| *id);
     Ok(answers)
 }
 
@@ -119,12 +130,27 @@ fn joined(earlier: &[String], later: &[String]) -> Vec<String> {
     earlier.iter().chain(&later[overlap..]).cloned().collect()
 }
 
-/// Records that the answers `ids` went out inside another mail (row `into`); one that went out
-/// on its own meanwhile is left as it is.
+/// Records that the answers `ids`, claimed by [`take_waiting`], went out inside the mail of
+/// row `into`; one whose claim lapsed meanwhile (and went out on its own) is left as it is.
 pub(super) async fn folded(pool: &PgPool, ids: &[i64], into: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE outbox SET status = 'folded', sent_at = now(), folded_into = $2, \
-         payload = payload - 'token' #- '{ask,reply}' WHERE id = ANY($1) AND status = 'pending'",
+        "UPDATE outbox SET status = 'folded', sent_at = now(), \
+         payload = payload - 'token' #- '{ask,reply}' \
+         WHERE id = ANY($1) AND status = 'sending' AND folded_into = $2",
+    )
+    .bind(ids)
+    .bind(into)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Gives back the answers `ids` that row `into` claimed ([`take_waiting`]) and did not send:
+/// they wait again for the seat's next mail, or their own time.
+pub(super) async fn released(pool: &PgPool, ids: &[i64], into: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE outbox SET status = 'pending', folded_into = NULL \
+         WHERE id = ANY($1) AND status = 'sending' AND folded_into = $2",
     )
     .bind(ids)
     .bind(into)

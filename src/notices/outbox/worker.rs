@@ -259,7 +259,7 @@ impl Worker {
     pub async fn pass(&self) -> Result<Pass, sqlx::Error> {
         let rows = sqlx::query(concat!(
             "UPDATE outbox SET status = 'sending', attempts = attempts + 1, \
-             due_at = now() + make_interval(secs => $2) \
+             due_at = now() + make_interval(secs => $2), folded_into = NULL \
              WHERE id IN (SELECT id FROM outbox \
                  WHERE status IN ('pending', 'sending') AND due_at <= now() AND NOT digest \
                  ORDER BY due_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)",
@@ -401,31 +401,43 @@ impl Worker {
         }
         let mut carried = Vec::new();
         if let (Some(game_id), Some(seat)) = (row.game_id, row.seat) {
-            let waiting = fold::waiting(&self.pool, (game_id, seat), row.id)
+            let taken = fold::take_waiting(&self.pool, (game_id, seat), row.id, self.config.lease)
                 .await
                 .map_err(database)?;
-            let answers: Vec<_> = waiting.iter().map(|(_, a)| a.clone()).collect();
+            let ids: Vec<i64> = taken.iter().map(|(id, _)| *id).collect();
+            let answers: Vec<_> = taken.into_iter().map(|(_, a)| a).collect();
             if !answers.is_empty() && fold::carry(&mut notice, &answers) {
-                carried = waiting.into_iter().map(|(id, _)| id).collect();
+                carried = ids;
+            } else if !ids.is_empty() {
+                fold::released(&self.pool, &ids, row.id)
+                    .await
+                    .map_err(database)?;
             }
         }
-        let rendered =
-            render(&notice, &self.ctx).map_err(|e| permanent(format!("template: {e}")))?;
-        let thread = match (row.seat, &notice) {
-            (_, Notice::Invite(_)) => None,
-            (Some(seat), _) => row.game_id.map(|game| format!("pp.g{game}.invite.s{seat}")),
-            (None, _) => None,
+        let sent = match render(&notice, &self.ctx) {
+            Ok(rendered) => {
+                let thread = match (row.seat, &notice) {
+                    (_, Notice::Invite(_)) => None,
+                    (Some(seat), _) => row.game_id.map(|game| format!("pp.g{game}.invite.s{seat}")),
+                    (None, _) => None,
+                };
+                self.send(row, &Self::message_key(row), thread, &rendered)
+                    .await
+            }
+            Err(e) => Err(permanent(format!("template: {e}"))),
         };
-        self.send(row, &Self::message_key(row), thread, &rendered)
-            .await?;
-        if !carried.is_empty() {
-            // The mail is out: an answer left pending by a failed write would only go out on
-            // its own as well, later.
-            if let Err(e) = fold::folded(&self.pool, &carried, row.id).await {
-                tracing::warn!(ids = ?carried, error = %e, "answers carried but not marked");
-            }
+        if carried.is_empty() {
+            return sent.map(|()| true);
         }
-        Ok(true)
+        // A failed write leaves the claim to lapse: the answers then go out on their own, later.
+        let settled = match &sent {
+            Ok(()) => fold::folded(&self.pool, &carried, row.id).await,
+            Err(_) => fold::released(&self.pool, &carried, row.id).await,
+        };
+        if let Err(e) = settled {
+            tracing::warn!(ids = ?carried, error = %e, "answers carried: their rows not updated");
+        }
+        sent.map(|()| true)
     }
 
     /// Sends one chat notice to its webhook; false when the webhook was removed meanwhile.
