@@ -13,7 +13,6 @@ use super::record::{Record, ReplayError};
 use super::{DynGame, Seat, Seed};
 use serde::Serialize;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 /// One log entry as the chain sees it.
 #[derive(Debug, Clone, Copy)]
@@ -65,15 +64,74 @@ pub fn link(previous: &[u8; 32], entry: Entry<'_>) -> [u8; 32] {
     link_with(previous, entry, &mut Vec::with_capacity(128))
 }
 
-/// [`link`], writing the entry's bytes into `scratch` (emptied first): a walk along a chain
-/// reuses one buffer.
+/// [`link`], writing the message into `scratch` (emptied first): a walk along a chain reuses
+/// one buffer. The previous link and the entry's bytes are written once, padded as SHA-256 pads
+/// (FIPS 180-4, 5.1.1) and compressed where they lie, rather than copied again piece by piece
+/// into a hasher's block buffer; `a_link_is_sha256_of_its_message` holds it to sha2's `Sha256`.
 fn link_with(previous: &[u8; 32], entry: Entry<'_>, scratch: &mut Vec<u8>) -> [u8; 32] {
     scratch.clear();
+    scratch.extend_from_slice(previous);
     write_canonical_entry(entry, scratch);
-    let mut hasher = Sha256::new();
-    hasher.update(previous);
-    hasher.update(&scratch[..]);
-    hasher.finalize().into()
+    sha256_in_place(scratch)
+}
+
+/// SHA-256's initial hash value (FIPS 180-4, 5.3.3).
+const SHA256_INITIAL: [u32; 8] = [
+    0x6a09_e667,
+    0xbb67_ae85,
+    0x3c6e_f372,
+    0xa54f_f53a,
+    0x510e_527f,
+    0x9b05_688c,
+    0x1f83_d9ab,
+    0x5be0_cd19,
+];
+
+/// The SHA-256 digest of `message`, padding it in place (it grows by 9 to 72 bytes).
+fn sha256_in_place(message: &mut Vec<u8>) -> [u8; 32] {
+    let bits = (message.len() as u64) * 8;
+    message.push(0x80);
+    let padded = (message.len() + 8).next_multiple_of(64);
+    message.resize(padded - 8, 0);
+    message.extend_from_slice(&bits.to_be_bytes());
+    let (blocks, rest) = message.as_chunks::<64>();
+    debug_assert!(rest.is_empty());
+    let mut state = SHA256_INITIAL;
+    sha2::block_api::compress256(&mut state, blocks);
+    let mut digest = [0u8; 32];
+    for (bytes, word) in digest.chunks_exact_mut(4).zip(state) {
+        bytes.copy_from_slice(&word.to_be_bytes());
+    }
+    digest
+}
+
+/// The 32 bytes a link's published form spells in 64 lowercase hex digits (how links are
+/// written), or `None` for anything else. A table and no branch per digit: the digits of a
+/// hash are random, so a branch on each would be mispredicted half the time.
+fn link_from_hex(text: &str) -> Option<[u8; 32]> {
+    /// Each byte's value as a lowercase hex digit, or 0x10 (a bit no digit has) if it is none.
+    const DIGITS: [u8; 256] = {
+        let mut table = [0x10; 256];
+        let mut c = 0;
+        while c < 16 {
+            let digit = if c < 10 { b'0' + c } else { b'a' + c - 10 };
+            table[digit as usize] = c;
+            c += 1;
+        }
+        table
+    };
+    let (pairs, rest) = text.as_bytes().as_chunks::<2>();
+    if pairs.len() != 32 || !rest.is_empty() {
+        return None;
+    }
+    let mut bytes = [0u8; 32];
+    let mut invalid = 0;
+    for (byte, [high, low]) in bytes.iter_mut().zip(pairs) {
+        let (high, low) = (DIGITS[*high as usize], DIGITS[*low as usize]);
+        invalid |= high | low;
+        *byte = (high << 4) | (low & 0x0f);
+    }
+    (invalid & 0x10 == 0).then_some(bytes)
 }
 
 /// The link before the first entry: the commitment's bytes.
@@ -191,9 +249,7 @@ pub fn check_chain(record: &Record) -> Result<Chain, VerifyError> {
             },
             &mut scratch,
         );
-        let mut actual_hex = [0u8; 64];
-        hex::encode_to_slice(actual, &mut actual_hex).expect("64 digits for 32 bytes");
-        if actual_hex[..] != *claimed.as_bytes() {
+        if link_from_hex(claimed) != Some(actual) {
             return Err(VerifyError::HashMismatch(number));
         }
         previous = actual;
@@ -360,6 +416,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_link_is_sha256_of_its_message() {
+        use sha2::{Digest, Sha256};
+        let mut message = Vec::new();
+        for len in 0..300 {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
+            message.clear();
+            message.extend_from_slice(&bytes);
+            let expected: [u8; 32] = Sha256::digest(&bytes).into();
+            assert_eq!(sha256_in_place(&mut message), expected, "{len} bytes");
+        }
+    }
+
+    #[test]
+    fn a_published_link_is_64_lowercase_hex_digits() {
+        let link: [u8; 32] = std::array::from_fn(|i| (i * 37 + 5) as u8);
+        assert_eq!(link_from_hex(&hex::encode(link)), Some(link));
+        assert_eq!(link_from_hex(&hex::encode_upper(link)), None);
+        assert_eq!(link_from_hex(&hex::encode(&link[..31])), None);
+        assert_eq!(link_from_hex(&format!("{}0", hex::encode(link))), None);
+        for bad in ["g", "G", " ", "/", ":", "`", "\u{0}"] {
+            let text = format!("{bad}{}", &hex::encode(link)[1..]);
+            assert_eq!(link_from_hex(&text), None, "{text}");
+        }
+        assert_eq!(link_from_hex(""), None);
     }
 
     const PINNED_LINK: &str = "a8c39517e65765fd9b5cd8f76ece81f6dd80afc590335e8cbdead417e615c6cb";
