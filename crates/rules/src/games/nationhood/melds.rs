@@ -95,17 +95,76 @@ pub fn longest_sequence(cards: &[Card]) -> usize {
 /// consecutive ranks (an ace counts low or high). The practice bots' playouts keep what
 /// raises it (`sample.rs`, docs/BOTS.md).
 pub fn nation_progress(cards: &[Card]) -> u32 {
-    Suit::ALL
-        .iter()
-        .map(|&suit| {
-            let bits = rank_bits(cards, suit);
-            (1..=8)
-                .map(|low| ((bits >> low) & 0x7f).count_ones())
+    suit_bits(cards).into_iter().map(window).max().unwrap_or(0)
+}
+
+/// Whether taking `card` into `hand` raises its [`nation_progress`]: only the card's suit can
+/// change, so the hand is read once and not copied.
+pub fn nation_progress_rises_with(hand: &[Card], card: Card) -> bool {
+    let bits = suit_bits(hand);
+    let (suit, mask) = rank_masks()[card.index()];
+    bits.get(usize::from(suit)).is_some_and(|&of_suit| {
+        window(of_suit | mask) > bits.into_iter().map(window).max().unwrap_or(0)
+    })
+}
+
+/// [`nation_progress`] of `hand` less each of its cards in turn, by position: one pass over
+/// the hand rather than one a card, since taking a card out changes only its suit's ranks.
+pub fn nation_progress_without_each(hand: &[Card]) -> Vec<u32> {
+    let bits = suit_bits(hand);
+    let windows = bits.map(window);
+    let masks = rank_masks();
+    hand.iter()
+        .map(|card| {
+            let (suit, mask) = masks[card.index()];
+            let others = (0..4)
+                .filter(|&s| s != usize::from(suit))
+                .map(|s| windows[s])
                 .max()
-                .unwrap_or(0)
+                .unwrap_or(0);
+            match bits.get(usize::from(suit)) {
+                Some(&of_suit) => others.max(window(of_suit & !mask)),
+                None => others,
+            }
         })
+        .collect()
+}
+
+/// The most ranks set in `bits` within seven consecutive ranks.
+fn window(bits: u16) -> u32 {
+    (1..=8)
+        .map(|low| ((bits >> low) & 0x7f).count_ones())
         .max()
         .unwrap_or(0)
+}
+
+/// Each suit's [`rank_bits`] in `cards`, in the order of [`Suit::ALL`], from one pass.
+fn suit_bits(cards: &[Card]) -> [u16; 4] {
+    let masks = rank_masks();
+    let mut bits = [0u16; 5];
+    for card in cards {
+        let (suit, mask) = masks[card.index()];
+        bits[usize::from(suit)] |= mask;
+    }
+    [bits[0], bits[1], bits[2], bits[3]]
+}
+
+/// Every card's suit (its place in [`Suit::ALL`], 4 for none) and rank bit (both of an ace's),
+/// by card index.
+fn rank_masks() -> &'static [(u8, u16)] {
+    static MASKS: LazyLock<Vec<(u8, u16)>> = LazyLock::new(|| {
+        Card::all()
+            .map(|card| match (card.suit(), card.rank()) {
+                (Some(suit), Some(rank)) => {
+                    let place = Suit::ALL.iter().position(|&s| s == suit).expect("a suit");
+                    let ace_low = if rank == 14 { 1 << 1 } else { 0 };
+                    (place as u8, (1u16 << rank) | ace_low)
+                }
+                _ => (4, 0),
+            })
+            .collect()
+    });
+    &MASKS
 }
 
 /// True when `hand` is a nation: exactly seven natural cards of one suit in sequence.
@@ -182,6 +241,55 @@ mod tests {
                     .unwrap_or_else(|| panic!("no card {f}"))
             })
             .collect()
+    }
+
+    /// [`nation_progress`] as its doc comment defines it, suit by suit.
+    fn progress_by_definition(cards: &[Card]) -> u32 {
+        Suit::ALL
+            .iter()
+            .map(|&suit| window(rank_bits(cards, suit)))
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn progress_without_each_card_is_the_progress_of_the_rest() {
+        use crate::engine::{GameRng, Seed};
+        let mut rng = GameRng::new(&Seed::from_number(11), 0);
+        let mut pack: Vec<Card> = Card::all().filter(|c| !c.is_territory()).collect();
+        for round in 0..2000 {
+            rng.shuffle(&mut pack);
+            let hand = &pack[..round % 20];
+            assert_eq!(
+                nation_progress(hand),
+                progress_by_definition(hand),
+                "{hand:?}"
+            );
+            let without: Vec<u32> = (0..hand.len())
+                .map(|i| {
+                    let mut rest = hand.to_vec();
+                    rest.remove(i);
+                    progress_by_definition(&rest)
+                })
+                .collect();
+            assert_eq!(nation_progress_without_each(hand), without, "{hand:?}");
+        }
+        for (round, &card) in pack.iter().enumerate().take(40) {
+            let hand: Vec<Card> = pack[41..].iter().take(round % 12).copied().collect();
+            let mut with = hand.clone();
+            with.push(card);
+            assert_eq!(
+                nation_progress_rises_with(&hand, card),
+                progress_by_definition(&with) > progress_by_definition(&hand),
+                "{hand:?} and {card:?}"
+            );
+        }
+        let ace_low = cards(&["A♠", "2♠", "3♠", "4♠", "5♠", "6♠", "7♠", "K♠"]);
+        assert_eq!(nation_progress(&ace_low), 7);
+        assert_eq!(
+            nation_progress_without_each(&ace_low),
+            [6, 6, 6, 6, 6, 6, 6, 7]
+        );
     }
 
     #[test]

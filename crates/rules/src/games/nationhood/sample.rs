@@ -5,7 +5,7 @@
 //! used: every unseen card is equally likely in the hand or the stock.
 
 use super::Nationhood;
-use super::melds::nation_progress;
+use super::melds::{nation_progress_rises_with, nation_progress_without_each};
 use super::play::pack;
 use super::state::{Command, Options, Phase, State};
 use super::view::View;
@@ -16,7 +16,7 @@ impl Determinize for Nationhood {
     /// Random play never makes a nation (1,000 random matches: all drawn), so a search over
     /// random playouts learns nothing of it. In a playout a seat plays for a nation as a
     /// beginner would: it takes its discard pile's top card when that brings its hand nearer to
-    /// a nation ([`nation_progress`]), else draws from the stock, and discards a card whose
+    /// a nation ([`super::melds::nation_progress`]), else draws from the stock, and discards a card whose
     /// loss keeps its hand nearest (ties at random). One move in eight, and every other kind
     /// of move (cities, diplomacy, war), is left to random play.
     fn playout_command(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Command> {
@@ -26,12 +26,8 @@ impl Determinize for Nationhood {
         let hand = &state.hands[seat];
         match state.phase {
             Phase::Turn => {
-                let now = nation_progress(hand);
-                let better = state.piles[seat].last().is_some_and(|&top| {
-                    let mut with = hand.clone();
-                    with.push(top);
-                    nation_progress(&with) > now
-                });
+                let better = (state.piles[seat].last())
+                    .is_some_and(|&top| nation_progress_rises_with(hand, top));
                 if better {
                     Some(Command::DrawPile)
                 } else {
@@ -39,14 +35,7 @@ impl Determinize for Nationhood {
                 }
             }
             Phase::Melding => {
-                let kept = |i: usize| {
-                    let rest: Vec<_> = (0..hand.len())
-                        .filter(|&j| j != i)
-                        .map(|j| hand[j])
-                        .collect();
-                    nation_progress(&rest)
-                };
-                let scores: Vec<u32> = (0..hand.len()).map(kept).collect();
+                let scores = nation_progress_without_each(hand);
                 let best = *scores.iter().max()?;
                 let ties: Vec<usize> = (0..hand.len()).filter(|&i| scores[i] == best).collect();
                 Some(Command::Discard {
