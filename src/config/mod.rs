@@ -36,6 +36,8 @@
 //! | `POSTPLAY_MOVES_IN_FLIGHT` | moves (API commands, the seat page's move form) answered at once by one process | 64 |
 //! | `POSTPLAY_PAGES_IN_FLIGHT` | every other request answered at once by one process; kept below `POSTPLAY_DB_CONNECTIONS` so moves always find connections | 24 |
 //! | `POSTPLAY_QUEUE_WAIT_MS` | how long a request waits for one of those places before it is refused | 250 |
+//! | `POSTPLAY_MOVES_WAITING` | moves that may wait for a place at once; one more is refused at once | 128 |
+//! | `POSTPLAY_PAGES_WAITING` | other requests that may wait for a place at once; one more is refused at once | 48 |
 //! | `POSTPLAY_RETRY_AFTER_SECS` | the `Retry-After` of a request refused for overload | 2 |
 //! | `POSTPLAY_DB_CONNECTIONS` | the database connections of the web's pool (`serve`, one of them kept by live refresh; the one pool of the other verbs) | 32 |
 //! | `POSTPLAY_DB_WAIT_MS` | how long a request waits for one of them before it is refused | 1000 |
@@ -84,6 +86,10 @@ pub struct WebSettings {
     pub pages_in_flight: usize,
     /// How long a request waits for a place among those before it is refused.
     pub queue_wait: Duration,
+    /// Moves that may wait for a place at once: past them a move is refused without waiting.
+    pub moves_waiting: usize,
+    /// Other requests that may wait for a place at once.
+    pub pages_waiting: usize,
     /// The `Retry-After` of a request refused for overload.
     pub retry_after: Duration,
 }
@@ -107,6 +113,8 @@ impl Default for WebSettings {
             moves_in_flight: 64,
             pages_in_flight: 24,
             queue_wait: Duration::from_millis(250),
+            moves_waiting: 128,
+            pages_waiting: 48,
             retry_after: Duration::from_secs(2),
         }
     }
@@ -202,6 +210,8 @@ impl WebSettings {
             moves_in_flight,
             pages_in_flight,
             queue_wait: Duration::from_millis(setting(get, "POSTPLAY_QUEUE_WAIT_MS", 250u64)?),
+            moves_waiting: setting(get, "POSTPLAY_MOVES_WAITING", d.moves_waiting)?,
+            pages_waiting: setting(get, "POSTPLAY_PAGES_WAITING", d.pages_waiting)?,
             retry_after: Duration::from_secs(
                 setting(get, "POSTPLAY_RETRY_AFTER_SECS", 2u64)?.max(1),
             ),

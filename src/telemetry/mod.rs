@@ -9,7 +9,7 @@
 pub mod endpoint;
 pub mod requests;
 
-use metrics::{counter, histogram};
+use metrics::{counter, gauge, histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -22,9 +22,12 @@ pub const REFUSALS: &str = "postplay_refusals_total";
 /// Seconds to answer a request, labelled `group` ([`requests::group`]) and `status` class.
 pub const REQUEST_SECONDS: &str = "postplay_http_request_duration_seconds";
 /// Requests refused 503 for overload ([`crate::web::http::admission`]), labelled `group`
-/// ([`requests::group`]), `class` (`move`, `page`) and `reason` (`queue`: no place among the
-/// requests answered at once in time; `pool`: no database connection in time).
+/// ([`requests::group`]), `class` (`move`, `page`) and `reason` (`full`: as many requests of
+/// its class were waiting for a place as may; `queue`: no place among the requests answered at
+/// once in time; `pool`: no database connection in time).
 pub const SHED: &str = "postplay_requests_shed_total";
+/// Requests of this process waiting for a place among those answered at once, by `class`.
+pub const WAITING: &str = "postplay_requests_waiting";
 /// Outbox rows this process sent.
 pub const OUTBOX_SENT: &str = "postplay_outbox_sent_total";
 /// Outbox rows this process failed to send and will try again.
@@ -90,6 +93,10 @@ fn describe() {
         SHED,
         "Requests refused 503 for overload, by route group, class and reason"
     );
+    describe_gauge!(
+        WAITING,
+        "Requests waiting for a place among those answered at once, by class"
+    );
     describe_counter!(OUTBOX_SENT, "Outbox messages this process sent");
     describe_counter!(
         OUTBOX_RETRIED,
@@ -131,6 +138,11 @@ pub fn refusal(reason: &'static str) {
 /// A request of route `group` and `class` refused for overload, for `reason`.
 pub fn shed(group: String, class: &'static str, reason: &'static str) {
     counter!(SHED, "group" => group, "class" => class, "reason" => reason).increment(1);
+}
+
+/// A request of `class` began (`1.0`) or ended (`-1.0`) waiting for a place.
+pub fn waiting(class: &'static str, change: f64) {
+    gauge!(WAITING, "class" => class).increment(change);
 }
 
 /// What one pass of the outbox worker did.

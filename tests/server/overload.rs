@@ -95,6 +95,7 @@ struct Answer {
     status: u16,
     retry_after: Option<String>,
     content_type: String,
+    connection: Option<String>,
     body: String,
     took: Duration,
 }
@@ -116,6 +117,7 @@ async fn answer(request: awc::ClientRequest, body: Option<String>) -> Answer {
         status: res.status().as_u16(),
         retry_after: header("retry-after"),
         content_type: header("content-type").unwrap_or_default(),
+        connection: header("connection"),
         body: String::from_utf8_lossy(&body).into_owned(),
         took: started.elapsed(),
     }
@@ -243,6 +245,7 @@ async fn head(db: &TestDb, id: i64) -> i64 {
 fn is_quick_503(a: &Answer, what: &str) {
     assert_eq!(a.status, 503, "{what}: {}", a.body);
     assert_eq!(a.retry_after.as_deref(), Some("3"), "{what}");
+    assert_eq!(a.connection.as_deref(), Some("close"), "{what}");
     assert!(a.took < Duration::from_secs(2), "{what} took {:?}", a.took);
 }
 
@@ -418,6 +421,70 @@ async fn past_the_bounds_requests_get_503_at_once_moves_go_through_and_a_shed_mo
     .await;
     assert_eq!(again.status, 303, "{}", again.body);
     assert_eq!(head(&db, form_game).await, head_before + 1);
+    db.drop().await;
+}
+
+#[actix_web::test]
+async fn past_the_requests_that_may_wait_another_is_refused_at_once_however_long_the_wait() {
+    let db = TestDb::new().await;
+    let bounds = [
+        ("POSTPLAY_PAGES_IN_FLIGHT", "1".to_string()),
+        ("POSTPLAY_PAGES_WAITING", "1".to_string()),
+        ("POSTPLAY_QUEUE_WAIT_MS", "60000".to_string()),
+        ("POSTPLAY_RETRY_AFTER_SECS", "3".to_string()),
+    ];
+    let (_server, base, metrics) = serve(&db, &bounds).await;
+    let client = Client::builder()
+        .disable_redirects()
+        .timeout(Duration::from_secs(60))
+        .finish();
+    let waiting = async || {
+        let text = scrape(&client, &metrics).await;
+        sample(&text, "postplay_requests_waiting", &[r#"class="page""#])
+    };
+
+    // The one place taken by a signed-in request held on the sessions table, and the one
+    // request that may wait waiting for it.
+    let cookie = session(&db).await;
+    let sessions = lock(&db, "LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE").await;
+    let in_place = signed_in(&client, &base, &cookie);
+    held(&db, 1).await;
+    let in_queue = signed_in(&client, &base, &cookie);
+    until(
+        "a page to wait for a place",
+        PATIENCE,
+        async || match waiting().await {
+            1.0 => Ok(()),
+            n => Err(format!("{n} waiting")),
+        },
+    )
+    .await;
+
+    // One more is refused at once, though a place may be waited for a minute.
+    let lobby = answer(client.get(format!("{base}/lobby")), None).await;
+    is_quick_503(&lobby, "a page past the requests that may wait");
+    assert!(lobby.body.contains("busy"), "{}", lobby.body);
+    let text = scrape(&client, &metrics).await;
+    let full = [r#"class="page""#, r#"reason="full""#, r#"group="lobby""#];
+    assert_eq!(
+        sample(&text, "postplay_requests_shed_total", &full),
+        1.0,
+        "{text}"
+    );
+
+    // Let go: both held requests are answered, and nothing waits any more.
+    drop(sessions);
+    assert_eq!(in_place.await.unwrap(), 200);
+    assert_eq!(in_queue.await.unwrap(), 200);
+    until("no page to wait", PATIENCE, async || {
+        match waiting().await {
+            0.0 => Ok(()),
+            n => Err(format!("{n} waiting")),
+        }
+    })
+    .await;
+    let lobby = answer(client.get(format!("{base}/lobby")), None).await;
+    assert_eq!(lobby.status, 200, "{}", lobby.body);
     db.drop().await;
 }
 

@@ -1,11 +1,13 @@
 //! Graceful overload: a bound on the requests one process answers at once, with moves (API
 //! commands and the seat page's move form) apart from everything else and given more places,
-//! so that pages are refused first; and a bound on how long a request waits for a place or
-//! for a database connection. Past it a request is answered at once, 503 with `Retry-After`
-//! (a page for people, JSON for the API), and nothing is done: a move refused so changes
-//! nothing, and one from the seat page comes back with what the player chose, ready to send
-//! again (a page built without the database, which is what is short). Each refusal is counted
-//! in `postplay_requests_shed_total` (docs/CONFIGURATION.md, "Overload").
+//! so that pages are refused first; a bound on how many requests wait for a place, so that what
+//! waiting holds does not grow with the rate requests come at; and a bound on how long a
+//! request waits for a place or for a database connection. Past them a request is answered at
+//! once, 503 with `Retry-After` (a page for people, JSON for the API), and nothing is done: a
+//! move refused so changes nothing, and one from the seat page comes back with what the player
+//! chose, ready to send again (a page built without the database, which is what is short).
+//! Each refusal is counted in `postplay_requests_shed_total` (docs/CONFIGURATION.md,
+//! "Overload").
 
 use crate::config::WebSettings;
 use crate::telemetry::requests::group;
@@ -21,38 +23,100 @@ use actix_web::{HttpResponse, web};
 use askama::Template;
 use sqlx::PgPool;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// The places of the requests one process answers at once: moves', and everything else's.
 pub struct Admission {
-    moves: Arc<Semaphore>,
-    pages: Arc<Semaphore>,
+    moves: Queue,
+    pages: Queue,
+}
+
+/// One class's places, and the requests waiting for one: at most `most_waiting` of them, so
+/// that what the process holds for waiting requests does not grow with the rate they come at.
+struct Queue {
+    places: Arc<Semaphore>,
+    waiting: AtomicUsize,
+    most_waiting: usize,
+}
+
+/// Why a request was given no place.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum NoPlace {
+    /// As many requests of its class were waiting already as may.
+    Full,
+    /// None came within the queue's wait.
+    Late,
+}
+
+impl NoPlace {
+    /// The `reason` label of the shed counter.
+    fn label(self) -> &'static str {
+        match self {
+            NoPlace::Full => "full",
+            NoPlace::Late => "queue",
+        }
+    }
+}
+
+/// One waiting request counted in its queue (and the waiting gauge) for as long as it lives,
+/// whether it gets a place, times out, or its client goes away.
+struct Waiting<'a> {
+    queue: &'a Queue,
+    class: Class,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.queue.waiting.fetch_sub(1, Ordering::Relaxed);
+        crate::telemetry::waiting(self.class.label(), -1.0);
+    }
+}
+
+impl Queue {
+    fn new(places: usize, most_waiting: usize) -> Queue {
+        Queue {
+            places: Arc::new(Semaphore::new(places.max(1))),
+            waiting: AtomicUsize::new(0),
+            most_waiting,
+        }
+    }
+
+    /// A place at once, or after waiting at most `wait` among at most `most_waiting` others.
+    async fn place(&self, class: Class, wait: Duration) -> Result<OwnedSemaphorePermit, NoPlace> {
+        if let Ok(place) = self.places.clone().try_acquire_owned() {
+            return Ok(place);
+        }
+        if self.waiting.fetch_add(1, Ordering::Relaxed) >= self.most_waiting {
+            self.waiting.fetch_sub(1, Ordering::Relaxed);
+            return Err(NoPlace::Full);
+        }
+        crate::telemetry::waiting(class.label(), 1.0);
+        let _waiting = Waiting { queue: self, class };
+        match tokio::time::timeout(wait, self.places.clone().acquire_owned()).await {
+            Ok(Ok(place)) => Ok(place),
+            _ => Err(NoPlace::Late),
+        }
+    }
 }
 
 impl Admission {
     /// The places the settings give.
     pub fn new(settings: &WebSettings) -> Admission {
         Admission {
-            moves: Arc::new(Semaphore::new(settings.moves_in_flight.max(1))),
-            pages: Arc::new(Semaphore::new(settings.pages_in_flight.max(1))),
+            moves: Queue::new(settings.moves_in_flight, settings.moves_waiting),
+            pages: Queue::new(settings.pages_in_flight, settings.pages_waiting),
         }
     }
 
-    /// A place for a request of `class`, waiting at most `wait`; `None` when none came.
-    async fn place(&self, class: Class, wait: Duration) -> Option<OwnedSemaphorePermit> {
-        let places = match class {
-            Class::Move => &self.moves,
-            Class::Page => &self.pages,
-            Class::Free => return None,
-        };
-        if let Ok(place) = places.clone().try_acquire_owned() {
-            return Some(place);
+    /// The queue of `class`; `None` for a free request, which needs no place.
+    fn queue(&self, class: Class) -> Option<&Queue> {
+        match class {
+            Class::Move => Some(&self.moves),
+            Class::Page => Some(&self.pages),
+            Class::Free => None,
         }
-        tokio::time::timeout(wait, places.clone().acquire_owned())
-            .await
-            .ok()?
-            .ok()
     }
 }
 
@@ -117,18 +181,17 @@ pub async fn admit(
     };
     let pattern = req.match_pattern();
     let class = class(req.method(), pattern.as_deref());
-    if class == Class::Free {
+    let Some(queue) = state.admission.queue(class) else {
         return Ok(next.call(req).await?.map_into_boxed_body());
-    }
+    };
     let group = group(pattern.as_deref());
     let retry_after = state.settings.retry_after;
-    let Some(_place) = state
-        .admission
-        .place(class, state.settings.queue_wait)
-        .await
-    else {
-        crate::telemetry::shed(group, class.label(), "queue");
-        return Ok(refuse(req, class, retry_after).await);
+    let _place = match queue.place(class, state.settings.queue_wait).await {
+        Ok(place) => place,
+        Err(no_place) => {
+            crate::telemetry::shed(group, class.label(), no_place.label());
+            return Ok(refuse(req, class, retry_after).await);
+        }
     };
     let res = next.call(req).await?.map_into_boxed_body();
     let no_connection = res

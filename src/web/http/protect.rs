@@ -7,8 +7,8 @@ use actix_web::HttpMessage;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::error::PayloadError;
-use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::{ConnectionType, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -124,6 +124,14 @@ async fn answer(
     if holds_secret(&path) || is_api(&path) || signed_in || headers.contains_key(header::SET_COOKIE)
     {
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    // "Busy, come back later" closes the connection, so that a client told to wait holds
+    // nothing of the server's (a kept-alive connection's buffers) while it waits.
+    if headers.contains_key(header::RETRY_AFTER) && res.status() == StatusCode::SERVICE_UNAVAILABLE
+    {
+        res.response_mut()
+            .head_mut()
+            .set_connection_type(ConnectionType::Close);
     }
     Ok(res)
 }
