@@ -169,3 +169,57 @@ pub fn bot_decision(kind: &str, result: &'static str, took: Duration) {
     counter!(BOT_DECISIONS, "game" => kind.to_string(), "result" => result).increment(1);
     histogram!(BOT_SECONDS, "game" => kind.to_string()).record(took.as_secs_f64());
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every metric this process exports.
+    const EXPORTED: &[&str] = &[
+        super::MOVES,
+        super::REFUSALS,
+        super::REQUEST_SECONDS,
+        super::SHED,
+        super::WAITING,
+        super::OUTBOX_SENT,
+        super::OUTBOX_RETRIED,
+        super::OUTBOX_FAILED,
+        super::OUTBOX_QUEUED,
+        super::OUTBOX_OLDEST,
+        super::REPLIES,
+        super::CLOCK,
+        super::POOL,
+        super::POOL_MAX,
+        super::BOT_DECISIONS,
+        super::BOT_SECONDS,
+    ];
+
+    #[test]
+    fn the_sample_dashboard_asks_only_for_metrics_the_server_exports() {
+        let dashboard = include_str!("../../deploy/grafana-dashboard.json");
+        let asked: Vec<&str> = dashboard
+            .split("postplay_")
+            .skip(1)
+            .map(|rest| {
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                &rest[..end]
+            })
+            .collect();
+        assert!(asked.len() >= 14, "{asked:?}");
+        for name in asked {
+            let name = format!("postplay_{name}");
+            let series = ["_bucket", "_sum", "_count"]
+                .iter()
+                .fold(name.as_str(), |n, suffix| {
+                    n.strip_suffix(suffix).unwrap_or(n)
+                });
+            assert!(
+                EXPORTED.contains(&series),
+                "the dashboard asks for {name}, which the server does not export"
+            );
+        }
+        for name in EXPORTED {
+            assert!(dashboard.contains(name), "the dashboard shows no {name}");
+        }
+    }
+}
