@@ -32,6 +32,44 @@ struct Driver {
     client: Client,
 }
 
+/// The port chromedriver says it listens on ("ChromeDriver was started successfully on port
+/// N."), read from its standard output; the rest of the output is read and dropped on a
+/// thread of its own so that chromedriver never waits on a full pipe.
+async fn started_on(process: &mut Child) -> u16 {
+    use std::io::BufRead;
+    let stdout = process
+        .stdout
+        .take()
+        .expect("chromedriver's stdout is piped");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lines = std::io::BufReader::new(stdout).lines();
+        let mut seen = Vec::new();
+        for line in lines.by_ref().map_while(Result::ok) {
+            let port = line
+                .split_once("started successfully on port ")
+                .and_then(|(_, rest)| rest.trim_end_matches('.').trim().parse::<u16>().ok());
+            if let Some(port) = port {
+                let _ = tx.send(Ok(port));
+                lines.for_each(drop);
+                return;
+            }
+            seen.push(line);
+        }
+        let _ = tx.send(Err(seen.join("\n")));
+    });
+    wait::until(
+        "chromedriver to say its port",
+        wait::PATIENCE,
+        async || match rx.try_recv() {
+            Ok(Ok(port)) => Ok(port),
+            Ok(Err(output)) => panic!("chromedriver ended without a port: {output}"),
+            Err(e) => Err(e.to_string()),
+        },
+    )
+    .await
+}
+
 /// One browser at a time: Chromium instances started together on a small machine may fail to
 /// start, and each test's timings are its own.
 static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -45,17 +83,15 @@ impl Driver {
     /// it off): only the server's HTML and plain forms.
     async fn start_with(javascript: bool) -> Driver {
         let turn = ONE_BROWSER.lock().await;
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let process = Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
+        // chromedriver picks its own port and says which: a port picked here and let go
+        // before chromedriver binds it can be taken meanwhile by a server another test starts.
+        let mut process = Command::new("chromedriver")
+            .arg("--port=0")
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .expect("chromedriver runs (Debian package chromium-driver)");
+        let port = started_on(&mut process).await;
         let base = format!("http://127.0.0.1:{port}");
         let client = Client::builder().timeout(Duration::from_secs(60)).finish();
         wait::until("chromedriver to be ready", wait::PATIENCE, async || {
