@@ -205,11 +205,7 @@ async fn the_primary_dies_and_no_acknowledged_move_is_lost() {
     );
     let url = format!("postgres://postgres@127.0.0.1:{node1},127.0.0.1:{node2}/postplay");
     let sink = SmtpSink::start().await.unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = common::ports::free_port();
     let base = format!("http://127.0.0.1:{port}");
     let server_log = formation.dir().join("serve.log");
     let mut server = start_server(&url, port, sink.port(), &server_log);

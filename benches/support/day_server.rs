@@ -38,11 +38,7 @@ impl Server {
     /// `smtp_port`; `tick` sets POSTPLAY_CLOCK_TICK_SECS when given. Waits until /healthz
     /// answers.
     pub async fn start(db: &TestDb, smtp_port: u16, tick: Option<u64>) -> Server {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = crate::common::ports::free_port();
         let base = format!("http://127.0.0.1:{port}");
         let log = std::env::temp_dir().join(format!("postplay-club-day-{}.log", db.name));
         let mut command = Command::new(env!("CARGO_BIN_EXE_postplay"));

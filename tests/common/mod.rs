@@ -6,6 +6,7 @@ pub mod cubes;
 pub mod hidden;
 pub mod mailrig;
 pub mod mime;
+pub mod ports;
 pub mod replyrig;
 pub mod scratch;
 pub mod trips;

@@ -3,6 +3,7 @@
 //! keeper and its PostgreSQL together), under a temporary folder owned by the `postgres` user
 //! when the test runs as root.
 
+use crate::common::ports::free_port;
 use sqlx::ConnectOptions;
 use sqlx::postgres::{PgConnectOptions, PgConnection};
 use std::os::unix::process::CommandExt;
@@ -43,14 +44,6 @@ pub struct Formation {
     bin_dir: PathBuf,
     /// The monitor, then the data nodes.
     pub keepers: Vec<Keeper>,
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 fn postgres_ids() -> Option<(u32, u32)> {

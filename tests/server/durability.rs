@@ -61,11 +61,7 @@ async fn move_once(client: &Client, base: &str, id: i64, tokens: &[String], db: 
 async fn acknowledged_moves_survive_sigkill() {
     let db = TestDb::new().await;
     let (id, tokens) = create_game(&db, "whitehouse", &["Ann", "Bo", "Cy", "Di"], 21).await;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = crate::common::ports::free_port();
     let base = format!("http://127.0.0.1:{port}");
     let client = Client::default();
 

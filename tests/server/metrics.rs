@@ -5,16 +5,9 @@
 use crate::common;
 
 use awc::Client;
+use common::ports::free_port;
 use common::{TestDb, create_game_for};
 use std::process::{Child, Command, Stdio};
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 fn serve(db: &TestDb, port: u16, metrics: &str) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_postplay"));

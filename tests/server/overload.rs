@@ -10,6 +10,7 @@ use crate::common;
 
 use awc::Client;
 use common::TestDb;
+use common::ports::free_port;
 use common::wait::{PATIENCE, until};
 use postplay::domain::{ClockSettings, EmailAddress, PlayerName, TimeControl};
 use postplay::engine::Seed;
@@ -19,14 +20,6 @@ use serde_json::json;
 use sqlx::{Connection, PgConnection};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// A running `serve`, killed when dropped.
 struct Running(Child);

@@ -162,11 +162,7 @@ async fn a_killed_postmaster_is_started_again_and_no_acknowledged_move_is_lost()
     std::fs::create_dir_all(&scratch.0).unwrap();
     let data = scratch.0.join("pg");
     let log = scratch.0.join("serve.log");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = crate::common::ports::free_port();
     let base = format!("http://127.0.0.1:{port}");
     let client = Client::builder().timeout(Duration::from_secs(20)).finish();
     let mut server = serve_private(&data, port, &log);

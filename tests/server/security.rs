@@ -4,6 +4,7 @@
 use crate::common;
 
 use awc::Client;
+use common::ports::free_port;
 use common::{TestDb, create_game, spawn_app};
 use postplay::config::WebSettings;
 use postplay::engine::Viewer;
@@ -783,15 +784,6 @@ async fn health_answers_503_within_two_seconds_when_the_database_does_not() {
     assert!(started.elapsed() < Duration::from_millis(2500));
     let body = String::from_utf8_lossy(&res.body().await.unwrap()).into_owned();
     assert_eq!(body, "the database does not answer");
-}
-
-/// A free loopback port.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// `postplay serve` as a process, its stderr to `log`.
