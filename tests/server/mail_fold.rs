@@ -257,9 +257,9 @@ async fn two_mails_sent_at_once_carry_a_waiting_answer_once() {
     let first = rig.db.store.load(game).await.unwrap().game.active()[0];
     let mut n = 0;
     let (line, mailed) = play_until_folded(&rig, game, first, &mut n).await;
-    // Two mails to the seat come due in one statement, so that one pass of the worker sends
-    // them side by side, each free to carry the waiting answer: copies of that answer, sent as
-    // answers on their own.
+    // Two mails to the seat come due in one statement, so that one pass of the worker takes
+    // them together, each able to carry the waiting answer: copies of that answer, sent as
+    // answers on their own. The first of them, the seat's next mail, carries it.
     let copied = sqlx::query(
         "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload) \
          SELECT game_id, seat, event || ':copy' || k, kind, recipient, recipient_name, payload \
@@ -297,6 +297,10 @@ async fn two_mails_sent_at_once_carry_a_waiting_answer_once() {
         .filter(|m| text(m).contains(&says))
         .count();
     assert_eq!(carrying, 1, "the answer in one of the two mails, not both");
+    assert!(
+        text(&mails[mailed]).contains(&says),
+        "the answer in the first of the two, the seat's next mail"
+    );
     let rows = waiting(&rig, game, first as Seat).await;
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].1, "folded");

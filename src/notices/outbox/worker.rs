@@ -13,6 +13,7 @@ use crate::notices::outbox::{OUTBOX_CHANNEL, fold};
 use crate::notices::webhook::{HookClient, HookNotice};
 use sqlx::Row;
 use sqlx::postgres::{PgListener, PgPool, PgRow};
+use std::collections::HashMap;
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -269,8 +270,9 @@ impl Worker {
         .bind(self.config.lease.as_secs_f64())
         .fetch_all(&self.pool)
         .await?;
-        let rows: Vec<Claimed> = rows.iter().map(claimed).collect::<Result<_, _>>()?;
-        let results = futures_util::future::join_all(rows.iter().map(|r| self.deliver(r))).await;
+        let mut rows: Vec<Claimed> = rows.iter().map(claimed).collect::<Result<_, _>>()?;
+        rows.sort_by_key(|r| r.id);
+        let results = self.deliver_all(&rows).await;
         let mut pass = Pass::default();
         let (sent, unsent): (Vec<_>, Vec<_>) = rows
             .iter()
@@ -291,6 +293,38 @@ impl Worker {
         }
         self.digest_pass(&mut pass).await?;
         Ok(pass)
+    }
+
+    /// Sends `rows` (in the order of their ids), each seat's one after another and the seats
+    /// side by side: the first of a seat's mails carries the answers waiting for its next
+    /// mail ([`fold::take_waiting`]), not whichever of them happens to get there first.
+    /// Returns each row's result in `rows`' order.
+    async fn deliver_all(&self, rows: &[Claimed]) -> Vec<Result<bool, SendError>> {
+        let mut seats: Vec<Vec<usize>> = Vec::new();
+        let mut seat_of: HashMap<(i64, i32), usize> = HashMap::new();
+        for (i, row) in rows.iter().enumerate() {
+            match row.game_id.zip(row.seat) {
+                Some(seat) => {
+                    let group = *seat_of.entry(seat).or_insert_with(|| {
+                        seats.push(Vec::new());
+                        seats.len() - 1
+                    });
+                    seats[group].push(i);
+                }
+                None => seats.push(vec![i]),
+            }
+        }
+        let delivered = futures_util::future::join_all(seats.into_iter().map(|group| async move {
+            let mut results = Vec::with_capacity(group.len());
+            for i in group {
+                results.push((i, self.deliver(&rows[i]).await));
+            }
+            results
+        }))
+        .await;
+        let mut results: Vec<_> = delivered.into_iter().flatten().collect();
+        results.sort_by_key(|(i, _)| *i);
+        results.into_iter().map(|(_, result)| result).collect()
     }
 
     /// Queues an organiser notice for each running game whose seat to move has not moved
