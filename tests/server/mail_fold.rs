@@ -259,7 +259,8 @@ async fn two_mails_sent_at_once_carry_a_waiting_answer_once() {
     let (line, mailed) = play_until_folded(&rig, game, first, &mut n).await;
     // Two mails to the seat come due in one statement, so that one pass of the worker takes
     // them together, each able to carry the waiting answer: copies of that answer, sent as
-    // answers on their own. The first of them, the seat's next mail, carries it.
+    // answers on their own. The first of them (its Message-ID names its event, ":copy1"), the
+    // seat's next mail, carries it.
     let copied = sqlx::query(
         "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload) \
          SELECT game_id, seat, event || ':copy' || k, kind, recipient, recipient_name, payload \
@@ -297,9 +298,14 @@ async fn two_mails_sent_at_once_carry_a_waiting_answer_once() {
         .filter(|m| text(m).contains(&says))
         .count();
     assert_eq!(carrying, 1, "the answer in one of the two mails, not both");
+    let carrier = mails[mailed..]
+        .iter()
+        .find(|m| text(m).contains(&says))
+        .unwrap();
+    let id = header(&carrier.data, "Message-ID").unwrap_or_default();
     assert!(
-        text(&mails[mailed]).contains(&says),
-        "the answer in the first of the two, the seat's next mail"
+        id.contains(".copy1."),
+        "the answer in the first of the two, the seat's next mail: {id}"
     );
     let rows = waiting(&rig, game, first as Seat).await;
     assert_eq!(rows.len(), 1);

@@ -97,8 +97,17 @@ pub(super) async fn take_waiting(
     Ok(answers)
 }
 
-/// Puts `answers` at the top of `notice` (a your-turn, game-over or answer mail), their log
-/// lines before its own; false when the notice cannot carry them.
+/// Whether `notice` can carry answers waiting for the seat's next mail: a your-turn,
+/// game-over or answer mail ([`carry`]).
+pub fn can_carry(notice: &Notice) -> bool {
+    matches!(
+        notice,
+        Notice::Turn(_) | Notice::Over(_) | Notice::Answer(_)
+    )
+}
+
+/// Puts `answers` at the top of `notice` (one that [`can_carry`] them), their log lines
+/// before its own; false when the notice cannot carry them.
 pub fn carry(notice: &mut Notice, answers: &[Answer]) -> bool {
     let (answered, lines) = match notice {
         Notice::Turn(n) => (&mut n.answered, &mut n.lines),

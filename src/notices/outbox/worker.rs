@@ -11,9 +11,10 @@ use crate::notices::mail::transport::{SendError, Transport};
 use crate::notices::notice::{Digest, GameRef, Idle, Notice, Player, Undeliverable};
 use crate::notices::outbox::{OUTBOX_CHANNEL, fold};
 use crate::notices::webhook::{HookClient, HookNotice};
+use futures_util::future::Either;
 use sqlx::Row;
 use sqlx::postgres::{PgListener, PgPool, PgRow};
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -295,36 +296,29 @@ impl Worker {
         Ok(pass)
     }
 
-    /// Sends `rows` (in the order of their ids), each seat's one after another and the seats
-    /// side by side: the first of a seat's mails carries the answers waiting for its next
-    /// mail ([`fold::take_waiting`]), not whichever of them happens to get there first.
-    /// Returns each row's result in `rows`' order.
+    /// Sends `rows` (in the order of their ids) side by side. Of each seat's mails only the
+    /// first that can carry answers (its oldest question, game end or answer) takes the
+    /// answers waiting for the seat's next mail ([`fold::take_waiting`]), so the seat's next
+    /// mail carries them, not whichever of its mails happens to get there first. Returns each
+    /// row's result in `rows`' order.
     async fn deliver_all(&self, rows: &[Claimed]) -> Vec<Result<bool, SendError>> {
-        let mut seats: Vec<Vec<usize>> = Vec::new();
-        let mut seat_of: HashMap<(i64, i32), usize> = HashMap::new();
-        for (i, row) in rows.iter().enumerate() {
-            match row.game_id.zip(row.seat) {
-                Some(seat) => {
-                    let group = *seat_of.entry(seat).or_insert_with(|| {
-                        seats.push(Vec::new());
-                        seats.len() - 1
-                    });
-                    seats[group].push(i);
-                }
-                None => seats.push(vec![i]),
+        let mut carrier_for = HashSet::new();
+        let deliveries = rows.iter().map(|row| {
+            let notice: Result<Notice, SendError> = serde_json::from_value(row.payload.clone())
+                .map_err(|e| SendError {
+                    permanent: true,
+                    message: format!("unreadable outbox row: {e}"),
+                });
+            let takes = match (row.game_id.zip(row.seat), &notice) {
+                (Some(seat), Ok(notice)) if fold::can_carry(notice) => carrier_for.insert(seat),
+                _ => false,
+            };
+            match row.webhook_id {
+                Some(hook) => Either::Left(self.deliver_hook(row, hook)),
+                None => Either::Right(self.deliver(row, notice, takes)),
             }
-        }
-        let delivered = futures_util::future::join_all(seats.into_iter().map(|group| async move {
-            let mut results = Vec::with_capacity(group.len());
-            for i in group {
-                results.push((i, self.deliver(&rows[i]).await));
-            }
-            results
-        }))
-        .await;
-        let mut results: Vec<_> = delivered.into_iter().flatten().collect();
-        results.sort_by_key(|(i, _)| *i);
-        results.into_iter().map(|(_, result)| result).collect()
+        });
+        futures_util::future::join_all(deliveries).await
     }
 
     /// Queues an organiser notice for each running game whose seat to move has not moved
@@ -403,16 +397,17 @@ impl Worker {
 
     /// Sends one row; false when there was nothing left to send (every message of the thread
     /// it carried was hidden since it was queued).
-    async fn deliver(&self, row: &Claimed) -> Result<bool, SendError> {
+    async fn deliver(
+        &self,
+        row: &Claimed,
+        notice: Result<Notice, SendError>,
+        takes: bool,
+    ) -> Result<bool, SendError> {
         let permanent = |message: String| SendError {
             permanent: true,
             message,
         };
-        if let Some(hook) = row.webhook_id {
-            return self.deliver_hook(row, hook).await;
-        }
-        let mut notice: Notice = serde_json::from_value(row.payload.clone())
-            .map_err(|e| permanent(format!("unreadable outbox row: {e}")))?;
+        let mut notice = notice?;
         if !crate::notices::outbox::drop_hidden(&self.pool, &mut notice)
             .await
             .map_err(|e| SendError {
@@ -434,7 +429,7 @@ impl Worker {
                 .map_err(database)?;
         }
         let mut carried = Vec::new();
-        if let (Some(game_id), Some(seat)) = (row.game_id, row.seat) {
+        if takes && let (Some(game_id), Some(seat)) = (row.game_id, row.seat) {
             let taken = fold::take_waiting(&self.pool, (game_id, seat), row.id, self.config.lease)
                 .await
                 .map_err(database)?;
