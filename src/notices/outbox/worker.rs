@@ -296,7 +296,8 @@ impl Worker {
         Ok(pass)
     }
 
-    /// Sends `rows` (in the order of their ids) side by side. Of each seat's mails only the
+    /// Sends `rows` (in the order of their ids) side by side. Of each seat's mails (chat
+    /// notices to webhooks carry nothing) only the
     /// first that can carry answers (its oldest question, game end or answer) takes the
     /// answers waiting for the seat's next mail ([`fold::take_waiting`]), so the seat's next
     /// mail carries them, not whichever of its mails happens to get there first. Returns each
@@ -304,6 +305,9 @@ impl Worker {
     async fn deliver_all(&self, rows: &[Claimed]) -> Vec<Result<bool, SendError>> {
         let mut carrier_for = HashSet::new();
         let deliveries = rows.iter().map(|row| {
+            if let Some(hook) = row.webhook_id {
+                return Either::Left(self.deliver_hook(row, hook));
+            }
             let notice: Result<Notice, SendError> = serde_json::from_value(row.payload.clone())
                 .map_err(|e| SendError {
                     permanent: true,
@@ -313,10 +317,7 @@ impl Worker {
                 (Some(seat), Ok(notice)) if fold::can_carry(notice) => carrier_for.insert(seat),
                 _ => false,
             };
-            match row.webhook_id {
-                Some(hook) => Either::Left(self.deliver_hook(row, hook)),
-                None => Either::Right(self.deliver(row, notice, takes)),
-            }
+            Either::Right(self.deliver(row, notice, takes))
         });
         futures_util::future::join_all(deliveries).await
     }
