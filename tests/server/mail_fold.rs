@@ -250,36 +250,41 @@ async fn a_seat_that_asks_for_every_answer_gets_each_at_once() {
     rig.stop().await;
 }
 
-#[actix_web::test]
-async fn two_mails_sent_at_once_carry_a_waiting_answer_once() {
-    let rig = Rig::new().await;
-    let game = rig.game("electoral-combat", json!({}), 2, 34).await;
-    let first = rig.db.store.load(game).await.unwrap().game.active()[0];
-    let mut n = 0;
-    let (line, mailed) = play_until_folded(&rig, game, first, &mut n).await;
-    // Two mails to the seat come due in one statement, so that one pass of the worker takes
-    // them together, each able to carry the waiting answer: copies of that answer, sent as
-    // answers on their own. The first of them (its Message-ID names its event, ":copy1"), the
-    // seat's next mail, carries it.
+/// Copies of the answer waiting for `seat`'s next mail, queued as answers of their own, one
+/// per entry of `shifts` (seconds from the waiting answer's own queueing, so a copy may be older
+/// than it), all due in one statement so that one pass of the worker takes them together; waits
+/// until they are sent and returns the mails to the seat from the first copy on and the
+/// carrier's Message-ID (its event names the copy, ".copyK.").
+async fn copies_sent_together(
+    rig: &Rig,
+    game: i64,
+    seat: Seat,
+    line: &str,
+    mailed: usize,
+    shifts: &[f64],
+) -> (usize, String) {
     let copied = sqlx::query(
-        "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload) \
-         SELECT game_id, seat, event || ':copy' || k, kind, recipient, recipient_name, payload \
-         FROM outbox, generate_series(1, 2) k \
+        "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload, \
+         created_at) \
+         SELECT game_id, seat, event || ':copy' || k, kind, recipient, recipient_name, payload, \
+         created_at + make_interval(secs => shift) \
+         FROM outbox, unnest($3::float8[]) WITH ORDINALITY AS c(shift, k) \
          WHERE game_id = $1 AND seat = $2 AND fold AND status = 'pending'",
     )
     .bind(game)
-    .bind(first as i32)
+    .bind(seat as i32)
+    .bind(shifts)
     .execute(rig.db.store.pool())
     .await
     .unwrap();
-    assert_eq!(copied.rows_affected(), 2);
+    assert_eq!(copied.rows_affected() as usize, shifts.len());
     sqlx::query("SELECT pg_notify('postplay_outbox', '')")
         .execute(rig.db.store.pool())
         .await
         .unwrap();
-    let mails = until("both copies sent", PATIENCE, async || {
-        let mails = rig.mails_to(first).await;
-        if mails.len() >= mailed + 2 {
+    let mails = until("every copy sent", PATIENCE, async || {
+        let mails = rig.mails_to(seat).await;
+        if mails.len() >= mailed + shifts.len() {
             return Ok(mails);
         }
         let copies: Vec<(String, String, Option<String>)> = sqlx::query_as(
@@ -293,19 +298,52 @@ async fn two_mails_sent_at_once_carry_a_waiting_answer_once() {
     })
     .await;
     let says = format!("Your reply \"{line}\" was played: ");
-    let carrying = mails[mailed..]
+    let carrying: Vec<&Received> = mails[mailed..]
         .iter()
         .filter(|m| text(m).contains(&says))
-        .count();
+        .collect();
+    let id = carrying
+        .first()
+        .and_then(|m| header(&m.data, "Message-ID"))
+        .unwrap_or_default();
+    (carrying.len(), id)
+}
+
+#[actix_web::test]
+async fn two_mails_sent_at_once_carry_a_waiting_answer_once() {
+    let rig = Rig::new().await;
+    let game = rig.game("electoral-combat", json!({}), 2, 34).await;
+    let first = rig.db.store.load(game).await.unwrap().game.active()[0];
+    let mut n = 0;
+    let (line, mailed) = play_until_folded(&rig, game, first, &mut n).await;
+    let (carrying, id) = copies_sent_together(&rig, game, first, &line, mailed, &[1.0, 1.0]).await;
     assert_eq!(carrying, 1, "the answer in one of the two mails, not both");
-    let carrier = mails[mailed..]
-        .iter()
-        .find(|m| text(m).contains(&says))
-        .unwrap();
-    let id = header(&carrier.data, "Message-ID").unwrap_or_default();
     assert!(
         id.contains(".copy1."),
         "the answer in the first of the two, the seat's next mail: {id}"
+    );
+    let rows = waiting(&rig, game, first as Seat).await;
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].1, "folded");
+    rig.stop().await;
+}
+
+#[actix_web::test]
+async fn a_mail_queued_before_the_answer_leaves_it_to_the_next_mail_sent_with_it() {
+    let rig = Rig::new().await;
+    let game = rig.game("electoral-combat", json!({}), 2, 35).await;
+    let first = rig.db.store.load(game).await.unwrap().game.active()[0];
+    let mut n = 0;
+    let (line, mailed) = play_until_folded(&rig, game, first, &mut n).await;
+    // A refusal queued a moment before the reply was played, still unsent when two more mails
+    // to the seat come: the three go out in one pass. The oldest cannot carry an answer to a
+    // reply played after it was written; the next one does.
+    let (carrying, id) =
+        copies_sent_together(&rig, game, first, &line, mailed, &[-1.0, 1.0, 2.0]).await;
+    assert_eq!(carrying, 1, "the answer in one mail");
+    assert!(
+        id.contains(".copy2."),
+        "the answer in the first mail queued after it: {id}"
     );
     let rows = waiting(&rig, game, first as Seat).await;
     assert_eq!(rows.len(), 1);

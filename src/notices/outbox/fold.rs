@@ -8,6 +8,7 @@
 use crate::engine::Seat;
 use crate::notices::notice::{Answer, Answered, Notice};
 use sqlx::{PgConnection, PgPool, Row};
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// How long a played reply's answer waits for the seat's next mail to carry it: long enough
@@ -58,43 +59,53 @@ pub async fn set_every_answer(
     tx.commit().await
 }
 
-/// Takes the answers waiting for the seat's next mail that the outbox row `id` (a mail to
-/// `seat` of `game_id`) carries: those queued no later than it, oldest first, with their rows'
-/// ids. Each is claimed for `id` (`sending`, `folded_into` = `id`) so that no other mail to the
-/// seat, sent at the same moment by this worker or another, carries it too; it stays due no
-/// sooner than `lease` from now, so if the carrying mail never goes out (a crash) it goes out
-/// on its own once the lease lapses. [`folded`] or [`released`] settles the claim.
+/// Takes the answers waiting for the seats' next mails that the outbox rows `carriers` (mails
+/// to seats of games, sent together in one pass, each one that [`can_carry`]) carry, each
+/// answer by the seat's next mail: the oldest carrier to the same seat and address queued no
+/// sooner than the answer (a mail queued before the reply was played does not carry its
+/// answer; a later one of the same pass does). Returns, for each carrier that takes any, the
+/// answers' row ids and answers, oldest first. Each is claimed for its carrier (`sending`,
+/// `folded_into`) so that no other mail to the seat, sent at the same moment by another worker,
+/// carries it too; it stays due no sooner than `lease` from now, so if the carrying mail never
+/// goes out (a crash) it goes out on its own once the lease lapses. [`folded`] or [`released`]
+/// settles the claim.
 pub(super) async fn take_waiting(
     pool: &PgPool,
-    (game_id, seat): (i64, i32),
-    id: i64,
+    carriers: &[i64],
     lease: Duration,
-) -> Result<Vec<(i64, Answer)>, sqlx::Error> {
+) -> Result<HashMap<i64, Vec<(i64, Answer)>>, sqlx::Error> {
     let rows = sqlx::query(
-        "UPDATE outbox SET status = 'sending', folded_into = $3, \
-         due_at = greatest(due_at, now() + make_interval(secs => $4)) \
-         WHERE id IN (SELECT w.id FROM outbox w, outbox o WHERE o.id = $3 \
-             AND w.game_id = $1 AND w.seat = $2 AND w.fold AND w.status = 'pending' \
-             AND w.webhook_id IS NULL AND w.recipient = o.recipient \
-             AND w.created_at <= o.created_at \
+        "WITH carrier AS (SELECT id, game_id, seat, recipient, created_at FROM outbox \
+             WHERE id = ANY($1)), \
+         pick AS (SELECT w.id, (SELECT c.id FROM carrier c WHERE c.game_id = w.game_id \
+                 AND c.seat = w.seat AND c.recipient = w.recipient \
+                 AND c.created_at >= w.created_at ORDER BY c.created_at, c.id LIMIT 1) AS taker \
+             FROM outbox w WHERE w.fold AND w.status = 'pending' AND w.webhook_id IS NULL \
+             AND (w.game_id, w.seat) IN (SELECT game_id, seat FROM carrier) \
              FOR UPDATE OF w SKIP LOCKED) \
-         RETURNING id, payload",
+         UPDATE outbox o SET status = 'sending', folded_into = pick.taker, \
+             due_at = greatest(o.due_at, now() + make_interval(secs => $2)) \
+         FROM pick WHERE o.id = pick.id AND pick.taker IS NOT NULL \
+         RETURNING o.id, o.folded_into, o.payload",
     )
-    .bind(game_id)
-    .bind(seat)
-    .bind(id)
+    .bind(carriers)
     .bind(lease.as_secs_f64())
     .fetch_all(pool)
     .await?;
-    let mut answers = Vec::new();
+    let mut taken: HashMap<i64, Vec<(i64, Answer)>> = HashMap::new();
     for row in rows {
         let payload: serde_json::Value = row.try_get("payload")?;
         if let Ok(Notice::Answer(answer)) = serde_json::from_value(payload) {
-            answers.push((row.try_get("id")?, answer));
+            taken
+                .entry(row.try_get("folded_into")?)
+                .or_default()
+                .push((row.try_get("id")?, answer));
         }
     }
-    answers.sort_by_key(|(id, _)| *id);
-    Ok(answers)
+    for answers in taken.values_mut() {
+        answers.sort_by_key(|(id, _)| *id);
+    }
+    Ok(taken)
 }
 
 /// Whether `notice` can carry answers waiting for the seat's next mail: a your-turn,

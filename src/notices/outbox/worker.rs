@@ -8,15 +8,22 @@ use crate::notices::EmailAddress;
 use crate::notices::mail::compose::{Envelope, Sender, compose};
 use crate::notices::mail::render::{MailContext, Rendered, render, render_digest};
 use crate::notices::mail::transport::{SendError, Transport};
-use crate::notices::notice::{Digest, GameRef, Idle, Notice, Player, Undeliverable};
+use crate::notices::notice::{Answer, Digest, GameRef, Idle, Notice, Player, Undeliverable};
 use crate::notices::outbox::{OUTBOX_CHANNEL, fold};
 use crate::notices::webhook::{HookClient, HookNotice};
 use futures_util::future::Either;
 use sqlx::Row;
 use sqlx::postgres::{PgListener, PgPool, PgRow};
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::time::Duration;
 use tokio::sync::watch;
+
+/// What one claimed outbox row sends: a chat notice to a webhook, or a mail (its notice, or why
+/// it cannot be read).
+enum Outgoing {
+    Hook(i64),
+    Mail(Box<Result<Notice, SendError>>),
+}
 
 /// The pause before the LISTEN connection is made again after it was lost.
 const RECONNECT_WAIT: Duration = Duration::from_secs(1);
@@ -296,28 +303,50 @@ impl Worker {
         Ok(pass)
     }
 
-    /// Sends `rows` (in the order of their ids) side by side. Of each seat's mails (chat
-    /// notices to webhooks carry nothing) only the
-    /// first that can carry answers (its oldest question, game end or answer) takes the
-    /// answers waiting for the seat's next mail ([`fold::take_waiting`]), so the seat's next
-    /// mail carries them, not whichever of its mails happens to get there first. Returns each
-    /// row's result in `rows`' order.
+    /// Sends `rows` side by side. First the answers waiting for the seats' next mails are
+    /// handed to the mails of the batch that can carry them ([`fold::take_waiting`]), each to
+    /// the seat's next mail after it, so which mail carries an answer does not depend on which
+    /// gets there first. Returns each row's result in `rows`' order.
     async fn deliver_all(&self, rows: &[Claimed]) -> Vec<Result<bool, SendError>> {
-        let mut carrier_for = HashSet::new();
-        let deliveries = rows.iter().map(|row| {
-            if let Some(hook) = row.webhook_id {
-                return Either::Left(self.deliver_hook(row, hook));
+        let outgoing: Vec<Outgoing> = rows
+            .iter()
+            .map(|row| match row.webhook_id {
+                Some(hook) => Outgoing::Hook(hook),
+                None => Outgoing::Mail(Box::new(
+                    serde_json::from_value(row.payload.clone()).map_err(|e| SendError {
+                        permanent: true,
+                        message: format!("unreadable outbox row: {e}"),
+                    }),
+                )),
+            })
+            .collect();
+        let carriers: Vec<i64> = rows
+            .iter()
+            .zip(&outgoing)
+            .filter(|(row, out)| {
+                row.game_id.is_some()
+                    && row.seat.is_some()
+                    && matches!(out, Outgoing::Mail(n) if n.as_ref().as_ref().is_ok_and(fold::can_carry))
+            })
+            .map(|(row, _)| row.id)
+            .collect();
+        let mut taken = if carriers.is_empty() {
+            HashMap::new()
+        } else {
+            // Without them the mails go out all the same; the answers wait for a later mail.
+            fold::take_waiting(&self.pool, &carriers, self.config.lease)
+                .await
+                .unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "answers waiting for the next mail not taken");
+                    HashMap::new()
+                })
+        };
+        let deliveries = rows.iter().zip(outgoing).map(|(row, out)| match out {
+            Outgoing::Hook(hook) => Either::Left(self.deliver_hook(row, hook)),
+            Outgoing::Mail(notice) => {
+                let answers = taken.remove(&row.id).unwrap_or_default();
+                Either::Right(self.deliver(row, *notice, answers))
             }
-            let notice: Result<Notice, SendError> = serde_json::from_value(row.payload.clone())
-                .map_err(|e| SendError {
-                    permanent: true,
-                    message: format!("unreadable outbox row: {e}"),
-                });
-            let takes = match (row.game_id.zip(row.seat), &notice) {
-                (Some(seat), Ok(notice)) if fold::can_carry(notice) => carrier_for.insert(seat),
-                _ => false,
-            };
-            Either::Right(self.deliver(row, notice, takes))
         });
         futures_util::future::join_all(deliveries).await
     }
@@ -396,19 +425,44 @@ impl Worker {
         format!("pp.{about}.{}.{who}", row.event.replace(':', "."))
     }
 
-    /// Sends one row; false when there was nothing left to send (every message of the thread
-    /// it carried was hidden since it was queued).
+    /// Sends one row with `answers` (taken for it by [`fold::take_waiting`]) at its top, and
+    /// settles them: folded into it when it went out, given back when not. False when there was
+    /// nothing left to send (every message of the thread it carried was hidden since it was
+    /// queued).
     async fn deliver(
         &self,
         row: &Claimed,
         notice: Result<Notice, SendError>,
-        takes: bool,
+        answers: Vec<(i64, Answer)>,
     ) -> Result<bool, SendError> {
+        let (ids, answers): (Vec<i64>, Vec<Answer>) = answers.into_iter().unzip();
+        let (sent, carried) = match notice {
+            Ok(mut notice) => {
+                let carried = !answers.is_empty() && fold::carry(&mut notice, &answers);
+                (self.send_notice(row, notice).await, carried)
+            }
+            Err(e) => (Err(e), false),
+        };
+        if ids.is_empty() {
+            return sent;
+        }
+        // A failed write leaves the claim to lapse: the answers then go out on their own, later.
+        let settled = match (&sent, carried) {
+            (Ok(true), true) => fold::folded(&self.pool, &ids, row.id).await,
+            _ => fold::released(&self.pool, &ids, row.id).await,
+        };
+        if let Err(e) = settled {
+            tracing::warn!(?ids, error = %e, "answers carried: their rows not updated");
+        }
+        sent
+    }
+
+    /// Sends one notice; false when there was nothing left to send.
+    async fn send_notice(&self, row: &Claimed, mut notice: Notice) -> Result<bool, SendError> {
         let permanent = |message: String| SendError {
             permanent: true,
             message,
         };
-        let mut notice = notice?;
         if !crate::notices::outbox::drop_hidden(&self.pool, &mut notice)
             .await
             .map_err(|e| SendError {
@@ -429,21 +483,6 @@ impl Worker {
                 .await
                 .map_err(database)?;
         }
-        let mut carried = Vec::new();
-        if takes && let (Some(game_id), Some(seat)) = (row.game_id, row.seat) {
-            let taken = fold::take_waiting(&self.pool, (game_id, seat), row.id, self.config.lease)
-                .await
-                .map_err(database)?;
-            let ids: Vec<i64> = taken.iter().map(|(id, _)| *id).collect();
-            let answers: Vec<_> = taken.into_iter().map(|(_, a)| a).collect();
-            if !answers.is_empty() && fold::carry(&mut notice, &answers) {
-                carried = ids;
-            } else if !ids.is_empty() {
-                fold::released(&self.pool, &ids, row.id)
-                    .await
-                    .map_err(database)?;
-            }
-        }
         let sent = match render(&notice, &self.ctx) {
             Ok(rendered) => {
                 let thread = match (row.seat, &notice) {
@@ -456,17 +495,6 @@ impl Worker {
             }
             Err(e) => Err(permanent(format!("template: {e}"))),
         };
-        if carried.is_empty() {
-            return sent.map(|()| true);
-        }
-        // A failed write leaves the claim to lapse: the answers then go out on their own, later.
-        let settled = match &sent {
-            Ok(()) => fold::folded(&self.pool, &carried, row.id).await,
-            Err(_) => fold::released(&self.pool, &carried, row.id).await,
-        };
-        if let Err(e) = settled {
-            tracing::warn!(ids = ?carried, error = %e, "answers carried: their rows not updated");
-        }
         sent.map(|()| true)
     }
 
