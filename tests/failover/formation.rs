@@ -1,6 +1,6 @@
 //! A pg_auto_failover formation on this machine: a monitor and two data nodes, each a
-//! `pg_autoctl` keeper in a process group of its own (so that killing the group kills the
-//! keeper and its PostgreSQL together), under a temporary folder owned by the `postgres` user
+//! `pg_autoctl` keeper in a process group of its own (killed whole with its PostgreSQL's
+//! processes: [`Keeper::kill_whole`]), under a temporary folder owned by the `postgres` user
 //! when the test runs as root.
 
 use crate::common::ports::free_port;
@@ -35,6 +35,66 @@ pub struct Keeper {
     /// The PostgreSQL port.
     pub port: u16,
     child: Child,
+}
+
+impl Keeper {
+    /// Kills the keeper's process group (the keeper and its PostgreSQL) and PostgreSQL's own
+    /// processes with SIGKILL, and reaps the keeper; false when the group was already gone.
+    /// PostgreSQL makes each of its processes the leader of a session of its own, so the
+    /// group's signal reaches the postmaster but not them: most follow the postmaster out, but
+    /// the monitor's health-check worker does not, and its logger waits for it. So the group is
+    /// stopped first, its members' children are read from /proc while none can fork, and they
+    /// are killed with it.
+    fn kill_whole(&mut self) -> bool {
+        let group = self.child.id() as i32;
+        // SAFETY: kill(2) with a negative pid signals the group the keeper leads.
+        if unsafe { libc::kill(-group, libc::SIGSTOP) } != 0 {
+            let _ = self.child.wait();
+            return false;
+        }
+        let processes = processes();
+        let members: Vec<i32> = processes
+            .iter()
+            .filter(|p| p.group == group)
+            .map(|p| p.pid)
+            .collect();
+        for child in processes.iter().filter(|p| members.contains(&p.parent)) {
+            // SAFETY: a child of the stopped group: should it have exited, its parent cannot
+            // reap it yet, so its pid is not another process's.
+            unsafe { libc::kill(child.pid, libc::SIGKILL) };
+        }
+        // SAFETY: as above.
+        unsafe { libc::kill(-group, libc::SIGKILL) };
+        let _ = self.child.wait();
+        true
+    }
+}
+
+/// A process as /proc/PID/stat tells it.
+struct Process {
+    pid: i32,
+    parent: i32,
+    group: i32,
+}
+
+/// Every process on the machine.
+fn processes() -> Vec<Process> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| {
+            let pid: i32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+            let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(1);
+            Some(Process {
+                pid,
+                parent: fields.next()?.parse().ok()?,
+                group: fields.next()?.parse().ok()?,
+            })
+        })
+        .collect()
 }
 
 /// The running formation; dropping it kills every keeper's group and removes the folder.
@@ -260,13 +320,9 @@ impl Formation {
     /// and until then the node may still commit. Returns when the signal was sent.
     pub async fn kill(&mut self, name: &str) -> std::time::Instant {
         let keeper = self.keepers.iter_mut().find(|k| k.name == name).unwrap();
-        let group = keeper.child.id() as i32;
         let port = keeper.port;
         let sent = std::time::Instant::now();
-        // SAFETY: kill(2) with a negative pid signals the group the keeper leads.
-        let killed = unsafe { libc::kill(-group, libc::SIGKILL) };
-        assert_eq!(killed, 0, "kill the process group of {name}");
-        let _ = keeper.child.wait();
+        assert!(keeper.kill_whole(), "kill the process group of {name}");
         loop {
             match tokio::net::TcpStream::connect(("127.0.0.1", port)).await {
                 Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => return sent,
@@ -288,9 +344,8 @@ impl Formation {
 impl Drop for Formation {
     fn drop(&mut self) {
         for keeper in &mut self.keepers {
-            // SAFETY: as in `kill`; a group already gone gives ESRCH, which is fine.
-            unsafe { libc::kill(-(keeper.child.id() as i32), libc::SIGKILL) };
-            let _ = keeper.child.wait();
+            // A keeper already killed: its group is gone, which is fine.
+            keeper.kill_whole();
         }
         if std::env::var_os("POSTPLAY_FAILOVER_KEEP").is_none() {
             let _ = std::fs::remove_dir_all(&self.dir);
