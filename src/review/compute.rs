@@ -14,6 +14,7 @@ use crate::games::{find_bot, find_game};
 use crate::hints::words::move_words;
 use crate::store::{CommandRow, Store};
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 
@@ -74,16 +75,28 @@ impl std::fmt::Display for Unmade {
     }
 }
 
-/// Game `id`'s review, every search at `budget` and drawing from `seed`, each holding one of
-/// `searches`' permits.
+/// The seed a finished game's review draws from: the game's own seed (revealed at its end),
+/// hashed apart from every other stream drawn from it, so the same game at the same budget is
+/// always reviewed the same, and anyone holding the revealed seed can check a review. (A bot's
+/// seed, by contrast, is never derived from the game's: a bot must not be foreseeable while the
+/// game runs.)
+pub fn review_seed(game_seed: &Seed) -> Seed {
+    let mut hasher = Sha256::new();
+    hasher.update(b"postplay review");
+    hasher.update(game_seed.0);
+    Seed(hasher.finalize().into())
+}
+
+/// Game `id`'s review, every search at `budget` and drawing from [`review_seed`], each holding
+/// one of `searches`' permits.
 pub async fn work_out(
     store: &Store,
     id: i64,
     budget: Budget,
     searches: &Arc<Semaphore>,
-    seed: &Seed,
 ) -> Result<Review, Unmade> {
     let row = store.game(id).await?.ok_or("no such game".to_string())?;
+    let seed = &review_seed(&row.seed);
     let bot = find_bot(&row.kind).ok_or_else(|| format!("{} has no search", row.kind))?;
     let kind = find_game(&row.kind).ok_or_else(|| format!("unknown game {}", row.kind))?;
     let names: Vec<String> = store.seats(id).await?.into_iter().map(|s| s.name).collect();

@@ -4,7 +4,6 @@
 //! searches at once in a process, bots and reviews together) and stores it.
 
 use super::{Budget, compute, stored};
-use crate::engine::Seed;
 use crate::store::Store;
 use chrono::Duration;
 use std::sync::Arc;
@@ -70,8 +69,7 @@ impl ReviewWorker {
             return Ok(None);
         };
         let started = std::time::Instant::now();
-        let seed = Seed::random();
-        match compute::work_out(&self.store, id, self.budget, &self.searches, &seed).await {
+        match compute::work_out(&self.store, id, self.budget, &self.searches).await {
             Ok(review) => {
                 stored::save(self.store.pool(), &review).await?;
                 tracing::info!(

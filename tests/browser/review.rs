@@ -2,7 +2,7 @@
 //! points", taps the first one and lands on that move with its mark beside it.
 
 use super::Driver;
-use crate::common::{TestDb, wait};
+use crate::common::{TestDb, set_bot_seed, wait};
 use postplay::bots::{BotWorker, TICK};
 use postplay::engine::bot::random_command;
 use postplay::engine::{BotLevel, GameRng, Seed};
@@ -30,17 +30,6 @@ async fn the_turning_points_are_read_and_tapped_on_the_replay_at_phone_size() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
     actix_web::rt::spawn(postplay::web::start(store.clone(), base.clone(), listener).unwrap());
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let bots = BotWorker::new(store.clone(), 1);
-    let budget = Budget {
-        playouts: 8,
-        decisions: 6,
-    };
-    let reviews = ReviewWorker::new(store.clone(), bots.searches(), budget);
-    let stopped_too = stopped.clone();
-    actix_web::rt::spawn(async move { bots.run(TICK, stopped).await });
-    actix_web::rt::spawn(async move { reviews.run(TICK, stopped_too).await });
-
     let seat = |name: &str, bot| NewSeat {
         name: PlayerName::parse(name).unwrap(),
         email: None,
@@ -56,6 +45,18 @@ async fn the_turning_points_are_read_and_tapped_on_the_replay_at_phone_size() {
         .await
         .unwrap();
     let id = created.id;
+    // The game, and so its review, the same on every run (tests/server/review.rs).
+    set_bot_seed(&store, id, Seed::from_number(50)).await;
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let bots = BotWorker::new(store.clone(), 1);
+    let budget = Budget {
+        playouts: 8,
+        decisions: 6,
+    };
+    let reviews = ReviewWorker::new(store.clone(), bots.searches(), budget);
+    let stopped_too = stopped.clone();
+    actix_web::rt::spawn(async move { bots.run(TICK, stopped).await });
+    actix_web::rt::spawn(async move { reviews.run(TICK, stopped_too).await });
     play_ann_at_random(&store, id).await;
     let first = wait::until(
         "the review's first turning point for Ann",

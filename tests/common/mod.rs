@@ -278,6 +278,17 @@ pub async fn create_game_with(
     (created.id, created.seat_tokens)
 }
 
+/// Sets the seed game `id`'s bots draw their decisions from (drawn fresh for each game), so
+/// that a test's game against a bot is the same on every run. Before the bots' worker starts.
+pub async fn set_bot_seed(store: &postplay::store::Store, id: i64, seed: postplay::engine::Seed) {
+    sqlx::query("UPDATE seats SET bot_seed = $2 WHERE game_id = $1 AND bot IS NOT NULL")
+        .bind(id)
+        .bind(seed.0.to_vec())
+        .execute(store.pool())
+        .await
+        .unwrap();
+}
+
 /// Plays random moves through the store until `stop` holds or the game ends.
 pub async fn play_until(
     db: &TestDb,

@@ -5,15 +5,17 @@
 
 use crate::common;
 
-use common::TestDb;
 use common::mailrig::{quick, spawn_worker};
 use common::mime::{header, part};
 use common::wait::{PATIENCE, until};
+use common::{TestDb, set_bot_seed};
 use postplay::bots::{BotWorker, TICK};
 use postplay::engine::bot::random_command;
 use postplay::engine::{BotLevel, GameRng, Seed};
 use postplay::notices::mail::sink::SmtpSink;
+use postplay::review::compute::work_out;
 use postplay::review::effects::ReviewEffects;
+use postplay::review::stored::{self, Status};
 use postplay::review::worker::ReviewWorker;
 use postplay::review::{Budget, MIN_DROP, TURNING_POINTS};
 use postplay::store::{EmailAddress, NewSeat, PlayerName, Store};
@@ -128,13 +130,6 @@ async fn a_finished_bot_game_is_reviewed_on_the_api_the_replay_and_in_the_mail()
         playouts: 8,
         decisions: 6,
     };
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let bots = BotWorker::new(store.clone(), 1);
-    let reviews = ReviewWorker::new(store.clone(), bots.searches(), budget);
-    let stopped_too = stopped.clone();
-    actix_web::rt::spawn(async move { bots.run(TICK, stopped).await });
-    actix_web::rt::spawn(async move { reviews.run(TICK, stopped_too).await });
-
     let created = store
         .create_game(
             "electoral-combat",
@@ -148,6 +143,16 @@ async fn a_finished_bot_game_is_reviewed_on_the_api_the_replay_and_in_the_mail()
         .await
         .unwrap();
     let (id, link) = (created.id, created.seat_tokens[0].clone());
+    // The whole game, and so its review, the same on every run: Ann's moves are drawn from a
+    // fixed seed, and so, before the bots start, is the bot's (each game's own is drawn fresh).
+    set_bot_seed(&store, id, Seed::from_number(50)).await;
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let bots = BotWorker::new(store.clone(), 1);
+    let searches = bots.searches();
+    let reviews = ReviewWorker::new(store.clone(), searches.clone(), budget);
+    let stopped_too = stopped.clone();
+    actix_web::rt::spawn(async move { bots.run(TICK, stopped).await });
+    actix_web::rt::spawn(async move { reviews.run(TICK, stopped_too).await });
     let (status, body, _) = get(&format!("{base}/api/games/{id}/review")).await;
     assert_eq!(status, 404, "no review before the end: {body}");
     assert!(
@@ -204,6 +209,12 @@ async fn a_finished_bot_game_is_reviewed_on_the_api_the_replay_and_in_the_mail()
     assert_eq!(ann["name"], "Ann");
     let points = ann["turning_points"].as_array().unwrap();
     assert!(!points.is_empty(), "Ann played at random: {review}");
+    // Worked out again, the review is the same: it draws from the game's revealed seed.
+    let again = work_out(&store, id, budget, &searches).await.unwrap();
+    match stored::status(store.pool(), id).await.unwrap() {
+        Status::Done(stored) => assert_eq!(*stored, again, "the same review again"),
+        other => panic!("{other:?}"),
+    }
     let first = &points[0];
     assert!(
         first["words"].as_str().unwrap().contains("Ann played"),
