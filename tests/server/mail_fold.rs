@@ -250,19 +250,17 @@ async fn a_seat_that_asks_for_every_answer_gets_each_at_once() {
     rig.stop().await;
 }
 
-/// Copies of the answer waiting for `seat`'s next mail, queued as answers of their own, one
-/// per entry of `shifts` (seconds from the waiting answer's own queueing, so a copy may be older
-/// than it), all due in one statement so that one pass of the worker takes them together; waits
-/// until they are sent and returns the mails to the seat from the first copy on and the
-/// carrier's Message-ID (its event names the copy, ".copyK.").
-async fn copies_sent_together(
-    rig: &Rig,
-    game: i64,
-    seat: Seat,
-    line: &str,
-    mailed: usize,
-    shifts: &[f64],
-) -> (usize, String) {
+/// Plays game `seed` until an answer waits for the first seat's next mail, then queues copies
+/// of it as answers of their own, one per entry of `shifts` (seconds from the waiting answer's
+/// own queueing, so a copy may be older than it), all due in one statement so that one pass of
+/// the worker takes them together; checks that copy `carrier` (from 1), and no other, carries
+/// the answer, and that the answer is then folded.
+async fn copies_sent_together(seed: u64, shifts: &[f64], carrier: usize) {
+    let rig = Rig::new().await;
+    let game = rig.game("electoral-combat", json!({}), 2, seed).await;
+    let seat = rig.db.store.load(game).await.unwrap().game.active()[0];
+    let mut n = 0;
+    let (line, mailed) = play_until_folded(&rig, game, seat, &mut n).await;
     let copied = sqlx::query(
         "INSERT INTO outbox (game_id, seat, event, kind, recipient, recipient_name, payload, \
          created_at) \
@@ -298,55 +296,31 @@ async fn copies_sent_together(
     })
     .await;
     let says = format!("Your reply \"{line}\" was played: ");
-    let carrying: Vec<&Received> = mails[mailed..]
+    let carrying: Vec<String> = mails[mailed..]
         .iter()
         .filter(|m| text(m).contains(&says))
+        .map(|m| header(&m.data, "Message-ID").unwrap_or_default())
         .collect();
-    let id = carrying
-        .first()
-        .and_then(|m| header(&m.data, "Message-ID"))
-        .unwrap_or_default();
-    (carrying.len(), id)
+    assert_eq!(carrying.len(), 1, "the answer in one mail: {carrying:?}");
+    assert!(
+        carrying[0].contains(&format!(".copy{carrier}.")),
+        "the answer in copy {carrier}, the seat's next mail: {carrying:?}"
+    );
+    let rows = waiting(&rig, game, seat as Seat).await;
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].1, "folded");
+    rig.stop().await;
 }
 
 #[actix_web::test]
 async fn two_mails_sent_at_once_carry_a_waiting_answer_once() {
-    let rig = Rig::new().await;
-    let game = rig.game("electoral-combat", json!({}), 2, 34).await;
-    let first = rig.db.store.load(game).await.unwrap().game.active()[0];
-    let mut n = 0;
-    let (line, mailed) = play_until_folded(&rig, game, first, &mut n).await;
-    let (carrying, id) = copies_sent_together(&rig, game, first, &line, mailed, &[1.0, 1.0]).await;
-    assert_eq!(carrying, 1, "the answer in one of the two mails, not both");
-    assert!(
-        id.contains(".copy1."),
-        "the answer in the first of the two, the seat's next mail: {id}"
-    );
-    let rows = waiting(&rig, game, first as Seat).await;
-    assert_eq!(rows.len(), 1);
-    assert_eq!(rows[0].1, "folded");
-    rig.stop().await;
+    copies_sent_together(34, &[1.0, 1.0], 1).await;
 }
 
+/// A refusal queued a moment before the reply was played, still unsent when two more mails to
+/// the seat come: the three go out in one pass. The oldest cannot carry an answer to a reply
+/// played after it was written; the next one does.
 #[actix_web::test]
 async fn a_mail_queued_before_the_answer_leaves_it_to_the_next_mail_sent_with_it() {
-    let rig = Rig::new().await;
-    let game = rig.game("electoral-combat", json!({}), 2, 35).await;
-    let first = rig.db.store.load(game).await.unwrap().game.active()[0];
-    let mut n = 0;
-    let (line, mailed) = play_until_folded(&rig, game, first, &mut n).await;
-    // A refusal queued a moment before the reply was played, still unsent when two more mails
-    // to the seat come: the three go out in one pass. The oldest cannot carry an answer to a
-    // reply played after it was written; the next one does.
-    let (carrying, id) =
-        copies_sent_together(&rig, game, first, &line, mailed, &[-1.0, 1.0, 2.0]).await;
-    assert_eq!(carrying, 1, "the answer in one mail");
-    assert!(
-        id.contains(".copy2."),
-        "the answer in the first mail queued after it: {id}"
-    );
-    let rows = waiting(&rig, game, first as Seat).await;
-    assert_eq!(rows.len(), 1);
-    assert_eq!(rows[0].1, "folded");
-    rig.stop().await;
+    copies_sent_together(35, &[-1.0, 1.0, 2.0], 2).await;
 }
